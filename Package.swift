@@ -1,0 +1,32 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "KeyCatalog",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
+    products: [
+        .library(name: "KeyCatalog", targets: ["KeyCatalog"]),
+        .executable(name: "keycatalog", targets: ["keycatalog"]),
+        .executable(name: "keycatalog-example", targets: ["KeyCatalogExample"]),
+        .executable(name: "keycatalog-benchmarks", targets: ["KeyCatalogBenchmarks"]),
+    ],
+    targets: [
+        // The thin runtime that generated catalogs (and people) compile against.
+        .target(name: "KeyCatalog"),
+
+        // The generator's core: manifest parsing, lint rules, Swift rendering.
+        .target(name: "KeyCatalogGenerator"),
+
+        // The `keycatalog` command: argument parsing and file I/O only.
+        .executableTarget(name: "keycatalog", dependencies: ["KeyCatalogGenerator"]),
+
+        // The README's main command: a launch counter and a settings table.
+        .executableTarget(name: "KeyCatalogExample", dependencies: ["KeyCatalog"]),
+
+        // `swift run -c release keycatalog-benchmarks`: typed vs. raw access, ns/op.
+        .executableTarget(name: "KeyCatalogBenchmarks", dependencies: ["KeyCatalog"]),
+
+        .testTarget(name: "KeyCatalogTests", dependencies: ["KeyCatalog"]),
+        .testTarget(name: "KeyCatalogGeneratorTests", dependencies: ["KeyCatalogGenerator"]),
+    ]
+)
