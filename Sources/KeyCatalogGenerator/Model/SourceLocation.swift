@@ -1,0 +1,32 @@
+/// A position in a manifest: the file as it was named, a 1-based line and a 1-based column.
+///
+/// Columns count UTF-8 bytes, as the Swift compiler does, so `keys.json:12:5` points at the
+/// fifth byte of line 12.
+///
+/// ```swift
+/// let location = SourceLocation(file: "keys.json", line: 12, column: 5)
+/// print(location) // keys.json:12:5
+/// ```
+public struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The path of the manifest, exactly as the tool was given it.
+    public var file: String
+    /// The line, starting at 1.
+    public var line: Int
+    /// The column in UTF-8 bytes, starting at 1.
+    public var column: Int
+
+    /// Creates a location.
+    public init(file: String, line: Int, column: Int) {
+        self.file = file
+        self.line = line
+        self.column = column
+    }
+
+    /// `file:line:column`, the compiler's spelling.
+    public var description: String { "\(file):\(line):\(column)" }
+
+    /// Orders by file, then line, then column.
+    public static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
+        (lhs.file, lhs.line, lhs.column) < (rhs.file, rhs.line, rhs.column)
+    }
+}
