@@ -1,0 +1,461 @@
+/// A strict JSON parser (RFC 8259) that remembers the line and column of every value and member
+/// name, and reports problems as positioned ``Diagnostic``s.
+///
+/// It never traps and never loops on any input: invalid UTF-8, control characters, bad escapes
+/// and trailing commas are reported and skipped; anything it cannot recover from (truncation, an
+/// unexpected character, nesting deeper than ``maximumDepth``) ends the parse with one error.
+///
+/// ```swift
+/// let (value, diagnostics) = JSONParser.parse(Array("{\n  \"a\": tru }".utf8), file: "keys.json")
+/// // value == nil
+/// // diagnostics[0].description == "keys.json:2:8: error: unexpected 'tru'; ..."
+/// ```
+struct JSONParser {
+    /// The deepest nesting of arrays and objects accepted.
+    static let maximumDepth = 100
+
+    /// Parses `bytes` (UTF-8, an optional byte-order mark is skipped).
+    ///
+    /// - Returns: The value, `nil` when the parse could not finish, and every problem found.
+    static func parse(_ bytes: [UInt8], file: String) -> (JSONValue?, [Diagnostic]) {
+        var parser = JSONParser(bytes: bytes, file: file)
+        return parser.parseDocument()
+    }
+
+    private struct Abort: Error {}
+
+    private let bytes: [UInt8]
+    private let file: String
+    private var index = 0
+    private var line = 1
+    private var lineStart = 0
+    private var depth = 0
+    private var diagnostics: [Diagnostic] = []
+
+    private init(bytes: [UInt8], file: String) {
+        self.bytes = bytes
+        self.file = file
+    }
+
+    // MARK: - Document
+
+    private mutating func parseDocument() -> (JSONValue?, [Diagnostic]) {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            index = 3
+            lineStart = 3
+        } else if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
+            error("the file is UTF-16; save it as UTF-8", at: location)
+            return (nil, diagnostics)
+        }
+        do {
+            skipWhitespace()
+            if index == bytes.count {
+                error("the file is empty; expected a JSON object such as { \"version\": 1, \"keys\": [] }", at: location)
+                return (nil, diagnostics)
+            }
+            let value = try parseValue()
+            skipWhitespace()
+            if index < bytes.count {
+                error("unexpected \(describeHere()) after the top-level value; remove it or wrap the values in an array", at: location)
+                return (value, diagnostics)
+            }
+            return (value, diagnostics)
+        } catch {
+            return (nil, diagnostics)
+        }
+    }
+
+    // MARK: - Values
+
+    private mutating func parseValue() throws(Abort) -> JSONValue {
+        skipWhitespace()
+        let start = location
+        guard let byte = peek else {
+            throw fail("unexpected end of file; expected a value", at: start)
+        }
+        switch byte {
+        case UInt8(ascii: "{"): return JSONValue(kind: .object(try parseObject()), location: start)
+        case UInt8(ascii: "["): return JSONValue(kind: .array(try parseArray()), location: start)
+        case UInt8(ascii: "\""): return JSONValue(kind: .string(try parseString()), location: start)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return JSONValue(kind: .number(try parseNumber()), location: start)
+        case UInt8(ascii: "'"):
+            throw fail("strings use double quotes in JSON; replace the single quotes with '\"'", at: start)
+        case UInt8(ascii: "/"):
+            throw fail("comments are not allowed in JSON; remove them (use a 'doc' field to explain a key)", at: start)
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"):
+            let word = readWord()
+            switch word {
+            case "true": return JSONValue(kind: .bool(true), location: start)
+            case "false": return JSONValue(kind: .bool(false), location: start)
+            case "null": return JSONValue(kind: .null, location: start)
+            default:
+                throw fail("unexpected '\(word.truncatedForMessage)'; expected a value: a string in double quotes, a number, true, false, null, an array or an object", at: start)
+            }
+        default:
+            throw fail("unexpected \(describeHere()); expected a value", at: start)
+        }
+    }
+
+    private mutating func parseObject() throws(Abort) -> [JSONMember] {
+        let open = location
+        try enter(at: open)
+        advance()  // {
+        var members: [JSONMember] = []
+        skipWhitespace()
+        if peek == UInt8(ascii: "}") {
+            advance()
+            depth -= 1
+            return members
+        }
+        while true {
+            skipWhitespace()
+            let nameLocation = location
+            guard let byte = peek else {
+                throw fail("unexpected end of file; the object opened at \(open.line):\(open.column) is not closed with '}'", at: nameLocation)
+            }
+            guard byte == UInt8(ascii: "\"") else {
+                let hint = byte == UInt8(ascii: "'") ? "; use double quotes" : ""
+                throw fail("unexpected \(describeHere()); expected a member name in double quotes\(hint)", at: nameLocation)
+            }
+            let name = try parseString()
+            skipWhitespace()
+            guard peek == UInt8(ascii: ":") else {
+                throw fail("unexpected \(describeHere()) after member name '\(name.truncatedForMessage)'; expected ':'", at: location)
+            }
+            advance()
+            let value = try parseValue()
+            members.append(JSONMember(name: name, nameLocation: nameLocation, value: value))
+            skipWhitespace()
+            guard let next = peek else {
+                throw fail("unexpected end of file; the object opened at \(open.line):\(open.column) is not closed with '}'", at: location)
+            }
+            if next == UInt8(ascii: "}") {
+                advance()
+                depth -= 1
+                return members
+            }
+            guard next == UInt8(ascii: ",") else {
+                throw fail("unexpected \(describeHere()) in an object; expected ',' or '}'", at: location)
+            }
+            let comma = location
+            advance()
+            skipWhitespace()
+            if peek == UInt8(ascii: "}") {
+                error("trailing comma before '}'; remove it", at: comma)
+                advance()
+                depth -= 1
+                return members
+            }
+        }
+    }
+
+    private mutating func parseArray() throws(Abort) -> [JSONValue] {
+        let open = location
+        try enter(at: open)
+        advance()  // [
+        var elements: [JSONValue] = []
+        skipWhitespace()
+        if peek == UInt8(ascii: "]") {
+            advance()
+            depth -= 1
+            return elements
+        }
+        while true {
+            elements.append(try parseValue())
+            skipWhitespace()
+            guard let next = peek else {
+                throw fail("unexpected end of file; the array opened at \(open.line):\(open.column) is not closed with ']'", at: location)
+            }
+            if next == UInt8(ascii: "]") {
+                advance()
+                depth -= 1
+                return elements
+            }
+            guard next == UInt8(ascii: ",") else {
+                throw fail("unexpected \(describeHere()) in an array; expected ',' or ']'", at: location)
+            }
+            let comma = location
+            advance()
+            skipWhitespace()
+            if peek == UInt8(ascii: "]") {
+                error("trailing comma before ']'; remove it", at: comma)
+                advance()
+                depth -= 1
+                return elements
+            }
+        }
+    }
+
+    private mutating func enter(at location: SourceLocation) throws(Abort) {
+        depth += 1
+        if depth > Self.maximumDepth {
+            throw fail("nesting deeper than \(Self.maximumDepth) levels; a manifest never needs this much", at: location)
+        }
+    }
+
+    // MARK: - Strings
+
+    private mutating func parseString() throws(Abort) -> String {
+        let open = location
+        advance()  // "
+        var buffer: [UInt8] = []
+        while true {
+            guard let byte = peek else {
+                throw fail("unterminated string; add the closing '\"'", at: open)
+            }
+            switch byte {
+            case UInt8(ascii: "\""):
+                advance()
+                return String(decoding: buffer, as: UTF8.self)
+            case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+                throw fail("unterminated string; add the closing '\"' before the end of the line (write a line break as '\\n')", at: open)
+            case UInt8(ascii: "\\"):
+                try parseEscape(into: &buffer)
+            case 0..<0x20:
+                let hex = String(byte, radix: 16, uppercase: true)
+                let code = (hex.count == 1 ? "0" : "") + hex
+                error("control character U+00\(code) in a string; escape it as \\u00\(code)", at: location)
+                advance()
+            case 0..<0x80:
+                buffer.append(byte)
+                advance()
+            default:
+                appendUTF8Sequence(into: &buffer)
+            }
+        }
+    }
+
+    private mutating func parseEscape(into buffer: inout [UInt8]) throws(Abort) {
+        let start = location
+        advance()  // backslash
+        guard let byte = peek else {
+            throw fail("unexpected end of file in an escape sequence", at: start)
+        }
+        let simple: UInt8? =
+            switch byte {
+            case UInt8(ascii: "\""): UInt8(ascii: "\"")
+            case UInt8(ascii: "\\"): UInt8(ascii: "\\")
+            case UInt8(ascii: "/"): UInt8(ascii: "/")
+            case UInt8(ascii: "b"): 0x08
+            case UInt8(ascii: "f"): 0x0C
+            case UInt8(ascii: "n"): 0x0A
+            case UInt8(ascii: "r"): 0x0D
+            case UInt8(ascii: "t"): 0x09
+            default: nil
+            }
+        if let simple {
+            advance()
+            buffer.append(simple)
+            return
+        }
+        guard byte == UInt8(ascii: "u") else {
+            let escapes = "JSON escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX"
+            if (0x21..<0x7F).contains(byte) {
+                advance()
+                error("invalid escape '\\\(String(UnicodeScalar(byte)))'; \(escapes)", at: start)
+            } else {
+                // Leave the byte to the string loop so lines and UTF-8 checks stay right.
+                error("invalid escape: '\\' followed by byte 0x\(String(byte, radix: 16, uppercase: true)); \(escapes)", at: start)
+            }
+            return
+        }
+        advance()  // u
+        guard var scalar = readHex4() else {
+            error("invalid escape '\\u'; write exactly four hexadecimal digits, as in \\u00E9", at: start)
+            return
+        }
+        if (0xD800..<0xDC00).contains(scalar) {
+            // A high surrogate must be followed by \u and a low surrogate.
+            let save = (index, line, lineStart)
+            if peek == UInt8(ascii: "\\"), peek(at: 1) == UInt8(ascii: "u") {
+                advance()
+                advance()
+                if let low = readHex4(), (0xDC00..<0xE000).contains(low) {
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                } else {
+                    (index, line, lineStart) = save
+                }
+            }
+        }
+        guard let unicode = UnicodeScalar(scalar) else {
+            error("invalid escape: lone surrogate '\\u\(String(scalar, radix: 16, uppercase: true))'; pair it with its other half or remove it", at: start)
+            buffer.append(contentsOf: [0xEF, 0xBF, 0xBD])
+            return
+        }
+        buffer.append(contentsOf: Array(String(Character(unicode)).utf8))
+    }
+
+    private mutating func readHex4() -> UInt32? {
+        guard index + 4 <= bytes.count else { return nil }
+        var value: UInt32 = 0
+        for offset in 0..<4 {
+            let byte = bytes[index + offset]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            value = value << 4 | UInt32(digit)
+        }
+        index += 4
+        return value
+    }
+
+    /// Appends one well-formed UTF-8 sequence starting at `index`, or reports the bad byte and
+    /// appends U+FFFD.
+    private mutating func appendUTF8Sequence(into buffer: inout [UInt8]) {
+        let first = bytes[index]
+        let length: Int
+        var lowerBound: UInt8 = 0x80
+        var upperBound: UInt8 = 0xBF
+        switch first {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; lowerBound = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; upperBound = 0x9F
+        case 0xF0: length = 4; lowerBound = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; upperBound = 0x8F
+        default: length = 0
+        }
+        var valid = length > 0 && index + length <= bytes.count
+        if valid {
+            for offset in 1..<length {
+                let byte = bytes[index + offset]
+                let range = offset == 1 ? lowerBound...upperBound : 0x80...0xBF
+                if !range.contains(byte) {
+                    valid = false
+                    break
+                }
+            }
+        }
+        if valid {
+            buffer.append(contentsOf: bytes[index..<index + length])
+            index += length
+        } else {
+            error("invalid UTF-8 byte 0x\(String(first, radix: 16, uppercase: true)); save the file as UTF-8", at: location)
+            buffer.append(contentsOf: [0xEF, 0xBF, 0xBD])
+            index += 1
+        }
+    }
+
+    // MARK: - Numbers
+
+    private mutating func parseNumber() throws(Abort) -> String {
+        let start = index
+        let startLocation = location
+        if peek == UInt8(ascii: "-") { advance() }
+        guard let first = peek, isDigit(first) else {
+            throw fail("invalid number '\(numberishText(from: start))'; expected a digit after '-'", at: startLocation)
+        }
+        advance()
+        if first == UInt8(ascii: "0"), let next = peek, isDigit(next) {
+            throw fail("invalid number '\(numberishText(from: start))'; JSON numbers have no leading zeros", at: startLocation)
+        }
+        skipDigits()
+        if peek == UInt8(ascii: ".") {
+            advance()
+            guard let next = peek, isDigit(next) else {
+                throw fail("invalid number '\(numberishText(from: start))'; expected a digit after '.'", at: startLocation)
+            }
+            skipDigits()
+        }
+        if peek == UInt8(ascii: "e") || peek == UInt8(ascii: "E") {
+            advance()
+            if peek == UInt8(ascii: "+") || peek == UInt8(ascii: "-") { advance() }
+            guard let next = peek, isDigit(next) else {
+                throw fail("invalid number '\(numberishText(from: start))'; expected a digit in the exponent", at: startLocation)
+            }
+            skipDigits()
+        }
+        if let next = peek, isWordByte(next) || next == UInt8(ascii: ".") {
+            throw fail("invalid number '\(numberishText(from: start))'; JSON numbers are decimal, as in -12, 0.5 or 1e3", at: startLocation)
+        }
+        return String(decoding: bytes[start..<index], as: UTF8.self)
+    }
+
+    private mutating func skipDigits() {
+        while let byte = peek, isDigit(byte) { advance() }
+    }
+
+    private func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
+
+    private func isWordByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
+            true
+        default: false
+        }
+    }
+
+    /// The number-like text starting at `start`, for a message.
+    private func numberishText(from start: Int) -> String {
+        var end = start
+        while end < bytes.count, end - start < 40,
+            isWordByte(bytes[end]) || [UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "+")].contains(bytes[end])
+        {
+            end += 1
+        }
+        return String(decoding: bytes[start..<max(end, min(start + 1, bytes.count))], as: UTF8.self)
+    }
+
+    // MARK: - Scanning
+
+    private var peek: UInt8? {
+        index < bytes.count ? bytes[index] : nil
+    }
+
+    private func peek(at offset: Int) -> UInt8? {
+        index + offset < bytes.count ? bytes[index + offset] : nil
+    }
+
+    private mutating func advance() {
+        if index < bytes.count {
+            if bytes[index] == UInt8(ascii: "\n") {
+                line += 1
+                lineStart = index + 1
+            }
+            index += 1
+        }
+    }
+
+    private mutating func skipWhitespace() {
+        while let byte = peek,
+            byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
+        {
+            advance()
+        }
+    }
+
+    private mutating func readWord() -> String {
+        let start = index
+        while let byte = peek, isWordByte(byte), index - start < 64 { advance() }
+        return String(decoding: bytes[start..<index], as: UTF8.self)
+    }
+
+    private var location: SourceLocation {
+        SourceLocation(file: file, line: line, column: index - lineStart + 1)
+    }
+
+    /// The token at `index`, for a message: `'}'`, `end of file`, `byte 0xFF`.
+    private func describeHere() -> String {
+        guard let byte = peek else { return "end of file" }
+        if (0x21..<0x7F).contains(byte) { return "'\(String(UnicodeScalar(byte)))'" }
+        return "byte 0x\(String(byte, radix: 16, uppercase: true))"
+    }
+
+    private mutating func error(_ message: String, at location: SourceLocation) {
+        diagnostics.append(Diagnostic(.error, message, at: location, rule: "json-syntax"))
+    }
+
+    private mutating func fail(_ message: String, at location: SourceLocation) -> Abort {
+        error(message, at: location)
+        return Abort()
+    }
+}
