@@ -1,0 +1,45 @@
+/// A type that can be kept in a key-value store.
+///
+/// Conform by naming the representation that stores the type:
+///
+/// ```swift
+/// enum RuntimeColorScheme: String {
+///     case dark, light, system
+/// }
+///
+/// extension RuntimeColorScheme: KeyValuePersistible {
+///     static var persistentKeyValueRepresentation: some PersistentKeyValueRepresentation<Self> {
+///         RawRepresentablePersistentKeyValueRepresentation()
+///     }
+/// }
+/// ```
+///
+/// The primitives (`Bool`, the integers, `Double`, `Float`, `String`, `Data`) are stored as
+/// themselves; `Date`, `URL`, `UUID`, `Optional`, `Array` and `Dictionary` are stored through
+/// representations built on them.
+public protocol KeyValuePersistible: Sendable {
+    /// The type of this type's usual representation.
+    associatedtype PersistentKeyValueRepresentationType: PersistentKeyValueRepresentation<Self>
+
+    /// How values of this type are stored unless a key names another representation.
+    static var persistentKeyValueRepresentation: PersistentKeyValueRepresentationType { get }
+}
+
+/// A type that every store keeps natively: a property-list primitive.
+///
+/// Conforming a type of your own is possible but rarely wise: there is no proxy then, and the
+/// value must convert to a ``PropertyListValue`` by hand.
+public protocol PrimitiveKeyValuePersistible: KeyValuePersistible {
+    /// The stored form of this value.
+    var primitivePersistentValue: PropertyListValue { get }
+
+    /// Reads a stored value, or throws ``PersistentKeyValueDecodingError``.
+    init(primitivePersistentValue: PropertyListValue) throws
+}
+
+extension PrimitiveKeyValuePersistible {
+    @inlinable
+    public static var persistentKeyValueRepresentation: PrimitivePersistentKeyValueRepresentation<Self> {
+        PrimitivePersistentKeyValueRepresentation()
+    }
+}

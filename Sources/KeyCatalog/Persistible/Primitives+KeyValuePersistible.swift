@@ -1,0 +1,114 @@
+import Foundation
+
+extension Bool: PrimitiveKeyValuePersistible {
+    @inlinable
+    public var primitivePersistentValue: PropertyListValue { .bool(self) }
+
+    @inlinable
+    public init(primitivePersistentValue stored: PropertyListValue) throws {
+        switch stored {
+        case .bool(let value): self = value
+        // Foundation cannot always tell a stored 0/1 from false/true.
+        case .int(0): self = false
+        case .int(1): self = true
+        default: throw PersistentKeyValueDecodingError.typeMismatch(Bool.self, stored)
+        }
+    }
+}
+
+extension String: PrimitiveKeyValuePersistible {
+    @inlinable
+    public var primitivePersistentValue: PropertyListValue { .string(self) }
+
+    @inlinable
+    public init(primitivePersistentValue stored: PropertyListValue) throws {
+        guard case .string(let value) = stored else {
+            throw PersistentKeyValueDecodingError.typeMismatch(String.self, stored)
+        }
+        self = value
+    }
+}
+
+extension Data: PrimitiveKeyValuePersistible {
+    @inlinable
+    public var primitivePersistentValue: PropertyListValue { .data(self) }
+
+    @inlinable
+    public init(primitivePersistentValue stored: PropertyListValue) throws {
+        guard case .data(let value) = stored else {
+            throw PersistentKeyValueDecodingError.typeMismatch(Data.self, stored)
+        }
+        self = value
+    }
+}
+
+extension Double: PrimitiveKeyValuePersistible {
+    @inlinable
+    public var primitivePersistentValue: PropertyListValue { .double(self) }
+
+    @inlinable
+    public init(primitivePersistentValue stored: PropertyListValue) throws {
+        switch stored {
+        case .double(let value): self = value
+        case .int(let value): self = Double(value)
+        case .uint(let value): self = Double(value)
+        default: throw PersistentKeyValueDecodingError.typeMismatch(Double.self, stored)
+        }
+    }
+}
+
+extension Float: PrimitiveKeyValuePersistible {
+    /// Stored as a `Double`: property lists and UserDefaults on Linux read floats back as doubles.
+    @inlinable
+    public var primitivePersistentValue: PropertyListValue { .double(Double(self)) }
+
+    @inlinable
+    public init(primitivePersistentValue stored: PropertyListValue) throws {
+        self = Float(try Double(primitivePersistentValue: stored))
+    }
+}
+
+/// The integers share one conversion; each conformance only names its type.
+public protocol _IntegerKeyValuePersistible: PrimitiveKeyValuePersistible, FixedWidthInteger {}
+
+extension _IntegerKeyValuePersistible {
+    @inlinable
+    public var primitivePersistentValue: PropertyListValue {
+        if let value = Int(exactly: self) { return .int(value) }
+        return .uint(UInt64(self))
+    }
+
+    @inlinable
+    public init(primitivePersistentValue stored: PropertyListValue) throws {
+        let converted: Self?
+        switch stored {
+        case .int(let value): converted = Self(exactly: value)
+        case .uint(let value): converted = Self(exactly: value)
+        // Some writers store whole numbers as reals; accept them only when exact.
+        case .double(let value): converted = Self(exactly: value)
+        default: throw PersistentKeyValueDecodingError.typeMismatch(Self.self, stored)
+        }
+        guard let converted else {
+            throw PersistentKeyValueDecodingError(
+                expectedType: String(describing: Self.self),
+                found: "\(stored) (out of range)"
+            )
+        }
+        self = converted
+    }
+}
+
+extension Int: _IntegerKeyValuePersistible {
+    // The hot path: no range checks for the common case.
+    @inlinable
+    public var primitivePersistentValue: PropertyListValue { .int(self) }
+}
+extension Int8: _IntegerKeyValuePersistible {}
+extension Int16: _IntegerKeyValuePersistible {}
+extension Int32: _IntegerKeyValuePersistible {}
+extension Int64: _IntegerKeyValuePersistible {}
+extension UInt: _IntegerKeyValuePersistible {}
+extension UInt8: _IntegerKeyValuePersistible {}
+extension UInt16: _IntegerKeyValuePersistible {}
+extension UInt32: _IntegerKeyValuePersistible {}
+extension UInt64: _IntegerKeyValuePersistible {}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// An encoder whose output a store can keep: `JSONEncoder` and `PropertyListEncoder` qualify.
+///
+/// This stands in for Combine's `TopLevelEncoder`, which does not exist on Linux.
+public protocol PersistentKeyValueEncoder<Output> {
+    associatedtype Output: KeyValuePersistible
+    func encode<T: Encodable>(_ value: T) throws -> Output
+}
+
+/// A decoder for what a ``PersistentKeyValueEncoder`` wrote.
+public protocol PersistentKeyValueDecoder<Input> {
+    associatedtype Input: KeyValuePersistible
+    func decode<T: Decodable>(_ type: T.Type, from input: Input) throws -> T
+}
+
+extension JSONEncoder: PersistentKeyValueEncoder {}
+extension JSONDecoder: PersistentKeyValueDecoder {}
+extension PropertyListEncoder: PersistentKeyValueEncoder {}
+extension PropertyListDecoder: PersistentKeyValueDecoder {}
+
+/// Stores a `Codable` value as what an encoder makes of it: JSON `Data` unless told otherwise.
+///
+/// ```swift
+/// struct Contact: Codable, Sendable {
+///     let nickname: String
+///     let dateOfBirth: Date
+/// }
+///
+/// extension Contact: KeyValuePersistible {
+///     static var persistentKeyValueRepresentation: some PersistentKeyValueRepresentation<Self> {
+///         CodablePersistentKeyValueRepresentation()
+///     }
+/// }
+/// ```
+public struct CodablePersistentKeyValueRepresentation<Value: Codable, Encoder: PersistentKeyValueEncoder & Sendable, Decoder: PersistentKeyValueDecoder & Sendable>: PersistentKeyValueRepresentation
+where Encoder.Output == Decoder.Input {
+    public let encoder: Encoder
+    public let decoder: Decoder
+
+    /// Uses the given encoder and decoder, which must agree on their format.
+    public init(encoder: Encoder, decoder: Decoder) {
+        self.encoder = encoder
+        self.decoder = decoder
+    }
+
+    public func persistentValue(for value: Value) throws -> PropertyListValue? {
+        try Encoder.Output.persistentKeyValueRepresentation.persistentValue(for: encoder.encode(value))
+    }
+
+    public func value(from persistentValue: PropertyListValue) throws -> Value {
+        let input = try Decoder.Input.persistentKeyValueRepresentation.value(from: persistentValue)
+        return try decoder.decode(Value.self, from: input)
+    }
+}
+
+extension CodablePersistentKeyValueRepresentation where Encoder == JSONEncoder, Decoder == JSONDecoder {
+    /// Stores the value as JSON `Data`, with sorted keys so equal values store equal bytes.
+    public init() {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        self.init(encoder: encoder, decoder: JSONDecoder())
+    }
+}

@@ -1,0 +1,108 @@
+/// Stores an `Optional`: `nil` is stored as no value at all.
+///
+/// Setting a key to `nil` therefore removes it, and reading it back gives the key's default,
+/// which is `nil` for the usual `PersistentKey<T?>(…, defaultValue: nil)`.
+public struct OptionalPersistentKeyValueRepresentation<Wrapped: PersistentKeyValueRepresentation>: PersistentKeyValueRepresentation {
+    public typealias Value = Wrapped.Value?
+
+    public let wrapped: Wrapped
+
+    @inlinable
+    public init(wrapping wrapped: Wrapped) {
+        self.wrapped = wrapped
+    }
+
+    @inlinable
+    public func persistentValue(for value: Value) throws -> PropertyListValue? {
+        guard let value else { return nil }
+        return try wrapped.persistentValue(for: value)
+    }
+
+    @inlinable
+    public func value(from persistentValue: PropertyListValue) throws -> Value {
+        try wrapped.value(from: persistentValue)
+    }
+}
+
+/// Stores a homogeneous array element by element, each through the element type's representation.
+public struct ArrayPersistentKeyValueRepresentation<Element: KeyValuePersistible>: PersistentKeyValueRepresentation {
+    public typealias Value = [Element]
+
+    @inlinable
+    public init() {}
+
+    @inlinable
+    public func persistentValue(for value: [Element]) throws -> PropertyListValue? {
+        let representation = Element.persistentKeyValueRepresentation
+        var elements: [PropertyListValue] = []
+        elements.reserveCapacity(value.count)
+        for (index, element) in value.enumerated() {
+            guard let stored = try representation.persistentValue(for: element) else {
+                throw PersistentKeyValueEncodingError("array element \(index) is nil; a property list cannot hold nil")
+            }
+            elements.append(stored)
+        }
+        return .array(elements)
+    }
+
+    @inlinable
+    public func value(from persistentValue: PropertyListValue) throws -> [Element] {
+        guard case .array(let elements) = persistentValue else {
+            throw PersistentKeyValueDecodingError.typeMismatch([Element].self, persistentValue)
+        }
+        let representation = Element.persistentKeyValueRepresentation
+        return try elements.map { try representation.value(from: $0) }
+    }
+}
+
+/// Stores a homogeneous `[String: Value]` member by member, each through the value type's representation.
+public struct DictionaryPersistentKeyValueRepresentation<Member: KeyValuePersistible>: PersistentKeyValueRepresentation {
+    public typealias Value = [String: Member]
+
+    @inlinable
+    public init() {}
+
+    @inlinable
+    public func persistentValue(for value: [String: Member]) throws -> PropertyListValue? {
+        let representation = Member.persistentKeyValueRepresentation
+        var members: [String: PropertyListValue] = [:]
+        members.reserveCapacity(value.count)
+        for (key, member) in value {
+            guard let stored = try representation.persistentValue(for: member) else {
+                throw PersistentKeyValueEncodingError("dictionary value for '\(key)' is nil; a property list cannot hold nil")
+            }
+            members[key] = stored
+        }
+        return .dictionary(members)
+    }
+
+    @inlinable
+    public func value(from persistentValue: PropertyListValue) throws -> [String: Member] {
+        guard case .dictionary(let members) = persistentValue else {
+            throw PersistentKeyValueDecodingError.typeMismatch([String: Member].self, persistentValue)
+        }
+        let representation = Member.persistentKeyValueRepresentation
+        return try members.mapValues { try representation.value(from: $0) }
+    }
+}
+
+extension Optional: KeyValuePersistible where Wrapped: KeyValuePersistible {
+    @inlinable
+    public static var persistentKeyValueRepresentation: OptionalPersistentKeyValueRepresentation<Wrapped.PersistentKeyValueRepresentationType> {
+        OptionalPersistentKeyValueRepresentation(wrapping: Wrapped.persistentKeyValueRepresentation)
+    }
+}
+
+extension Array: KeyValuePersistible where Element: KeyValuePersistible {
+    @inlinable
+    public static var persistentKeyValueRepresentation: ArrayPersistentKeyValueRepresentation<Element> {
+        ArrayPersistentKeyValueRepresentation()
+    }
+}
+
+extension Dictionary: KeyValuePersistible where Key == String, Value: KeyValuePersistible {
+    @inlinable
+    public static var persistentKeyValueRepresentation: DictionaryPersistentKeyValueRepresentation<Value> {
+        DictionaryPersistentKeyValueRepresentation()
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// Stores a `Date` as seconds since 2001-01-01 (`timeIntervalSinceReferenceDate`), a `Double`.
+///
+/// This is `Date`'s usual representation. It also reads dates stored natively by other code.
+public struct TimeIntervalDatePersistentKeyValueRepresentation: PersistentKeyValueRepresentation {
+    public init() {}
+
+    public func persistentValue(for value: Date) throws -> PropertyListValue? {
+        .double(value.timeIntervalSinceReferenceDate)
+    }
+
+    public func value(from persistentValue: PropertyListValue) throws -> Date {
+        if case .date(let date) = persistentValue { return date }
+        return Date(timeIntervalSinceReferenceDate: try Double(primitivePersistentValue: persistentValue))
+    }
+}
+
+/// Stores a `Date` as an ISO 8601 string with fractional seconds, in UTC: `2026-11-22T09:30:00.000Z`.
+///
+/// ```swift
+/// extension PersistentKeyProtocol where Self == PersistentKey<Date?> {
+///     static var lastSync: Self {
+///         Self("LastSync", defaultValue: nil, representation: ISO8601DatePersistentKeyValueRepresentation())
+///     }
+/// }
+/// ```
+///
+/// Reading also accepts strings without fractional seconds.
+public struct ISO8601DatePersistentKeyValueRepresentation: PersistentKeyValueRepresentation {
+    public init() {}
+
+    public func persistentValue(for value: Date) throws -> PropertyListValue? {
+        .string(value.formatted(Self.withFractionalSeconds))
+    }
+
+    public func value(from persistentValue: PropertyListValue) throws -> Date {
+        if case .date(let date) = persistentValue { return date }
+        let string = try String(primitivePersistentValue: persistentValue)
+        if let date = (try? Self.withFractionalSeconds.parse(string)) ?? (try? Date.ISO8601FormatStyle().parse(string)) {
+            return date
+        }
+        throw PersistentKeyValueDecodingError(expectedType: "Date", found: "string '\(string)' that is not ISO 8601")
+    }
+
+    private static let withFractionalSeconds = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+}

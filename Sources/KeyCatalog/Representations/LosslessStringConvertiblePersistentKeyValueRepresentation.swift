@@ -1,0 +1,30 @@
+/// Stores a value as the `String` of its `LosslessStringConvertible` conformance.
+///
+/// ```swift
+/// extension Character: KeyValuePersistible {
+///     static var persistentKeyValueRepresentation: some PersistentKeyValueRepresentation<Self> {
+///         LosslessStringConvertiblePersistentKeyValueRepresentation()
+///     }
+/// }
+/// ```
+public struct LosslessStringConvertiblePersistentKeyValueRepresentation<Value: LosslessStringConvertible>: PersistentKeyValueRepresentation {
+    @inlinable
+    public init() {}
+
+    @inlinable
+    public func persistentValue(for value: Value) throws -> PropertyListValue? {
+        .string(value.description)
+    }
+
+    @inlinable
+    public func value(from persistentValue: PropertyListValue) throws -> Value {
+        let string = try String(primitivePersistentValue: persistentValue)
+        guard let value = Value(string) else {
+            throw PersistentKeyValueDecodingError(
+                expectedType: String(describing: Value.self),
+                found: "string '\(string)' that does not parse"
+            )
+        }
+        return value
+    }
+}

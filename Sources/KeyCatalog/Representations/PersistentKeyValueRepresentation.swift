@@ -1,0 +1,64 @@
+/// How a value is kept in a store: a conversion to and from a ``PropertyListValue``.
+///
+/// Representations are values, so a key can carry its own (see ``PersistentKey``), and a type's
+/// usual one is its ``KeyValuePersistible/persistentKeyValueRepresentation``. Any store works with
+/// any representation, because stores only ever see `PropertyListValue`s.
+///
+/// ```swift
+/// struct Celsius: Sendable { var degrees: Double }
+///
+/// let representation = ProxyPersistentKeyValueRepresentation<Celsius, Double>(
+///     to: \.degrees,
+///     from: Celsius.init(degrees:)
+/// )
+/// ```
+public protocol PersistentKeyValueRepresentation<Value>: Sendable {
+    /// The Swift type this representation stores.
+    associatedtype Value
+
+    /// Converts a value into what the store keeps.
+    ///
+    /// - Returns: The stored form, or `nil` when there is nothing to store (`Optional.none`);
+    ///   setting a key to a value whose stored form is `nil` removes the key.
+    /// - Throws: When the value cannot be represented; nothing is written then.
+    func persistentValue(for value: Value) throws -> PropertyListValue?
+
+    /// Converts what a store keeps back into a value.
+    ///
+    /// - Throws: ``PersistentKeyValueDecodingError`` (or the error of a decoder) when the stored
+    ///   value is of the wrong kind or does not decode; readers then get the key's default.
+    func value(from persistentValue: PropertyListValue) throws -> Value
+}
+
+/// A stored value that a representation could not turn back into a Swift value.
+public struct PersistentKeyValueDecodingError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The Swift type that was expected, like `"Int"`.
+    public var expectedType: String
+    /// What was found instead.
+    public var found: String
+
+    public init(expectedType: String, found: String) {
+        self.expectedType = expectedType
+        self.found = found
+    }
+
+    /// A mismatch between the expected type and the stored value's kind.
+    public static func typeMismatch<T>(_ type: T.Type, _ stored: PropertyListValue) -> Self {
+        Self(expectedType: String(describing: type), found: stored.kindDescription)
+    }
+
+    public var description: String {
+        "expected a value of type '\(expectedType)', found \(found)"
+    }
+}
+
+/// A value that a representation could not turn into a stored value.
+public struct PersistentKeyValueEncodingError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var message: String
+
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,164 @@
+/// A key-value store that typed keys read and write: UserDefaults, a file, memory, or one of yours.
+///
+/// A store only moves ``PropertyListValue``s; keys and representations do the typing. To add a
+/// store (the Keychain, a database), implement these requirements and every key and
+/// representation works with it:
+///
+/// ```swift
+/// final class LoggingStore: PersistentKeyValueStore {
+///     let base = InMemoryKeyValueStore()
+///     var keyValueChanges: KeyValueChangeCenter { base.keyValueChanges }
+///     var persistentStoreDescription: String { "logging store" }
+///     func persistentValue(forKey key: String) -> PropertyListValue? { base.persistentValue(forKey: key) }
+///     func hasPersistentValue(forKey key: String) -> Bool { base.hasPersistentValue(forKey: key) }
+///     func setPersistentValue(_ value: PropertyListValue, forKey key: String) throws {
+///         print("set \(key)")
+///         try base.setPersistentValue(value, forKey: key)
+///     }
+///     func removePersistentValue(forKey key: String) throws { try base.removePersistentValue(forKey: key) }
+///     func registerPersistentValues(_ values: [String: PropertyListValue]) { base.registerPersistentValues(values) }
+/// }
+/// ```
+///
+/// Use stores through ``get(_:)``, ``set(_:to:)``, ``remove(_:)``, ``contains(_:)`` and
+/// ``register(_:)``.
+public protocol PersistentKeyValueStore: AnyObject {
+    /// The value stored for `key`, or else the one registered for it.
+    func persistentValue(forKey key: String) -> PropertyListValue?
+
+    /// Whether a value is stored for `key`; a registered default does not count.
+    func hasPersistentValue(forKey key: String) -> Bool
+
+    /// Stores `value` under `key`. On failure the old value must stay.
+    func setPersistentValue(_ value: PropertyListValue, forKey key: String) throws
+
+    /// Removes the value stored under `key`, if any.
+    func removePersistentValue(forKey key: String) throws
+
+    /// Registers defaults that reads fall back to; they are not stored.
+    func registerPersistentValues(_ values: [String: PropertyListValue])
+
+    /// Where changes made through this store are announced.
+    var keyValueChanges: KeyValueChangeCenter { get }
+
+    /// A short description for failure reports, like `UserDefaults(suite: "group.app")`.
+    var persistentStoreDescription: String { get }
+}
+
+extension PersistentKeyValueStore {
+    /// The key's value: the stored one, or the key's default when nothing (or nothing readable) is stored.
+    ///
+    /// A stored value that does not decode is reported to ``PersistentKeyValueFailure/handler``
+    /// and left in place.
+    @inlinable
+    public func get<Key: PersistentKeyProtocol>(_ key: Key) -> Key.Value {
+        guard key.isStoreAccessEnabled, let stored = persistentValue(forKey: key.id) else {
+            return key.defaultValue
+        }
+        return _decode(stored, for: key)
+    }
+
+    /// Stores a value for the key; setting an optional key to `nil` removes it.
+    ///
+    /// A value that cannot be encoded, or that a property list cannot hold, is not written: the old
+    /// value stays and the failure is reported. Writes to a debug key in Release are ignored.
+    @inlinable
+    public func set<Key: PersistentKeyProtocol>(_ key: Key, to value: Key.Value) {
+        do {
+            try _set(key, to: value)
+        } catch {
+            PersistentKeyValueFailure.report(error)
+        }
+    }
+
+    /// Removes the key's stored value, so that reads give its default.
+    public func remove<Key: PersistentKeyProtocol>(_ key: Key) {
+        guard key.isStoreAccessEnabled else { return }
+        do {
+            try removePersistentValue(forKey: key.id)
+            keyValueChanges.post(key: key.id, value: persistentValue(forKey: key.id))
+        } catch {
+            PersistentKeyValueFailure.report(_failure(.remove, key: key.id, error))
+        }
+    }
+
+    /// Whether the store holds a value for the key (a registered default does not count).
+    public func contains<Key: PersistentKeyProtocol>(_ key: Key) -> Bool {
+        key.isStoreAccessEnabled && hasPersistentValue(forKey: key.id)
+    }
+
+    /// Registers the keys' defaults in the store's registration domain, for code that reads the
+    /// store without KeyCatalog.
+    ///
+    /// ```swift
+    /// userDefaults.register(.launchCount, .isAppStoreRatingEnabled)
+    /// ```
+    public func register<each Key: PersistentKeyProtocol>(_ keys: repeat each Key) {
+        var values: [String: PropertyListValue] = [:]
+        for key in repeat each keys {
+            do {
+                if let stored = try key.representation.persistentValue(for: key.defaultValue) {
+                    try stored.validateForPropertyList()
+                    values[key.id] = stored
+                }
+            } catch {
+                PersistentKeyValueFailure.report(_failure(.write, key: key.id, error))
+            }
+        }
+        registerPersistentValues(values)
+    }
+
+    /// Stores a value or throws, announcing the change; `set(_:to:)` reports instead of throwing.
+    ///
+    /// - Throws: ``PersistentKeyValueFailure`` when the value cannot be encoded or written.
+    @inlinable
+    public func _set<Key: PersistentKeyProtocol>(_ key: Key, to value: Key.Value) throws(PersistentKeyValueFailure) {
+        guard key.isStoreAccessEnabled else { return }
+        let stored: PropertyListValue?
+        do {
+            stored = try key.representation.persistentValue(for: value)
+            try stored?.validateForPropertyList()
+        } catch {
+            throw _failure(.write, key: key.id, error, prefix: "value not written: ")
+        }
+        do {
+            if let stored {
+                try setPersistentValue(stored, forKey: key.id)
+            } else {
+                try removePersistentValue(forKey: key.id)
+            }
+        } catch {
+            throw _failure(.write, key: key.id, error)
+        }
+        keyValueChanges.post(key: key.id, value: stored)
+    }
+
+    /// Decodes a stored value for a key, reporting and falling back to the default on failure.
+    @inlinable
+    public func _decode<Key: PersistentKeyProtocol>(_ stored: PropertyListValue, for key: Key) -> Key.Value {
+        do {
+            return try key.representation.value(from: stored)
+        } catch {
+            PersistentKeyValueFailure.report(
+                _failure(.read, key: key.id, error, prefix: "stored value ignored, default used: ")
+            )
+            return key.defaultValue
+        }
+    }
+
+    @usableFromInline
+    func _failure(
+        _ operation: PersistentKeyValueFailure.Operation,
+        key: String,
+        _ error: any Error,
+        prefix: String = ""
+    ) -> PersistentKeyValueFailure {
+        if let failure = error as? PersistentKeyValueFailure { return failure }
+        return PersistentKeyValueFailure(
+            operation: operation,
+            key: key,
+            store: persistentStoreDescription,
+            message: prefix + String(describing: error)
+        )
+    }
+}

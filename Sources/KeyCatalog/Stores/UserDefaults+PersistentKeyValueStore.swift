@@ -1,0 +1,60 @@
+import Foundation
+
+/// UserDefaults, any suite, is a store: `UserDefaults.standard.get(.launchCount)`.
+///
+/// On Linux, Foundation writes a suite's file only on `synchronize()`; KeyCatalog schedules one
+/// shortly after each write and once more when the process exits normally (see
+/// ``UserDefaultsPersistence``).
+extension UserDefaults: PersistentKeyValueStore {
+    public func persistentValue(forKey key: String) -> PropertyListValue? {
+        guard let object = object(forKey: key) else { return nil }
+        guard let value = PropertyListValue(foundationObject: object) else {
+            PersistentKeyValueFailure.report(
+                PersistentKeyValueFailure(
+                    operation: .read,
+                    key: key,
+                    store: persistentStoreDescription,
+                    message: "stored object of type '\(type(of: object))' is not a property-list value; default used"
+                )
+            )
+            return nil
+        }
+        return value
+    }
+
+    /// Whether a value is stored for `key` in a domain other than the registration domain.
+    ///
+    /// UserDefaults cannot say which domain a value comes from; a value equal to the registered
+    /// default counts as not stored. (On Linux the registration domain cannot be read back, so
+    /// KeyCatalog remembers what it registered itself.)
+    public func hasPersistentValue(forKey key: String) -> Bool {
+        guard let object = object(forKey: key) else { return false }
+        let registered = UserDefaultsPersistence.registeredValue(forKey: key, in: self)
+            ?? volatileDomain(forName: UserDefaults.registrationDomain)[key].flatMap(PropertyListValue.init(foundationObject:))
+        guard let registered else { return true }
+        return PropertyListValue(foundationObject: object) != registered
+    }
+
+    public func setPersistentValue(_ value: PropertyListValue, forKey key: String) {
+        set(value.foundationObject, forKey: key)
+        UserDefaultsPersistence.scheduleSynchronization(of: self)
+    }
+
+    public func removePersistentValue(forKey key: String) {
+        removeObject(forKey: key)
+        UserDefaultsPersistence.scheduleSynchronization(of: self)
+    }
+
+    public func registerPersistentValues(_ values: [String: PropertyListValue]) {
+        register(defaults: values.mapValues(\.foundationObject))
+        UserDefaultsPersistence.recordRegistration(values, in: self)
+    }
+
+    public var keyValueChanges: KeyValueChangeCenter {
+        UserDefaultsPersistence.changeCenter(for: self)
+    }
+
+    public var persistentStoreDescription: String {
+        self === UserDefaults.standard ? "UserDefaults.standard" : "UserDefaults(\(ObjectIdentifier(self)))"
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+
+extension PropertyListValue {
+    /// Bridges a property-list object as Foundation returns it (`UserDefaults.object(forKey:)`,
+    /// `PropertyListSerialization`) into a typed value; `nil` when it is not a property-list type.
+    public init?(foundationObject object: Any) {
+        // Exact Swift types first: they are what Foundation hands back on Linux, and checking
+        // them by type avoids NSNumber's Bool/Int ambiguity.
+        switch object {
+        case let value as String: self = .string(value)
+        case let value as Int where type(of: object) == Int.self: self = .int(value)
+        case let value as Bool where type(of: object) == Bool.self: self = .bool(value)
+        case let value as Double where type(of: object) == Double.self: self = .double(value)
+        case let value as Data: self = .data(value)
+        case let value as Date: self = .date(value)
+        case let value as NSNumber where type(of: object) is NSNumber.Type:
+            self = Self(number: value)
+        case let value as [Any?]:
+            var elements: [PropertyListValue] = []
+            elements.reserveCapacity(value.count)
+            for element in value {
+                guard let element, let converted = PropertyListValue(foundationObject: element) else { return nil }
+                elements.append(converted)
+            }
+            self = .array(elements)
+        case let value as [String: Any?]:
+            var members: [String: PropertyListValue] = [:]
+            members.reserveCapacity(value.count)
+            for (key, member) in value {
+                guard let member, let converted = PropertyListValue(foundationObject: member) else { return nil }
+                members[key] = converted
+            }
+            self = .dictionary(members)
+        default:
+            if let value = Self(otherInteger: object) {
+                self = value
+            } else {
+                return nil
+            }
+        }
+    }
+
+    private init(number: NSNumber) {
+        switch UInt8(bitPattern: number.objCType.pointee) {
+        case UInt8(ascii: "c"), UInt8(ascii: "B"):
+            // `char` is how NSNumber spells a Bool; a real char-sized integer is rare in defaults.
+            self = number.int64Value == 0 || number.int64Value == 1 ? .bool(number.boolValue) : .int(number.intValue)
+        case UInt8(ascii: "f"), UInt8(ascii: "d"):
+            self = .double(number.doubleValue)
+        case UInt8(ascii: "Q"), UInt8(ascii: "L"), UInt8(ascii: "I"), UInt8(ascii: "S"):
+            let value = number.uint64Value
+            self = value > UInt64(Int.max) ? .uint(value) : .int(Int(value))
+        default:
+            self = .int(number.intValue)
+        }
+    }
+
+    private init?(otherInteger object: Any) {
+        switch object {
+        case let value as any FixedWidthInteger:
+            if let signed = Int(exactly: value) {
+                self = .int(signed)
+            } else if let unsigned = UInt64(exactly: value) {
+                self = .uint(unsigned)
+            } else {
+                return nil
+            }
+        case let value as Float: self = .double(Double(value))
+        default: return nil
+        }
+    }
+
+    /// The Foundation object for this value, as `UserDefaults.set(_:forKey:)` and
+    /// `PropertyListSerialization` take it.
+    public var foundationObject: Any {
+        switch self {
+        case .bool(let value): value
+        case .int(let value): value
+        case .uint(let value): value
+        case .double(let value): value
+        case .string(let value): value
+        case .data(let value): value
+        case .date(let value): value
+        case .array(let elements): elements.map(\.foundationObject)
+        case .dictionary(let members): members.mapValues(\.foundationObject)
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+
+/// A value as a key-value store keeps it: a property-list primitive or a homogeneous-free tree of them.
+///
+/// Every representation converts a Swift value to and from a `PropertyListValue`, and every store
+/// keeps `PropertyListValue`s, so a new store works with every representation and every key.
+///
+/// ```swift
+/// let stored: PropertyListValue = .array([.string("a"), .string("b")])
+/// ```
+public enum PropertyListValue: Sendable, Hashable {
+    case bool(Bool)
+    case int(Int)
+    /// An unsigned integer above `Int.max`; smaller ones are stored as ``int(_:)``.
+    case uint(UInt64)
+    case double(Double)
+    case string(String)
+    case data(Data)
+    case date(Date)
+    case array([PropertyListValue])
+    case dictionary([String: PropertyListValue])
+}
+
+extension PropertyListValue {
+    /// The name of the case, for messages: `"an integer"`, `"a string"`…
+    public var kindDescription: String {
+        switch self {
+        case .bool: "a boolean"
+        case .int, .uint: "an integer"
+        case .double: "a floating-point number"
+        case .string: "a string"
+        case .data: "data"
+        case .date: "a date"
+        case .array: "an array"
+        case .dictionary: "a dictionary"
+        }
+    }
+
+    /// Checks that the value can be written to a property list (XML or binary) and read back unchanged.
+    ///
+    /// XML property lists, which UserDefaults writes on Linux, cannot hold most C0 control
+    /// characters; written anyway, they make the whole file unreadable.
+    ///
+    /// - Throws: ``PropertyListValue/IncompatibilityError`` naming the offending path.
+    public func validateForPropertyList() throws(IncompatibilityError) {
+        try validate(path: "")
+    }
+
+    private func validate(path: String) throws(IncompatibilityError) {
+        switch self {
+        case .string(let string):
+            if let scalar = string.unicodeScalars.first(where: Self.isForbiddenInXML) {
+                throw IncompatibilityError(
+                    path: path,
+                    reason: "string contains control character U+\(String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4))"
+                )
+            }
+        case .array(let elements):
+            for (index, element) in elements.enumerated() {
+                try element.validate(path: "\(path)[\(index)]")
+            }
+        case .dictionary(let members):
+            for (key, member) in members {
+                if let scalar = key.unicodeScalars.first(where: Self.isForbiddenInXML) {
+                    throw IncompatibilityError(
+                        path: path,
+                        reason: "dictionary key contains control character U+\(String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4))"
+                    )
+                }
+                try member.validate(path: "\(path)[\"\(key)\"]")
+            }
+        case .bool, .int, .uint, .double, .data, .date:
+            break
+        }
+    }
+
+    private static func isForbiddenInXML(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A, 0x0D: false
+        case 0x00..<0x20, 0xFFFE, 0xFFFF: true
+        default: false
+        }
+    }
+
+    /// A value that a property list cannot hold.
+    public struct IncompatibilityError: Error, Sendable, Equatable, CustomStringConvertible {
+        /// Where in the value the problem is, like `[2]["name"]`; empty for the value itself.
+        public var path: String
+        public var reason: String
+
+        public var description: String {
+            path.isEmpty
+                ? "value is not property-list compatible: \(reason)"
+                : "value is not property-list compatible at \(path): \(reason)"
+        }
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import KeyCatalog
+import Testing
+
+/// A real UserDefaults suite with a unique name, removed (with its file) when released.
+final class TemporarySuite: @unchecked Sendable {
+    let name: String
+    let defaults: UserDefaults
+
+    init(_ label: String = #function) {
+        let sanitized = label.filter { $0.isLetter || $0.isNumber }
+        name = "keycatalog.tests.\(sanitized).\(UUID().uuidString)"
+        defaults = UserDefaults(suiteName: name)!
+    }
+
+    /// The plist Foundation writes on Linux.
+    var fileURL: URL {
+        URL(filePath: NSHomeDirectory()).appending(path: ".config/\(name).plist")
+    }
+
+    deinit {
+        defaults.removePersistentDomain(forName: name)
+        try? FileManager.default.removeItem(at: fileURL)
+    }
+}
+
+/// A temporary folder, removed when released.
+final class TemporaryDirectory: Sendable {
+    let url: URL
+
+    init() {
+        url = FileManager.default.temporaryDirectory.appending(path: "keycatalog-tests-\(UUID().uuidString)")
+        try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func file(_ name: String) -> URL {
+        url.appending(path: name)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+}
+
+/// Collects the failures reported while `body` runs (in this task only).
+final class FailureRecorder: Sendable {
+    private let lock = NSLock()
+    nonisolated(unsafe) private var recorded: [PersistentKeyValueFailure] = []
+
+    var failures: [PersistentKeyValueFailure] {
+        lock.withLock { recorded }
+    }
+
+    func record<R>(_ body: () throws -> R) rethrows -> R {
+        try PersistentKeyValueFailure.$taskHandler.withValue({ failure in
+            self.lock.withLock { self.recorded.append(failure) }
+        }, operation: body)
+    }
+
+    func record<R>(_ body: () async throws -> R) async rethrows -> R {
+        try await PersistentKeyValueFailure.$taskHandler.withValue({ failure in
+            self.lock.withLock { self.recorded.append(failure) }
+        }, operation: body)
+    }
+}
