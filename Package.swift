@@ -28,5 +28,9 @@ let package = Package(
 
         .testTarget(name: "KeyCatalogTests", dependencies: ["KeyCatalog"]),
         .testTarget(name: "KeyCatalogGeneratorTests", dependencies: ["KeyCatalogGenerator"]),
+
+        // The golden generated catalogs (symlinked from Tests/Fixtures/Goldens), compiled and
+        // exercised against real stores: a golden that does not compile or misbehaves fails.
+        .testTarget(name: "GeneratedCatalogTests", dependencies: ["KeyCatalog"]),
     ]
 )

@@ -1,0 +1,84 @@
+import Foundation
+
+/// Any store, as one `Sendable` type: what generated catalogs hold their stores in.
+///
+/// ```swift
+/// let stores = [
+///     "standard": AnyPersistentKeyValueStore(UserDefaults.standard),
+///     "scratch": AnyPersistentKeyValueStore(InMemoryKeyValueStore()),
+/// ]
+/// stores["standard"]!.set(.launchCount, to: 3)
+/// ```
+///
+/// UserDefaults is thread-safe but not marked `Sendable` on Linux; this wrapper vouches for it.
+/// Wrap only stores that are safe to use from any thread (every built-in store is).
+public final class AnyPersistentKeyValueStore: PersistentKeyValueStore, @unchecked Sendable {
+    /// The wrapped store.
+    public let base: any PersistentKeyValueStore
+
+    public init(_ base: any PersistentKeyValueStore) {
+        self.base = (base as? AnyPersistentKeyValueStore)?.base ?? base
+    }
+
+    public func persistentValue(forKey key: String) -> PropertyListValue? {
+        base.persistentValue(forKey: key)
+    }
+
+    public func hasPersistentValue(forKey key: String) -> Bool {
+        base.hasPersistentValue(forKey: key)
+    }
+
+    public func setPersistentValue(_ value: PropertyListValue, forKey key: String) throws {
+        try base.setPersistentValue(value, forKey: key)
+    }
+
+    public func removePersistentValue(forKey key: String) throws {
+        try base.removePersistentValue(forKey: key)
+    }
+
+    public func registerPersistentValues(_ values: [String: PropertyListValue]) {
+        base.registerPersistentValues(values)
+    }
+
+    public var keyValueChanges: KeyValueChangeCenter { base.keyValueChanges }
+
+    public var persistentStoreDescription: String { base.persistentStoreDescription }
+}
+
+extension AnyPersistentKeyValueStore {
+    /// `UserDefaults.standard`, or the suite with the given name.
+    public static func userDefaults(suite: String? = nil) -> AnyPersistentKeyValueStore {
+        guard let suite else { return AnyPersistentKeyValueStore(UserDefaults.standard) }
+        guard let defaults = UserDefaults(suiteName: suite) else {
+            PersistentKeyValueFailure.report(
+                PersistentKeyValueFailure(
+                    operation: .load, key: nil, store: "UserDefaults(suiteName: \"\(suite)\")",
+                    message: "Foundation refused the suite name; using UserDefaults.standard instead"
+                )
+            )
+            return AnyPersistentKeyValueStore(UserDefaults.standard)
+        }
+        return AnyPersistentKeyValueStore(defaults)
+    }
+
+    /// A property-list file store. A relative path is resolved in the Application Support folder
+    /// (`~/.local/share` on Linux); `~/` is the home folder.
+    public static func file(path: String) -> AnyPersistentKeyValueStore {
+        AnyPersistentKeyValueStore(FileKeyValueStore(url: resolveFilePath(path)))
+    }
+
+    /// A store that lives in memory only.
+    public static func memory() -> AnyPersistentKeyValueStore {
+        AnyPersistentKeyValueStore(InMemoryKeyValueStore())
+    }
+
+    static func resolveFilePath(_ path: String) -> URL {
+        if path.hasPrefix("/") { return URL(filePath: path) }
+        if path == "~" || path.hasPrefix("~/") {
+            return URL(filePath: NSHomeDirectory()).appending(path: String(path.dropFirst(2)))
+        }
+        let support = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+            ?? URL(filePath: NSHomeDirectory()).appending(path: ".local/share")
+        return support.appending(path: path)
+    }
+}

@@ -1,0 +1,199 @@
+import Foundation
+
+/// One row of a catalog's registration table: a declared key, what it is, and what can be done
+/// with it without knowing its type. Settings screens, docs and "reset everything" iterate these.
+///
+/// ```swift
+/// for entry in Keys.entries {
+///     print(entry.name, entry.storageKey, entry.typeName, entry.currentValueDescription(in: stores[entry.store]))
+/// }
+/// ```
+public struct KeyCatalogEntry: Sendable, Identifiable {
+    /// The key's Swift name, like `launchCount`.
+    public let name: String
+    /// The storage key; for a parameterized key, its template like `{listID}::SelectedLayoutID`.
+    public let storageKey: String
+    /// The name of the declared store the key lives in.
+    public let store: String
+    /// The value type as declared, like `[String: Int]`.
+    public let typeName: String
+    /// The default as Swift would print it; for a debug key, the default of this build.
+    public let defaultDescription: String
+    /// The key's documentation, if declared.
+    public let doc: String?
+    /// The parameter names of a parameterized key; empty otherwise.
+    public let parameters: [String]
+    /// Whether the key is a debug key (fixed to its release default in Release builds).
+    public let isDebugKey: Bool
+    /// The deprecation message, if the key is deprecated.
+    public let deprecationMessage: String?
+    /// Whether the key holds a secret, whose value should not be shown.
+    public let isSecret: Bool
+
+    private let operations: Operations?
+
+    public var id: String { name }
+
+    /// An entry for a concrete key.
+    public init<Key: PersistentKeyProtocol>(
+        name: String,
+        key: Key,
+        store: String,
+        typeName: String,
+        doc: String? = nil,
+        isDebugKey: Bool = false,
+        deprecationMessage: String? = nil,
+        isSecret: Bool = false
+    ) {
+        self.name = name
+        self.storageKey = key.id
+        self.store = store
+        self.typeName = typeName
+        self.defaultDescription = Self.describe(key.defaultValue)
+        self.doc = doc
+        self.parameters = []
+        self.isDebugKey = isDebugKey
+        self.deprecationMessage = deprecationMessage
+        self.isSecret = isSecret
+        self.operations = Operations(key)
+    }
+
+    /// An entry for a parameterized key, which has no single storage key to read or reset.
+    public init(
+        name: String,
+        storageKeyTemplate: String,
+        parameters: [String],
+        store: String,
+        typeName: String,
+        defaultDescription: String,
+        doc: String? = nil,
+        isDebugKey: Bool = false,
+        deprecationMessage: String? = nil,
+        isSecret: Bool = false
+    ) {
+        self.name = name
+        self.storageKey = storageKeyTemplate
+        self.store = store
+        self.typeName = typeName
+        self.defaultDescription = defaultDescription
+        self.doc = doc
+        self.parameters = parameters
+        self.isDebugKey = isDebugKey
+        self.deprecationMessage = deprecationMessage
+        self.isSecret = isSecret
+        self.operations = nil
+    }
+
+    /// Whether the entry stands for a parameterized key (no single storage key).
+    public var isParameterized: Bool { operations == nil }
+
+    /// The key's current value in `store`, described; `nil` for a parameterized key.
+    public func currentValueDescription(in store: some PersistentKeyValueStore) -> String? {
+        operations?.describeValue(store)
+    }
+
+    /// Whether `store` holds a value for the key.
+    public func isStored(in store: some PersistentKeyValueStore) -> Bool {
+        operations?.contains(store) ?? false
+    }
+
+    /// Removes the key's value from `store`, so reads give the default.
+    public func reset(in store: some PersistentKeyValueStore) {
+        operations?.remove(store)
+    }
+
+    /// Registers the key's default in `store`'s registration domain.
+    public func register(in store: some PersistentKeyValueStore) {
+        operations?.register(store)
+    }
+
+    /// Parses `text` as the key's value and stores it.
+    ///
+    /// JSON is tried first (`42`, `true`, `"text"`, `["a","b"]`, `{"a":1}`, `null`), then the bare
+    /// text as a string, each through the key's representation: `dark` sets an enum, `2026-01-01T00:00:00Z`
+    /// an ISO 8601 date.
+    ///
+    /// - Throws: ``KeyCatalogEntry/ParseError`` when the text is no valid value; nothing is written then.
+    public func setValue(parsing text: String, in store: some PersistentKeyValueStore) throws {
+        guard let operations else { throw ParseError(key: name, text: text, reason: "a parameterized key needs its parameters") }
+        try operations.setParsing(store, text)
+    }
+
+    /// A command-line value that is not a valid value of the key.
+    public struct ParseError: Error, CustomStringConvertible, Equatable {
+        public var key: String
+        public var text: String
+        public var reason: String
+
+        public var description: String { "'\(text)' is not a valid value for '\(key)': \(reason)" }
+    }
+
+    static func describe(_ value: Any) -> String {
+        var output = ""
+        if let optional = value as? _OptionalDescribing {
+            return optional._describedOrNil
+        }
+        if let string = value as? String { return "\"\(string)\"" }
+        print(value, terminator: "", to: &output)
+        return output
+    }
+}
+
+extension KeyCatalogEntry {
+    /// The operations of one concrete key, erased.
+    private struct Operations: Sendable {
+        let describeValue: @Sendable (any PersistentKeyValueStore) -> String
+        let contains: @Sendable (any PersistentKeyValueStore) -> Bool
+        let remove: @Sendable (any PersistentKeyValueStore) -> Void
+        let register: @Sendable (any PersistentKeyValueStore) -> Void
+        let setParsing: @Sendable (any PersistentKeyValueStore, String) throws -> Void
+
+        init<Key: PersistentKeyProtocol>(_ key: Key) {
+            describeValue = { store in KeyCatalogEntry.describe(store.get(key)) }
+            contains = { store in store.contains(key) }
+            remove = { store in store.remove(key) }
+            register = { store in store.register(key) }
+            setParsing = { store, text in
+                let value = try Self.parse(text, for: key)
+                try store._set(key, to: value)
+            }
+        }
+
+        static func parse<Key: PersistentKeyProtocol>(_ text: String, for key: Key) throws -> Key.Value {
+            var candidates: [PropertyListValue] = []
+            if let json = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]) {
+                if json is NSNull {
+                    // Only a default that is stored as nothing (an optional's nil) can stand for `null`.
+                    if (try? key.representation.persistentValue(for: key.defaultValue)).flatMap({ $0 }) == nil {
+                        return key.defaultValue
+                    }
+                } else if let value = PropertyListValue(foundationObject: json) {
+                    candidates.append(value)
+                }
+            }
+            candidates.append(.string(text))
+            var lastError: (any Error)?
+            for candidate in candidates {
+                do {
+                    return try key.representation.value(from: candidate)
+                } catch {
+                    lastError = error
+                }
+            }
+            throw ParseError(key: key.id, text: text, reason: lastError.map { String(describing: $0) } ?? "unreadable")
+        }
+    }
+}
+
+private protocol _OptionalDescribing {
+    var _describedOrNil: String { get }
+}
+
+extension Optional: _OptionalDescribing {
+    fileprivate var _describedOrNil: String {
+        switch self {
+        case .none: "nil"
+        case .some(let wrapped): KeyCatalogEntry.describe(wrapped)
+        }
+    }
+}
