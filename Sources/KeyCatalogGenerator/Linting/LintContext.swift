@@ -1,0 +1,158 @@
+/// The manifest's JSON tree, indexed once for every lint rule (the raw, positioned form).
+///
+/// Rules read it and never fail: each looks only at values of the JSON kind it expects, since
+/// wrong kinds are the field-type rule's to report.
+struct LintContext {
+    /// A named entry of `stores` or `types`.
+    struct NamedEntry {
+        var name: String
+        var nameLocation: SourceLocation
+        var value: JSONValue
+    }
+
+    /// One element of `keys` that is an object, with its interesting fields decoded.
+    struct Key {
+        var index: Int
+        var value: JSONValue
+        /// `name`, when it is a string.
+        var name: String?
+        /// How messages name the key: `key 'launchCount'` or `key #3`.
+        var label: String
+        /// The parsed `type`, when it is a string.
+        var type: Result<ValueType, TypeParser.Failure>?
+        /// A near miss for a type name the manifest does not know (`Integer` -> `Int`); set only
+        /// when the default is not Swift source.
+        var typeSuggestion: (unknown: String, suggestion: String)?
+        /// The parsed storage key: `key`, or `name` when absent.
+        var storageKey: Result<StorageKeyTemplate, StorageKeyParser.Failure>?
+        /// Where the storage key is written: the `key` value, else the `name` value.
+        var storageKeyLocation: SourceLocation
+        /// The resolved store: `store`, else the catalog's default store.
+        var store: String
+
+        /// The valid parsed type, if any.
+        var validType: ValueType? { try? type?.get() }
+        /// The valid storage key, if any.
+        var validStorageKey: StorageKeyTemplate? { try? storageKey?.get() }
+    }
+
+    let file: String
+    let root: JSONValue
+    /// `stores` entries in order.
+    let stores: [NamedEntry]
+    /// `types` entries in order.
+    let types: [NamedEntry]
+    /// Every element of `keys` that is an object.
+    let keys: [Key]
+    /// Store kinds by store name, `standard` included (`userDefaults`); only known kinds.
+    let storeKinds: [String: String]
+    /// Case names of each declared enum.
+    let enumCases: [String: [String]]
+    /// The resolved `defaultStore`.
+    let defaultStore: String
+
+    init(root: JSONValue, file: String) {
+        self.file = file
+        self.root = root
+        let stores = (root["stores"]?.members ?? []).map { NamedEntry(name: $0.name, nameLocation: $0.nameLocation, value: $0.value) }
+        let types = (root["types"]?.members ?? []).map { NamedEntry(name: $0.name, nameLocation: $0.nameLocation, value: $0.value) }
+        self.stores = stores
+        self.types = types
+
+        var storeKinds = [StoreDeclaration.standardName: "userDefaults"]
+        for store in stores where store.name != StoreDeclaration.standardName {
+            if let kind = store.value["kind"]?.string, StoreKind.names.contains(kind), storeKinds[store.name] == nil {
+                storeKinds[store.name] = kind
+            }
+        }
+        self.storeKinds = storeKinds
+
+        var enumCases: [String: [String]] = [:]
+        for type in types where enumCases[type.name] == nil {
+            enumCases[type.name] = (type.value["cases"]?.elements ?? []).compactMap { $0.string ?? $0["name"]?.string }
+        }
+        self.enumCases = enumCases
+        let enumNames = Set(enumCases.keys)
+
+        let defaultStore = root["defaultStore"]?.string ?? StoreDeclaration.standardName
+        self.defaultStore = defaultStore
+
+        var keys: [Key] = []
+        for (index, element) in (root["keys"]?.elements ?? []).enumerated() where element.members != nil {
+            let name = element["name"]?.string
+            let type = element["type"]?.string.map { TypeParser.parse($0, enums: enumNames) }
+            var suggestion: (String, String)?
+            if case .success(let parsed)? = type, let custom = Self.firstCustomName(in: parsed) {
+                let defaults = ["default", "debugDefault", "releaseDefault"].compactMap { element[$0] }
+                let swiftDefault = defaults.contains { $0.member("swift") != nil }
+                let candidates = ValueType.scalars.map(\.name) + enumNames.sorted()
+                let caseOnly = candidates.first { $0.lowercased() == custom.lowercased() }
+                if let near = caseOnly ?? (swiftDefault ? nil : NearMiss.suggestion(for: custom, among: candidates)) {
+                    suggestion = (custom, near)
+                }
+            }
+            let keyValue = element["key"]
+            let storageKey = keyValue?.string ?? name
+            keys.append(
+                Key(
+                    index: index,
+                    value: element,
+                    name: name,
+                    label: name.map { "key '\($0)'" } ?? "key #\(index + 1)",
+                    type: type,
+                    typeSuggestion: suggestion,
+                    storageKey: storageKey.map(StorageKeyParser.parse),
+                    storageKeyLocation: (keyValue?.string != nil ? keyValue : element["name"])?.location ?? element.location,
+                    store: element["store"]?.string ?? defaultStore
+                )
+            )
+        }
+        self.keys = keys
+    }
+
+    /// The first custom type name inside `type` (`[Foo]?` -> `Foo`).
+    static func firstCustomName(in type: ValueType) -> String? {
+        switch type {
+        case .custom(let name): name
+        case .array(let inner), .dictionary(let inner), .optional(let inner): firstCustomName(in: inner)
+        default: nil
+        }
+    }
+
+    /// Every object the schema describes, with its kind: the manifest, stores, types, enum cases
+    /// written as objects, keys and migrations.
+    var schemaObjects: [(kind: ManifestSchema.ObjectKind, value: JSONValue)] {
+        var objects: [(ManifestSchema.ObjectKind, JSONValue)] = []
+        if root.members != nil { objects.append((.manifest, root)) }
+        for store in stores where store.value.members != nil { objects.append((.store, store.value)) }
+        for type in types where type.value.members != nil {
+            objects.append((.type, type.value))
+            for element in type.value["cases"]?.elements ?? [] where element.members != nil {
+                objects.append((.enumCase, element))
+            }
+        }
+        for key in keys {
+            objects.append((.key, key.value))
+            for migration in key.value["migrations"]?.elements ?? [] where migration.members != nil {
+                objects.append((.migration, migration))
+            }
+        }
+        return objects
+    }
+
+    /// How a message names an object of a kind: `key 'launchCount'`, `store 'shared'`, `the manifest`.
+    func label(of value: JSONValue, kind: ManifestSchema.ObjectKind) -> String {
+        switch kind {
+        case .manifest: return "the manifest"
+        case .key: return keys.first { $0.value.location == value.location }?.label ?? "a key"
+        case .store: return stores.first { $0.value.location == value.location }.map { "store '\($0.name)'" } ?? "a store"
+        case .type: return types.first { $0.value.location == value.location }.map { "type '\($0.name)'" } ?? "a type"
+        case .enumCase: return value["name"]?.string.map { "case '\($0)'" } ?? "a case"
+        case .migration:
+            let owner = keys.first { key in
+                key.value["migrations"]?.elements?.contains { $0.location == value.location } ?? false
+            }
+            return "a migration of \(owner?.label ?? "a key")"
+        }
+    }
+}

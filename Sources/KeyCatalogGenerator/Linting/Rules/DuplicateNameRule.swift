@@ -1,0 +1,36 @@
+/// Two keys with one name, a type named like a built-in type or like the catalog, or a store
+/// named `standard` (always `UserDefaults.standard`).
+///
+/// ```json
+/// "keys": [{ "name": "isOn", ... }, { "name": "isOn", ... }]
+/// // error: key name 'isOn' is used twice (first at 3:15); rename one
+/// ```
+struct DuplicateNameRule: LintRule {
+    let id = "duplicate-name"
+    let summary = "A name is declared twice or shadows a built-in name."
+
+    func check(_ context: LintContext) -> [Diagnostic] {
+        var findings: [Diagnostic] = []
+        var seen: [String: SourceLocation] = [:]
+        for key in context.keys {
+            guard let value = key.value["name"], let name = value.string else { continue }
+            if let first = seen[name] {
+                findings.append(error("key name '\(name.truncatedForMessage)' is used twice (first at \(first.line):\(first.column)); rename one", at: value.location))
+            } else {
+                seen[name] = value.location
+            }
+        }
+        let catalogName = context.root["catalog"]?.string ?? Catalog.defaultName
+        for type in context.types {
+            if ValueType.scalar(named: type.name) != nil || ["Optional", "Array", "Dictionary"].contains(type.name) {
+                findings.append(error("type name '\(type.name)' shadows the built-in type; rename it", at: type.nameLocation))
+            } else if type.name == catalogName {
+                findings.append(error("type name '\(type.name)' is also the catalog's name; rename the type or set a different 'catalog'", at: type.nameLocation))
+            }
+        }
+        for store in context.stores where store.name == StoreDeclaration.standardName {
+            findings.append(error("store name 'standard' is built in (UserDefaults.standard) and cannot be redeclared; remove it or choose another name", at: store.nameLocation))
+        }
+        return findings
+    }
+}

@@ -1,0 +1,26 @@
+/// A migration from the key's own storage key in its own store, with no change of type or
+/// representation: it would move the value onto itself.
+///
+/// ```json
+/// { "name": "launchCount", "type": "Int", "default": 0, "migrations": [{ "fromKey": "launchCount" }] }
+/// // error: key 'launchCount' migrates from itself ('launchCount' in store 'standard'); name the old key in 'fromKey' or remove the migration
+/// ```
+struct SelfMigrationRule: LintRule {
+    let id = "self-migration"
+    let summary = "A key migrates from itself."
+
+    func check(_ context: LintContext) -> [Diagnostic] {
+        var findings: [Diagnostic] = []
+        for key in context.keys {
+            guard let template = key.validStorageKey else { continue }
+            for migration in key.value["migrations"]?.elements ?? [] {
+                guard let value = migration["fromKey"], value.string == template.text,
+                    (migration["fromStore"]?.string ?? key.store) == key.store,
+                    migration["fromType"] == nil, migration["fromRepresentation"] == nil
+                else { continue }
+                findings.append(error("\(key.label) migrates from itself ('\(template.text.truncatedForMessage)' in store '\(key.store)'); name the old key in 'fromKey' or remove the migration", at: value.location))
+            }
+        }
+        return findings
+    }
+}

@@ -1,0 +1,48 @@
+/// A store's `kind` is unknown, a field its kind needs is missing (`service` for `keychain`,
+/// `path` for `file`), or a field does not apply to its kind.
+///
+/// ```json
+/// "stores": { "secrets": { "kind": "keychain" } }
+/// // error: keychain store 'secrets' has no 'service'; add one, as in "service": "com.example.app"
+/// ```
+struct StoreKindRule: LintRule {
+    let id = "store-kind"
+    let summary = "A store's kind is unknown or its fields do not fit the kind."
+
+    /// The fields each kind accepts besides `kind`, and those it requires.
+    static let fields: [String: (allowed: [String], required: [String])] = [
+        "userDefaults": (["suite"], []),
+        "ubiquitous": ([], []),
+        "keychain": (["service", "accessGroup"], ["service"]),
+        "file": (["path"], ["path"]),
+        "memory": ([], []),
+    ]
+
+    func check(_ context: LintContext) -> [Diagnostic] {
+        var findings: [Diagnostic] = []
+        for store in context.stores {
+            guard let kindValue = store.value["kind"], let kind = kindValue.string else { continue }
+            guard let fields = Self.fields[kind] else {
+                let hint = NearMiss.suggestion(for: kind, among: StoreKind.names).map { "did you mean '\($0)'?" }
+                    ?? "use one of " + StoreKind.names.map { "'\($0)'" }.joined(separator: ", ")
+                findings.append(error("unknown store kind '\(kind.truncatedForMessage)' for store '\(store.name)'; \(hint)", at: kindValue.location))
+                continue
+            }
+            for required in fields.required where store.value.member(required) == nil {
+                let example = ManifestSchema.fields(of: .store).first { $0.name == required }?.example ?? "\"…\""
+                findings.append(error("\(kind) store '\(store.name)' has no '\(required)'; add one, as in \"\(required)\": \(example)", at: store.value.location))
+            }
+            for member in store.value.members ?? [] where member.name != "kind" && !fields.allowed.contains(member.name) {
+                guard ManifestSchema.fields(of: .store).contains(where: { $0.name == member.name }) else { continue }
+                let owners = Self.fields.filter { $0.value.allowed.contains(member.name) }.keys.sorted()
+                findings.append(error("'\(member.name)' does not apply to \(kind) store '\(store.name)' (only to \(owners.map { "'\($0)'" }.joined(separator: ", "))); remove it or change 'kind'", at: member.nameLocation))
+            }
+            for member in store.value.members ?? [] where fields.allowed.contains(member.name) {
+                if let text = member.value.string, text.isEmpty {
+                    findings.append(error("'\(member.name)' of store '\(store.name)' is empty; give a value or remove the field", at: member.value.location))
+                }
+            }
+        }
+        return findings
+    }
+}

@@ -1,0 +1,158 @@
+/// Builds the validated ``Catalog`` from a manifest the linter found no errors in.
+///
+/// It trusts the linter but never traps: anything unexpected makes it return `nil`.
+struct CatalogBuilder {
+    let context: LintContext
+
+    func build() -> Catalog? {
+        let root = context.root
+        let file = context.file
+        guard root.members != nil else { return nil }
+        let access = root["access"]?.string.flatMap(AccessLevel.init(rawValue:)) ?? .internal
+
+        var stores = [StoreDeclaration.standard(file: file)]
+        for entry in context.stores {
+            guard let kind = storeKind(entry.value) else { return nil }
+            stores.append(StoreDeclaration(name: entry.name, kind: kind, location: entry.nameLocation))
+        }
+
+        var types: [EnumDeclaration] = []
+        for entry in context.types {
+            guard let declaration = enumDeclaration(entry) else { return nil }
+            types.append(declaration)
+        }
+
+        var keys: [KeyDeclaration] = []
+        keys.reserveCapacity(context.keys.count)
+        for key in context.keys {
+            guard let declaration = keyDeclaration(key) else { return nil }
+            keys.append(declaration)
+        }
+
+        return Catalog(
+            version: 1,
+            name: root["catalog"]?.string ?? Catalog.defaultName,
+            access: access,
+            defaultStore: context.defaultStore,
+            stores: stores,
+            types: types,
+            keys: keys,
+            location: root.location
+        )
+    }
+
+    private func storeKind(_ value: JSONValue) -> StoreKind? {
+        switch value["kind"]?.string {
+        case "userDefaults": .userDefaults(suite: value["suite"]?.string)
+        case "ubiquitous": .ubiquitous
+        case "keychain": value["service"]?.string.map { .keychain(service: $0, accessGroup: value["accessGroup"]?.string) }
+        case "file": value["path"]?.string.map { .file(path: $0) }
+        case "memory": .memory
+        default: nil
+        }
+    }
+
+    private func enumDeclaration(_ entry: LintContext.NamedEntry) -> EnumDeclaration? {
+        guard let rawType = entry.value["rawType"]?.string.flatMap(EnumDeclaration.RawType.init(rawValue:)),
+            let elements = entry.value["cases"]?.elements
+        else { return nil }
+        var cases: [EnumDeclaration.Case] = []
+        var nextInt = 0
+        for element in elements {
+            guard let name = element.string ?? element["name"]?.string else { return nil }
+            let rawValue: EnumDeclaration.RawValue
+            switch (rawType, element["rawValue"]) {
+            case (.string, let value?):
+                guard let text = value.string else { return nil }
+                rawValue = .string(text)
+            case (.string, nil):
+                rawValue = .string(name)
+            case (.int, let value?):
+                guard let number = value.number.flatMap({ Int($0) }) else { return nil }
+                rawValue = .int(number)
+                nextInt = number &+ 1
+            case (.int, nil):
+                rawValue = .int(nextInt)
+                nextInt &+= 1
+            }
+            let location = element.string != nil ? element.location : (element["name"]?.location ?? element.location)
+            cases.append(EnumDeclaration.Case(name: name, rawValue: rawValue, location: location))
+        }
+        return EnumDeclaration(name: entry.name, rawType: rawType, cases: cases, doc: entry.value["doc"]?.string, location: entry.nameLocation)
+    }
+
+    private func keyDeclaration(_ key: LintContext.Key) -> KeyDeclaration? {
+        guard let name = key.name, let nameValue = key.value["name"], let type = key.validType,
+            let storageKey = key.validStorageKey
+        else { return nil }
+        let checker = { (field: String) in
+            DefaultChecker(keyName: name, field: field, enums: context.enumCases)
+        }
+        let defaultValue: KeyDefault
+        if let value = key.value["default"] {
+            guard let converted = checker("default").check(value, as: type).0 else { return nil }
+            defaultValue = .value(converted)
+        } else {
+            guard let debug = key.value["debugDefault"].flatMap({ checker("debugDefault").check($0, as: type).0 }),
+                let release = key.value["releaseDefault"].flatMap({ checker("releaseDefault").check($0, as: type).0 })
+            else { return nil }
+            defaultValue = .debugRelease(debug: debug, release: release)
+        }
+
+        let parameterTypes = Dictionary(
+            (key.value["parameters"]?.members ?? []).compactMap { member in
+                member.value.string.flatMap(ParameterType.init(rawValue:)).map { (member.name, ($0, member.nameLocation)) }
+            },
+            uniquingKeysWith: { first, _ in first }
+        )
+        var parameters: [KeyParameter] = []
+        for placeholder in storageKey.placeholders where !parameters.contains(where: { $0.name == placeholder }) {
+            guard let (parameterType, location) = parameterTypes[placeholder] else { return nil }
+            parameters.append(KeyParameter(name: placeholder, type: parameterType, location: location))
+        }
+
+        var representation: Representation?
+        if let text = key.value["representation"]?.string {
+            guard let parsed = Representation(rawValue: text) else { return nil }
+            representation = parsed
+        }
+
+        var migrations: [MigrationDeclaration] = []
+        let enums = Set(context.enumCases.keys)
+        for entry in key.value["migrations"]?.elements ?? [] {
+            guard let fromKeyValue = entry["fromKey"], let fromKeyText = fromKeyValue.string,
+                let fromKey = try? StorageKeyParser.parse(fromKeyText).get()
+            else { return nil }
+            var fromType: ValueType?
+            if let text = entry["fromType"]?.string {
+                guard let parsed = try? TypeParser.parse(text, enums: enums).get() else { return nil }
+                fromType = parsed
+            }
+            migrations.append(
+                MigrationDeclaration(
+                    fromKey: fromKey,
+                    fromStore: entry["fromStore"]?.string ?? key.store,
+                    fromType: fromType,
+                    fromRepresentation: entry["fromRepresentation"]?.string.flatMap(Representation.init(rawValue:)),
+                    transform: entry["transform"]?.string,
+                    location: fromKeyValue.location
+                )
+            )
+        }
+
+        return KeyDeclaration(
+            name: name,
+            storageKey: storageKey,
+            parameters: parameters,
+            type: type,
+            default: defaultValue,
+            representation: representation,
+            store: key.store,
+            doc: key.value["doc"]?.string,
+            deprecated: key.value["deprecated"]?.string,
+            secret: key.value["secret"]?.bool ?? false,
+            migrations: migrations,
+            location: nameValue.location
+        )
+    }
+}

@@ -1,0 +1,167 @@
+import Foundation
+
+/// Checks a JSON default against a key's type and converts it to a ``DefaultValue``.
+///
+/// ```swift
+/// let checker = DefaultChecker(keyName: "volume", field: "default", enums: [:])
+/// let (value, problems) = checker.check(json, as: .int8) // problems for 300: out of range
+/// ```
+struct DefaultChecker {
+    /// One mismatch, at the JSON value at fault.
+    struct Problem: Equatable {
+        var message: String
+        var location: SourceLocation
+    }
+
+    /// The key's name, for messages.
+    var keyName: String
+    /// `default`, `debugDefault` or `releaseDefault`.
+    var field: String
+    /// Declared enums by name: their case names in order.
+    var enums: [String: [String]]
+
+    /// Checks `value` against `type`; the value is `nil` when there are problems.
+    func check(_ value: JSONValue, as type: ValueType) -> (DefaultValue?, [Problem]) {
+        var problems: [Problem] = []
+        let result = convert(value, as: type, path: "", problems: &problems)
+        return (problems.isEmpty ? result : nil, problems)
+    }
+
+    private func subject(_ path: String) -> String {
+        path.isEmpty ? "\(field) for key '\(keyName)'" : "\(field)\(path) for key '\(keyName)'"
+    }
+
+    private func convert(_ value: JSONValue, as type: ValueType, path: String, problems: inout [Problem]) -> DefaultValue? {
+        func fail(_ message: String) -> DefaultValue? {
+            problems.append(Problem(message: message, location: value.location))
+            return nil
+        }
+        func mismatch(_ expected: String, example: String) -> DefaultValue? {
+            fail("\(subject(path)) is \(value.summary), expected \(expected) for type '\(type)'; write it like \(example)")
+        }
+
+        if let members = value.members, members.count == 1, members[0].name == "swift" {
+            guard let expression = members[0].value.string else {
+                return fail("'swift' in the \(subject(path)) is \(members[0].value.summary), expected a string of Swift source; write it like { \"swift\": \"Locale(identifier: \\\"en\\\")\" }")
+            }
+            guard !expression.allSatisfy(\.isWhitespace) else {
+                // Reported by the empty-swift-expression rule.
+                problems.append(Problem(message: "", location: members[0].value.location))
+                return nil
+            }
+            return .swift(expression)
+        }
+
+        switch type {
+        case .optional(let wrapped):
+            if value.isNull { return .null }
+            return convert(value, as: wrapped, path: path, problems: &problems)
+        case _ where value.isNull:
+            return fail("\(subject(path)) is null but type '\(type)' is not optional; make the type '\(type)?' or give a value")
+        case .bool:
+            guard let bool = value.bool else { return mismatch("true or false", example: "false") }
+            return .bool(bool)
+        case .int, .int8, .int16, .int32, .int64, .uint, .uint8, .uint16, .uint32, .uint64:
+            guard let text = value.number else { return mismatch("an integer", example: "0") }
+            guard !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) else {
+                return fail("\(subject(path)) is \(text), expected an integer for type '\(type)'; write it without a fraction or exponent, or use 'Double'")
+            }
+            guard let range = Self.integerRange(type), Self.integer(text, fitsIn: range) else {
+                let range = Self.integerRange(type)!
+                return fail("\(subject(path)) is \(text), out of range for type '\(type)' (\(range.min)...\(range.max)); use a value in range or a wider type")
+            }
+            return .integer(text)
+        case .double, .float:
+            guard let text = value.number else { return mismatch("a number", example: "0.5") }
+            let finite = type == .float ? Float(text)?.isFinite ?? false : Double(text)?.isFinite ?? false
+            guard finite else {
+                return fail("\(subject(path)) is \(text), too large for type '\(type)'; use a smaller number")
+            }
+            return .floating(text)
+        case .string:
+            guard let text = value.string else { return mismatch("a string", example: "\"\"") }
+            return .string(text)
+        case .data:
+            guard let text = value.string else { return mismatch("a base64 string", example: "\"AAEC\"") }
+            guard Data(base64Encoded: text) != nil else {
+                return fail("\(subject(path)) '\(text.truncatedForMessage)' is not valid base64 for type 'Data'; encode the bytes as base64 with padding, as in \"AAEC\"")
+            }
+            return .data(base64: text)
+        case .date:
+            guard let text = value.string else { return mismatch("an ISO 8601 string", example: "\"2024-01-01T00:00:00Z\"") }
+            guard let seconds = ISO8601Date.secondsSince1970(text) else {
+                return fail("\(subject(path)) '\(text.truncatedForMessage)' is not an ISO 8601 date with a time and a zone; write it like \"2024-01-01T00:00:00Z\"")
+            }
+            return .date(iso8601: text, secondsSince1970: seconds)
+        case .url:
+            guard let text = value.string else { return mismatch("a URL string", example: "\"https://example.com\"") }
+            guard let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty else {
+                return fail("\(subject(path)) '\(text.truncatedForMessage)' is not an absolute URL; include the scheme, as in \"https://example.com\"")
+            }
+            return .url(text)
+        case .uuid:
+            guard let text = value.string else { return mismatch("a UUID string", example: "\"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\"") }
+            guard UUID(uuidString: text) != nil else {
+                return fail("\(subject(path)) '\(text.truncatedForMessage)' is not a UUID; write it like \"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\"")
+            }
+            return .uuid(text)
+        case .array(let element):
+            guard let elements = value.elements else { return mismatch("an array", example: "[]") }
+            var converted: [DefaultValue] = []
+            for (offset, item) in elements.enumerated() {
+                if let value = convert(item, as: element, path: path + "[\(offset)]", problems: &problems) {
+                    converted.append(value)
+                }
+            }
+            return .array(converted)
+        case .dictionary(let valueType):
+            guard let members = value.members else { return mismatch("an object", example: "{}") }
+            var entries: [DefaultValue.Entry] = []
+            for member in members {
+                let path = path + "[\"\(member.name.truncatedForMessage)\"]"
+                if let value = convert(member.value, as: valueType, path: path, problems: &problems) {
+                    entries.append(DefaultValue.Entry(key: member.name, value: value))
+                }
+            }
+            return .dictionary(entries)
+        case .declaredEnum(let name):
+            let cases = enums[name] ?? []
+            guard let text = value.string else {
+                return mismatch("a case name of \(name)", example: cases.first.map { "\"\($0)\"" } ?? "\"caseName\"")
+            }
+            guard cases.isEmpty || cases.contains(text) else {
+                let hint = NearMiss.suggestion(for: text, among: cases).map { "did you mean '\($0)'?" }
+                    ?? "expected one of " + cases.prefix(8).map { "'\($0)'" }.joined(separator: ", ")
+                return fail("\(subject(path)) '\(text.truncatedForMessage)' is not a case of \(name); \(hint)")
+            }
+            return .enumCase(text)
+        case .custom(let name):
+            return fail("\(subject(path)) of custom type '\(name)' must be Swift source; write it like { \"swift\": \"\(name)()\" }")
+        }
+    }
+
+    /// The bounds of an integer type as text-comparable values.
+    static func integerRange(_ type: ValueType) -> (min: String, max: String)? {
+        switch type {
+        case .int, .int64: ("\(Int64.min)", "\(Int64.max)")
+        case .int8: ("\(Int8.min)", "\(Int8.max)")
+        case .int16: ("\(Int16.min)", "\(Int16.max)")
+        case .int32: ("\(Int32.min)", "\(Int32.max)")
+        case .uint, .uint64: ("0", "\(UInt64.max)")
+        case .uint8: ("0", "\(UInt8.max)")
+        case .uint16: ("0", "\(UInt16.max)")
+        case .uint32: ("0", "\(UInt32.max)")
+        default: nil
+        }
+    }
+
+    /// `true` when the integer literal `text` lies within `range` (both given as decimal text).
+    static func integer(_ text: String, fitsIn range: (min: String, max: String)) -> Bool {
+        if text.hasPrefix("-") {
+            guard let value = Int64(text), let minimum = Int64(range.min) else { return text == "-0" }
+            return value >= minimum
+        }
+        guard let value = UInt64(text), let maximum = UInt64(range.max) else { return false }
+        return value <= maximum
+    }
+}

@@ -1,0 +1,44 @@
+/// Reads a storage key with `{placeholders}` into a ``StorageKeyTemplate``.
+///
+/// ```swift
+/// try StorageKeyParser.parse("layout.{listID}").get().placeholders // ["listID"]
+/// ```
+enum StorageKeyParser {
+    /// Why a storage key is malformed.
+    struct Failure: Error, Equatable {
+        var message: String
+    }
+
+    /// Parses `text`: `{name}` is a placeholder; braces are not allowed otherwise.
+    static func parse(_ text: String) -> Result<StorageKeyTemplate, Failure> {
+        var segments: [StorageKeyTemplate.Segment] = []
+        var literal = ""
+        var placeholder: String?
+        for character in text {
+            switch (character, placeholder) {
+            case ("{", nil):
+                if !literal.isEmpty { segments.append(.literal(literal)) }
+                literal = ""
+                placeholder = ""
+            case ("}", let name?):
+                guard SwiftIdentifier.isValid(name) else {
+                    return .failure(Failure(message: "placeholder '{\(name)}' in storage key '\(text.truncatedForMessage)' is not a Swift identifier; name it like '{listID}'"))
+                }
+                segments.append(.placeholder(name))
+                placeholder = nil
+            case ("{", _?), ("}", nil):
+                return .failure(Failure(message: "unbalanced '\(character)' in storage key '\(text.truncatedForMessage)'; braces only surround placeholders, as in 'layout.{listID}'"))
+            case (_, var name?):
+                name.append(character)
+                placeholder = name
+            case (_, nil):
+                literal.append(character)
+            }
+        }
+        if placeholder != nil {
+            return .failure(Failure(message: "unbalanced '{' in storage key '\(text.truncatedForMessage)'; close the placeholder with '}'"))
+        }
+        if !literal.isEmpty { segments.append(.literal(literal)) }
+        return .success(StorageKeyTemplate(text: text, segments: segments))
+    }
+}
