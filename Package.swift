@@ -9,6 +9,9 @@ let package = Package(
         .executable(name: "keycatalog", targets: ["keycatalog"]),
         .executable(name: "keycatalog-example", targets: ["KeyCatalogExample"]),
         .executable(name: "keycatalog-benchmarks", targets: ["KeyCatalogBenchmarks"]),
+        .plugin(name: "KeyCatalogPlugin", targets: ["KeyCatalogPlugin"]),
+        .plugin(name: "LintKeys", targets: ["LintKeys"]),
+        .plugin(name: "GenerateKeys", targets: ["GenerateKeys"]),
     ],
     targets: [
         // The thin runtime that generated catalogs (and people) compile against.
@@ -19,6 +22,29 @@ let package = Package(
 
         // The `keycatalog` command: argument parsing and file I/O only.
         .executableTarget(name: "keycatalog", dependencies: ["KeyCatalogGenerator"]),
+
+        // Build plugin: generates a target's catalog from the keys.json in its folder.
+        .plugin(name: "KeyCatalogPlugin", capability: .buildTool(), dependencies: ["keycatalog"]),
+
+        // `swift package lint-keys`: read-only, so CI runs it without flags.
+        .plugin(
+            name: "LintKeys",
+            capability: .command(
+                intent: .custom(verb: "lint-keys", description: "Lint the keys.json of every target that has one"),
+                permissions: []
+            ),
+            dependencies: ["keycatalog"]
+        ),
+
+        // `swift package --allow-writing-to-package-directory generate-keys`: commits generated code.
+        .plugin(
+            name: "GenerateKeys",
+            capability: .command(
+                intent: .custom(verb: "generate-keys", description: "Write each target's generated key catalog into the target"),
+                permissions: [.writeToPackageDirectory(reason: "Writes KeyCatalog.generated.swift into each target that has a keys.json")]
+            ),
+            dependencies: ["keycatalog"]
+        ),
 
         // The README's main command: a launch counter and a settings table.
         .executableTarget(name: "KeyCatalogExample", dependencies: ["KeyCatalog"]),

@@ -1,0 +1,31 @@
+import Foundation
+import PackagePlugin
+
+/// `swift package --allow-writing-to-package-directory generate-keys [--target NAME]…`
+///
+/// Writes each target's generated catalog into the target's folder as
+/// `KeyCatalog.generated.swift`, for teams that commit generated code and for Xcode projects
+/// that do not use the build plugin. (A target that also uses the build plugin would declare
+/// everything twice; use one or the other.)
+@main
+struct GenerateKeys: CommandPlugin {
+    func performCommand(context: PluginContext, arguments: [String]) async throws {
+        var extractor = ArgumentExtractor(arguments)
+        let targetNames = extractor.extractOption(named: "target")
+        guard extractor.remainingArguments.isEmpty else {
+            throw KeyCatalogPluginError(
+                description: "error: unexpected arguments \(extractor.remainingArguments); usage: swift package --allow-writing-to-package-directory generate-keys [--target NAME]..."
+            )
+        }
+        let targets = try targetsWithManifests(in: context.package, named: targetNames)
+        let tool = try context.tool(named: "keycatalog").url
+        for target in targets {
+            let output = target.directory.appending(path: generatedFileName)
+            let status = try runTool(tool, ["generate", target.manifest.path(percentEncoded: false), "--output", output.path(percentEncoded: false)])
+            guard status == 0 else {
+                throw KeyCatalogPluginError(description: "error: generate-keys failed for target '\(target.name)' (exit code \(status))")
+            }
+            print("generate-keys: \(target.name) -> \(output.path(percentEncoded: false))")
+        }
+    }
+}

@@ -1,0 +1,73 @@
+// Shared by every KeyCatalog plugin: symlinked into each plugin's folder, because plugins cannot
+// depend on library targets.
+import Foundation
+import PackagePlugin
+
+/// The manifest's file name, looked up in a target's own folder.
+let manifestFileName = "keys.json"
+
+/// The file the build plugin and `generate-keys` write.
+let generatedFileName = "KeyCatalog.generated.swift"
+
+/// A plugin failure whose message names the target, the file expected and the fix.
+struct KeyCatalogPluginError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// The manifest of a target: `keys.json` in the target's folder (a symlink counts), or `nil`.
+func manifestURL(inTargetDirectory directory: URL) -> URL? {
+    let url = directory.appending(path: manifestFileName)
+    return FileManager.default.fileExists(atPath: url.path(percentEncoded: false)) ? url : nil
+}
+
+/// The error for a target that uses the build plugin but has no manifest.
+func missingManifestError(target: String, directory: URL) -> KeyCatalogPluginError {
+    KeyCatalogPluginError(
+        description: """
+            error: target '\(target)' uses KeyCatalogPlugin but has no \(manifestFileName) in \
+            \(directory.path(percentEncoded: false)); add one there (a symlink to a shared keys.json works), \
+            or remove KeyCatalogPlugin from the target's plugins
+            """
+    )
+}
+
+/// The build command that generates a target's catalog from its manifest.
+func generationCommand(tool: URL, manifest: URL, workDirectory: URL) -> Command {
+    let output = workDirectory.appending(path: generatedFileName)
+    return .buildCommand(
+        displayName: "Generating key catalog from \(manifest.lastPathComponent)",
+        executable: tool,
+        arguments: ["generate", manifest.path(percentEncoded: false), "--output", output.path(percentEncoded: false)],
+        inputFiles: [manifest],
+        outputFiles: [output]
+    )
+}
+
+/// Runs `keycatalog` with `arguments`, passing its output through; returns its exit status.
+func runTool(_ tool: URL, _ arguments: [String]) throws -> Int32 {
+    let process = Process()
+    process.executableURL = tool
+    process.arguments = arguments
+    try process.run()
+    process.waitUntilExit()
+    return process.terminationStatus
+}
+
+/// The source-module targets of a package that have a manifest, optionally only those named.
+func targetsWithManifests(in package: Package, named names: [String]) throws -> [(name: String, directory: URL, manifest: URL)] {
+    let modules = package.targets.compactMap { $0 as? SourceModuleTarget }
+    for name in names where !modules.contains(where: { $0.name == name }) {
+        throw KeyCatalogPluginError(description: "error: no source target named '\(name)' in package '\(package.displayName)'")
+    }
+    let selected = names.isEmpty ? modules : modules.filter { names.contains($0.name) }
+    let found = selected.compactMap { target in
+        manifestURL(inTargetDirectory: target.directoryURL).map { (target.name, target.directoryURL, $0) }
+    }
+    for name in names where !found.contains(where: { $0.name == name }) {
+        let directory = modules.first { $0.name == name }!.directoryURL
+        throw KeyCatalogPluginError(
+            description: "error: target '\(name)' has no \(manifestFileName) in \(directory.path(percentEncoded: false)); add one there"
+        )
+    }
+    return found
+}
