@@ -52,7 +52,10 @@ let package = Package(
         // `swift run -c release keycatalog-benchmarks`: typed vs. raw access, ns/op.
         .executableTarget(name: "KeyCatalogBenchmarks", dependencies: ["KeyCatalog"]),
 
-        .testTarget(name: "KeyCatalogTests", dependencies: ["KeyCatalog"]),
+        // A child process for KeyCatalogTests' durability tests (writes, then exits or is killed).
+        .executableTarget(name: "KeyCatalogTestHelper", dependencies: ["KeyCatalog"]),
+
+        .testTarget(name: "KeyCatalogTests", dependencies: ["KeyCatalog", "KeyCatalogTestHelper"]),
         .testTarget(name: "KeyCatalogGeneratorTests", dependencies: ["KeyCatalogGenerator"]),
 
         // The golden generated catalogs (symlinked from Tests/Fixtures/Goldens), compiled and
