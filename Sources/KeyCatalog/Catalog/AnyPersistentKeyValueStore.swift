@@ -40,6 +40,10 @@ public final class AnyPersistentKeyValueStore: PersistentKeyValueStore, @uncheck
         base.registerPersistentValues(values)
     }
 
+    public func flushPersistentValues() throws {
+        try base.flushPersistentValues()
+    }
+
     public var keyValueChanges: KeyValueChangeCenter { base.keyValueChanges }
 
     public var persistentStoreDescription: String { base.persistentStoreDescription }

@@ -38,11 +38,19 @@ public protocol PersistentKeyValueStore: AnyObject {
     /// Registers defaults that reads fall back to; they are not stored.
     func registerPersistentValues(_ values: [String: PropertyListValue])
 
+    /// Makes every write so far durable before returning (migrations call it before removing a
+    /// moved value's source). Stores that write through need do nothing: the default does nothing.
+    func flushPersistentValues() throws
+
     /// Where changes made through this store are announced.
     var keyValueChanges: KeyValueChangeCenter { get }
 
     /// A short description for failure reports, like `UserDefaults(suite: "group.app")`.
     var persistentStoreDescription: String { get }
+}
+
+extension PersistentKeyValueStore {
+    public func flushPersistentValues() throws {}
 }
 
 extension PersistentKeyValueStore {

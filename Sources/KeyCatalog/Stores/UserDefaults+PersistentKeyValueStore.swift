@@ -50,6 +50,15 @@ extension UserDefaults: PersistentKeyValueStore {
         UserDefaultsPersistence.recordRegistration(values, in: self)
     }
 
+    /// Writes the suite to disk now (`synchronize()`), instead of at the next coalesced flush.
+    public func flushPersistentValues() throws {
+        #if !canImport(Darwin)
+        guard synchronize() else {
+            throw PersistentKeyValueEncodingError("UserDefaults.synchronize() failed; the suite's file could not be written")
+        }
+        #endif
+    }
+
     public var keyValueChanges: KeyValueChangeCenter {
         UserDefaultsPersistence.changeCenter(for: self)
     }

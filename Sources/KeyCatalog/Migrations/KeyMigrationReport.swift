@@ -1,0 +1,67 @@
+/// What a migration run did: what moved, what was skipped and why, what failed.
+///
+/// ```swift
+/// let report = Keys(stores: .live).migrate()
+/// for failure in report.failed { logger.error("\(failure)") }
+/// ```
+public struct KeyMigrationReport: Sendable, CustomStringConvertible {
+    /// One source of one key, and what happened to it.
+    public struct Entry: Sendable, Equatable, CustomStringConvertible {
+        public var key: String
+        public var storageKey: String
+        public var fromKey: String
+        public var fromStore: String
+        public var outcome: Outcome
+
+        public var description: String {
+            "\(key) (\(storageKey)) <- \(fromStore).\(fromKey): \(outcome)"
+        }
+    }
+
+    public enum Outcome: Sendable, Equatable, CustomStringConvertible {
+        /// The value moved: written to the key, verified, and removed from the source.
+        case migrated
+        /// An earlier, interrupted run had written the key; the leftover source was removed.
+        case completedInterruptedMove
+        /// The key already holds a different value; the source is left in place.
+        case skippedKeyHasValue
+        /// The source could not be read or converted, or the transform rejected it; it stays.
+        case failed(String)
+
+        public var description: String {
+            switch self {
+            case .migrated: "migrated"
+            case .completedInterruptedMove: "completed an interrupted move (source removed)"
+            case .skippedKeyHasValue: "skipped: the key already holds a different value; source left in place"
+            case .failed(let reason): "failed: \(reason); source left in place"
+            }
+        }
+    }
+
+    /// Every source that held a value, in catalog order.
+    public var entries: [Entry] = []
+
+    /// The sources whose value moved (including interrupted moves completed now).
+    public var migrated: [Entry] {
+        entries.filter { $0.outcome == .migrated || $0.outcome == .completedInterruptedMove }
+    }
+
+    /// The sources left in place because their key already held a value.
+    public var skipped: [Entry] {
+        entries.filter { $0.outcome == .skippedKeyHasValue }
+    }
+
+    /// The sources that could not be migrated.
+    public var failed: [Entry] {
+        entries.filter { if case .failed = $0.outcome { true } else { false } }
+    }
+
+    /// Whether there was nothing to do.
+    public var isEmpty: Bool { entries.isEmpty }
+
+    public var description: String {
+        if entries.isEmpty { return "migrations: nothing to do" }
+        return (["migrations: \(migrated.count) migrated, \(skipped.count) skipped, \(failed.count) failed"]
+            + entries.map { "  \($0)" }).joined(separator: "\n")
+    }
+}

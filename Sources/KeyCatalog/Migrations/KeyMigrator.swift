@@ -1,0 +1,134 @@
+/// Runs migrations: moves values from old keys, types and stores to their keys, never losing one.
+///
+/// For each key, if it holds no value, the first source holding a value that converts is
+/// written to the key, read back and compared, made durable, and only then removed from its
+/// source. A key that already holds a value keeps it; a source holding the very value the key
+/// holds is what an interrupted run left behind, and is removed. Everything else stays in place
+/// and is reported. Running twice is the same as running once; a run killed at any point and run
+/// again ends as an uninterrupted run would.
+///
+/// ```swift
+/// let report = KeyMigrator.run(migrations) { name in stores[name] }
+/// ```
+public enum KeyMigrator {
+    /// Runs `migrations` against the stores `store(named:)` returns.
+    ///
+    /// - Returns: What happened to every source that held a value; failures are also sent to
+    ///   ``PersistentKeyValueFailure/handler``. One key's failure does not stop the others.
+    public static func run(
+        _ migrations: [KeyMigration],
+        stores store: (String) -> (any PersistentKeyValueStore)?
+    ) -> KeyMigrationReport {
+        var report = KeyMigrationReport()
+        for migration in migrations {
+            guard let target = store(migration.store) else {
+                for source in migration.sources {
+                    record(&report, migration, source, .failed("the key's store '\(migration.store)' is not in the catalog"))
+                }
+                continue
+            }
+            migrate(migration, into: target, stores: store, report: &report)
+        }
+        return report
+    }
+
+    private static func migrate(
+        _ migration: KeyMigration,
+        into target: any PersistentKeyValueStore,
+        stores store: (String) -> (any PersistentKeyValueStore)?,
+        report: inout KeyMigrationReport
+    ) {
+        for source in migration.sources {
+            guard let origin = store(source.store) else {
+                record(&report, migration, source, .failed("store '\(source.store)' is not in the catalog"))
+                continue
+            }
+            guard origin.hasPersistentValue(forKey: source.fromKey),
+                let stored = origin.persistentValue(forKey: source.fromKey)
+            else { continue }
+
+            let migrated: PropertyListValue
+            do {
+                guard let value = try source.migratedValue(stored) else {
+                    record(&report, migration, source, .failed("the transform rejected the stored value \(stored)"))
+                    continue
+                }
+                migrated = value
+            } catch {
+                record(&report, migration, source, .failed("the stored value \(stored) could not be read: \(error)"))
+                continue
+            }
+
+            if target.hasPersistentValue(forKey: migration.storageKey) {
+                guard target.persistentValue(forKey: migration.storageKey) == migrated else {
+                    record(&report, migration, source, .skippedKeyHasValue)
+                    continue
+                }
+                // The key holds exactly what this source converts to: a previous run moved it and
+                // stopped before removing the source.
+                do {
+                    try target.flushPersistentValues()
+                    try origin.removePersistentValue(forKey: source.fromKey)
+                    origin.keyValueChanges.post(key: source.fromKey, value: nil)
+                    record(&report, migration, source, .completedInterruptedMove)
+                } catch {
+                    record(&report, migration, source, .failed("could not remove the source after an earlier move: \(error)"))
+                }
+                continue
+            }
+
+            do {
+                try target.setPersistentValue(migrated, forKey: migration.storageKey)
+            } catch {
+                record(&report, migration, source, .failed("could not write the key: \(error)"))
+                continue
+            }
+            guard target.persistentValue(forKey: migration.storageKey) == migrated else {
+                try? target.removePersistentValue(forKey: migration.storageKey)
+                record(&report, migration, source, .failed("the key read back differently from what was written"))
+                continue
+            }
+            target.keyValueChanges.post(key: migration.storageKey, value: migrated)
+            do {
+                try target.flushPersistentValues()
+            } catch {
+                record(&report, migration, source, .failed("the key was written but could not be made durable: \(error)"))
+                continue
+            }
+            do {
+                try origin.removePersistentValue(forKey: source.fromKey)
+                origin.keyValueChanges.post(key: source.fromKey, value: nil)
+                record(&report, migration, source, .migrated)
+            } catch {
+                record(&report, migration, source, .failed("the key was written but the source could not be removed (the next run removes it): \(error)"))
+            }
+        }
+    }
+
+    private static func record(
+        _ report: inout KeyMigrationReport,
+        _ migration: KeyMigration,
+        _ source: KeyMigration.ErasedSource,
+        _ outcome: KeyMigrationReport.Outcome
+    ) {
+        report.entries.append(
+            KeyMigrationReport.Entry(
+                key: migration.name,
+                storageKey: migration.storageKey,
+                fromKey: source.fromKey,
+                fromStore: source.store,
+                outcome: outcome
+            )
+        )
+        if case .failed(let reason) = outcome {
+            PersistentKeyValueFailure.report(
+                PersistentKeyValueFailure(
+                    operation: .migrate,
+                    key: migration.storageKey,
+                    store: "\(source.store) -> \(migration.store)",
+                    message: "from '\(source.fromKey)': \(reason)"
+                )
+            )
+        }
+    }
+}
