@@ -1,0 +1,95 @@
+import Foundation
+
+/// The `keycatalog` command line: argument parsing and every subcommand, as a library so tests
+/// drive it directly. The executable only calls ``main()``.
+///
+/// ```swift
+/// let result = KeyCatalogCommand.run(["lint", "keys.json", "--format", "github"])
+/// print(result.standardOutput, terminator: "")
+/// exit(result.exitCode)
+/// ```
+public enum KeyCatalogCommand {
+    /// One subcommand: its name, a one-line summary, its help and what it does.
+    struct Subcommand: Sendable {
+        var name: String
+        var summary: String
+        var help: String
+        var run: @Sendable ([String]) -> CommandResult
+    }
+
+    /// The subcommands in help order.
+    static let subcommands: [Subcommand] = [
+        Subcommand(name: "lint", summary: "Check manifests and report every finding.", help: LintCommand.help, run: LintCommand.run),
+        Subcommand(name: "docs", summary: "Print a Markdown table of a manifest's keys.", help: DocsCommand.help, run: DocsCommand.run),
+        Subcommand(name: "schema", summary: "Print the JSON Schema of manifest version 1.", help: SchemaCommand.help, run: SchemaCommand.run),
+    ]
+
+    /// The overall help.
+    static var help: String {
+        let width = subcommands.map(\.name.count).max() ?? 0
+        let list = subcommands.map { "  " + $0.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.summary }
+        return """
+            OVERVIEW: Typed persistent keys from a keys.json manifest.
+
+            USAGE: keycatalog <subcommand> [options]
+
+            SUBCOMMANDS:
+            \(list.joined(separator: "\n"))
+
+            OPTIONS:
+              -h, --help  Show help; 'keycatalog <subcommand> --help' for a subcommand.
+
+            Exit codes: 0 clean, 1 findings that fail, 64 usage errors.
+
+            """
+    }
+
+    /// Runs the command line `arguments` (without the program name).
+    ///
+    /// - Returns: The exit code and the text for standard output and standard error.
+    public static func run(_ arguments: [String]) -> CommandResult {
+        guard let first = arguments.first else {
+            return CommandResult(exitCode: CommandResult.usage, standardError: "error: missing subcommand\n\n" + help)
+        }
+        switch first {
+        case "-h", "--help":
+            return CommandResult(exitCode: CommandResult.success, standardOutput: help)
+        case "help":
+            guard arguments.count > 1 else { return CommandResult(exitCode: CommandResult.success, standardOutput: help) }
+            guard let subcommand = subcommands.first(where: { $0.name == arguments[1] }) else {
+                return unknownSubcommand(arguments[1])
+            }
+            return CommandResult(exitCode: CommandResult.success, standardOutput: subcommand.help)
+        default:
+            guard let subcommand = subcommands.first(where: { $0.name == first }) else {
+                return unknownSubcommand(first)
+            }
+            let rest = Array(arguments.dropFirst())
+            if rest.contains("--help") || rest.contains("-h") {
+                return CommandResult(exitCode: CommandResult.success, standardOutput: subcommand.help)
+            }
+            return subcommand.run(rest)
+        }
+    }
+
+    /// Runs the process's arguments, writes both streams and exits with the command's code.
+    public static func main() -> Never {
+        let result = run(Array(CommandLine.arguments.dropFirst()))
+        FileHandle.standardOutput.write(Data(result.standardOutput.utf8))
+        FileHandle.standardError.write(Data(result.standardError.utf8))
+        exit(result.exitCode)
+    }
+
+    private static func unknownSubcommand(_ name: String) -> CommandResult {
+        let hint = NearMiss.didYouMean(name, among: subcommands.map(\.name))
+        return CommandResult(
+            exitCode: CommandResult.usage,
+            standardError: "error: unknown subcommand '\(name)'\(hint)\n\n" + help
+        )
+    }
+
+    /// A usage error for `subcommand`: the message, then its help.
+    static func usageError(_ message: String, help: String) -> CommandResult {
+        CommandResult(exitCode: CommandResult.usage, standardError: "error: \(message)\n\n" + help)
+    }
+}

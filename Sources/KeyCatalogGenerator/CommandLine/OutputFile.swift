@@ -1,0 +1,23 @@
+import Foundation
+
+/// Writing generated files so builds stay incremental.
+public enum OutputFile {
+    /// Writes `contents` to `path` only when the file does not already hold exactly that, so an
+    /// unchanged manifest does not make SwiftPM recompile the target.
+    ///
+    /// ```swift
+    /// let changed = try OutputFile.writeIfChanged(swiftSource, to: "Generated/Keys.swift")
+    /// ```
+    ///
+    /// - Returns: `true` when the file was written.
+    /// - Throws: The file system's error when the folder cannot be created or the file written.
+    @discardableResult
+    public static func writeIfChanged(_ contents: String, to path: String) throws -> Bool {
+        let data = Data(contents.utf8)
+        if FileManager.default.contents(atPath: path) == data { return false }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        return true
+    }
+}

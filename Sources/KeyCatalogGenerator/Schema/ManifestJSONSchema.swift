@@ -1,0 +1,149 @@
+/// The JSON Schema (draft 2020-12) of keys.json manifest v1, printed by `keycatalog schema`.
+///
+/// Point an editor at it for completion and inline checks:
+///
+/// ```json
+/// { "$schema": "./keycatalog.schema.json", "version": 1, "keys": [] }
+/// ```
+///
+/// The schema checks shape only; `keycatalog lint` checks everything else (defaults against
+/// types, store references, placeholders...).
+public enum ManifestJSONSchema {
+    /// The schema's `$id`.
+    public static let id = "https://keycatalog.dev/schema/keys-v1.json"
+
+    /// The schema, as JSON text ending with a newline.
+    public static let text = #"""
+        {
+          "$schema": "https://json-schema.org/draft/2020-12/schema",
+          "$id": "https://keycatalog.dev/schema/keys-v1.json",
+          "title": "KeyCatalog manifest (keys.json), version 1",
+          "description": "Declares typed persistent keys; `keycatalog generate` turns it into Swift.",
+          "type": "object",
+          "required": ["version", "keys"],
+          "additionalProperties": false,
+          "properties": {
+            "$schema": { "type": "string", "description": "Ignored by keycatalog." },
+            "version": { "const": 1, "description": "The manifest format version." },
+            "catalog": { "$ref": "#/$defs/identifier", "default": "Keys", "description": "The generated namespace." },
+            "access": { "enum": ["internal", "public", "package"], "default": "internal", "description": "Access level of the generated declarations." },
+            "defaultStore": { "$ref": "#/$defs/identifier", "default": "standard", "description": "The store of keys that name none." },
+            "stores": {
+              "type": "object",
+              "description": "Named stores; `standard` (UserDefaults.standard) always exists.",
+              "propertyNames": { "$ref": "#/$defs/identifier", "not": { "const": "standard" } },
+              "additionalProperties": { "$ref": "#/$defs/store" }
+            },
+            "types": {
+              "type": "object",
+              "description": "Enums the generator declares.",
+              "propertyNames": { "$ref": "#/$defs/identifier" },
+              "additionalProperties": { "$ref": "#/$defs/enum" }
+            },
+            "keys": { "type": "array", "items": { "$ref": "#/$defs/key" } }
+          },
+          "$defs": {
+            "identifier": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" },
+            "store": {
+              "type": "object",
+              "required": ["kind"],
+              "additionalProperties": false,
+              "properties": {
+                "kind": { "enum": ["userDefaults", "ubiquitous", "keychain", "file", "memory"] },
+                "suite": { "type": "string", "minLength": 1, "description": "userDefaults only: the suite name." },
+                "service": { "type": "string", "minLength": 1, "description": "keychain only (required): the service." },
+                "accessGroup": { "type": "string", "minLength": 1, "description": "keychain only: the access group." },
+                "path": { "type": "string", "minLength": 1, "description": "file only (required): the property-list file." }
+              },
+              "allOf": [
+                { "if": { "properties": { "kind": { "const": "keychain" } } }, "then": { "required": ["service"] } },
+                { "if": { "properties": { "kind": { "const": "file" } } }, "then": { "required": ["path"] } }
+              ]
+            },
+            "enum": {
+              "type": "object",
+              "required": ["kind", "rawType", "cases"],
+              "additionalProperties": false,
+              "properties": {
+                "kind": { "const": "enum" },
+                "rawType": { "enum": ["String", "Int"] },
+                "doc": { "type": "string" },
+                "cases": {
+                  "type": "array",
+                  "minItems": 1,
+                  "items": {
+                    "oneOf": [
+                      { "$ref": "#/$defs/identifier" },
+                      {
+                        "type": "object",
+                        "required": ["name"],
+                        "additionalProperties": false,
+                        "properties": {
+                          "name": { "$ref": "#/$defs/identifier" },
+                          "rawValue": { "type": ["string", "integer"] }
+                        }
+                      }
+                    ]
+                  }
+                }
+              }
+            },
+            "type": {
+              "type": "string",
+              "description": "Bool, Int, Int8...Int64, UInt...UInt64, Double, Float, String, Data, Date, URL, UUID, [T], [String: T], T?, a declared enum, or another Swift type.",
+              "minLength": 1
+            },
+            "representation": { "enum": ["native", "rawValue", "codable", "string", "iso8601", "timeInterval"] },
+            "default": {
+              "description": "A JSON literal checked against the type, or { \"swift\": \"expression\" }.",
+              "oneOf": [
+                { "not": { "type": "object" } },
+                { "type": "object", "not": { "required": ["swift"] } },
+                { "type": "object", "required": ["swift"], "additionalProperties": false, "properties": { "swift": { "type": "string", "minLength": 1 } } }
+              ]
+            },
+            "key": {
+              "type": "object",
+              "required": ["name", "type"],
+              "additionalProperties": false,
+              "properties": {
+                "name": { "$ref": "#/$defs/identifier" },
+                "key": { "type": "string", "minLength": 1, "description": "The storage key (defaults to name); may hold {placeholders}." },
+                "parameters": {
+                  "type": "object",
+                  "propertyNames": { "$ref": "#/$defs/identifier" },
+                  "additionalProperties": { "enum": ["String", "Int", "UUID"] }
+                },
+                "type": { "$ref": "#/$defs/type" },
+                "default": { "$ref": "#/$defs/default" },
+                "debugDefault": { "$ref": "#/$defs/default" },
+                "releaseDefault": { "$ref": "#/$defs/default" },
+                "representation": { "$ref": "#/$defs/representation" },
+                "store": { "$ref": "#/$defs/identifier" },
+                "doc": { "type": "string" },
+                "deprecated": { "type": "string", "description": "The deprecation message." },
+                "secret": { "type": "boolean", "description": "Only in a keychain store." },
+                "migrations": { "type": "array", "items": { "$ref": "#/$defs/migration" } }
+              },
+              "oneOf": [
+                { "required": ["default"], "not": { "anyOf": [{ "required": ["debugDefault"] }, { "required": ["releaseDefault"] }] } },
+                { "required": ["debugDefault", "releaseDefault"], "not": { "required": ["default"] } }
+              ]
+            },
+            "migration": {
+              "type": "object",
+              "required": ["fromKey"],
+              "additionalProperties": false,
+              "properties": {
+                "fromKey": { "type": "string", "minLength": 1 },
+                "fromStore": { "$ref": "#/$defs/identifier" },
+                "fromType": { "$ref": "#/$defs/type" },
+                "fromRepresentation": { "$ref": "#/$defs/representation" },
+                "transform": { "type": "string", "minLength": 1, "description": "Swift converting the old value $0." }
+              }
+            }
+          }
+        }
+
+        """#
+}
