@@ -1,0 +1,123 @@
+import Foundation
+import KeyCatalog
+import Testing
+
+/// The built-in stores, for tests parameterized over every one of them.
+enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case userDefaults
+    case inMemory
+    case file
+
+    var testDescription: String { rawValue }
+
+    /// A new, empty store of this kind, cleaned up when the fixture is released.
+    func makeFixture(_ label: String = #function) -> StoreFixture {
+        StoreFixture(kind: self, label: label)
+    }
+}
+
+/// A real store of one kind (a UserDefaults suite with a unique name, a file in a temporary
+/// folder, or memory), and ways to look at it from outside: a second instance, and what is on disk.
+final class StoreFixture: @unchecked Sendable {
+    let kind: StoreKind
+    let store: any PersistentKeyValueStore
+    let suite: TemporarySuite?
+    let directory: TemporaryDirectory?
+    let fileURL: URL?
+
+    init(kind: StoreKind, label: String) {
+        self.kind = kind
+        switch kind {
+        case .userDefaults:
+            let suite = TemporarySuite(label)
+            self.suite = suite
+            directory = nil
+            fileURL = suite.fileURL
+            store = suite.defaults
+        case .inMemory:
+            suite = nil
+            directory = nil
+            fileURL = nil
+            store = InMemoryKeyValueStore()
+        case .file:
+            let directory = TemporaryDirectory()
+            let url = directory.file("settings.plist")
+            suite = nil
+            self.directory = directory
+            fileURL = url
+            store = FileKeyValueStore(url: url)
+        }
+    }
+
+    /// Another instance of the same store: a new `UserDefaults` object for the suite, a new
+    /// `FileKeyValueStore` on the file; for memory, the store itself.
+    func freshInstance() -> any PersistentKeyValueStore {
+        switch kind {
+        case .userDefaults: UserDefaults(suiteName: suite!.name)!
+        case .inMemory: store
+        case .file: FileKeyValueStore(url: fileURL!)
+        }
+    }
+
+    /// What is on disk now, parsed independently of the store and put into an in-memory store,
+    /// so that typed keys can read it; `nil` for the in-memory store, which has no disk.
+    ///
+    /// For UserDefaults this synchronizes first (as the exit hook would).
+    func persistedStore() throws -> InMemoryKeyValueStore? {
+        guard let fileURL else { return nil }
+        if let suite { suite.defaults.synchronize() }
+        guard FileManager.default.fileExists(atPath: fileURL.path(percentEncoded: false)) else {
+            return InMemoryKeyValueStore()
+        }
+        return InMemoryKeyValueStore(try Self.readPropertyListFile(fileURL))
+    }
+
+    /// Parses a property-list file whose top level is a dictionary.
+    static func readPropertyListFile(_ url: URL) throws -> [String: PropertyListValue] {
+        let data = try Data(contentsOf: url)
+        let object = try PropertyListSerialization.propertyList(from: data, format: nil)
+        guard case .dictionary(let values)? = PropertyListValue(foundationObject: object) else {
+            throw PersistentKeyValueEncodingError("\(url.path(percentEncoded: false)) is not a dictionary of property-list values")
+        }
+        return values
+    }
+}
+
+/// Where the test helper executable was built: beside the test bundle.
+enum TestHelperExecutable {
+    static var url: URL? {
+        let candidates = [
+            URL(filePath: CommandLine.arguments[0]).deletingLastPathComponent(),
+            Bundle.main.bundleURL,
+            Bundle.main.bundleURL.deletingLastPathComponent(),
+            URL(filePath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent(),
+        ]
+        for directory in candidates {
+            let url = directory.appending(path: "KeyCatalogTestHelper")
+            if FileManager.default.isExecutableFile(atPath: url.path(percentEncoded: false)) { return url }
+        }
+        return nil
+    }
+
+    /// Runs the helper to completion; returns its exit status and standard output.
+    static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = try start(arguments)
+        let output = process.standardOutput as! Pipe
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// Starts the helper with standard output on a pipe.
+    static func start(_ arguments: [String]) throws -> Process {
+        guard let url else {
+            throw PersistentKeyValueEncodingError("KeyCatalogTestHelper not found beside \(CommandLine.arguments[0])")
+        }
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        process.standardOutput = Pipe()
+        try process.run()
+        return process
+    }
+}
