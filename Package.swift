@@ -55,11 +55,18 @@ let package = Package(
         // A child process for KeyCatalogTests' durability tests (writes, then exits or is killed).
         .executableTarget(name: "KeyCatalogTestHelper", dependencies: ["KeyCatalog"]),
 
-        .testTarget(name: "KeyCatalogTests", dependencies: ["KeyCatalog", "KeyCatalogTestHelper"]),
+        // A child process for the migration crash tests (runs a migration, is killed mid-way).
+        .executableTarget(name: "KeyCatalogMigrationHelper", dependencies: ["KeyCatalog"]),
+
+        .testTarget(name: "KeyCatalogTests", dependencies: ["KeyCatalog", "KeyCatalogTestHelper", "KeyCatalogMigrationHelper"]),
         .testTarget(name: "KeyCatalogGeneratorTests", dependencies: ["KeyCatalogGenerator"]),
 
         // The golden generated catalogs (symlinked from Tests/Fixtures/Goldens), compiled and
         // exercised against real stores: a golden that does not compile or misbehaves fails.
         .testTarget(name: "GeneratedCatalogTests", dependencies: ["KeyCatalog"]),
+
+        // Real `swift build` / `swift package` runs on Tests/Fixtures packages; enabled by
+        // KEYCATALOG_END_TO_END=1 (CI sets it).
+        .testTarget(name: "PluginEndToEndTests"),
     ]
 )

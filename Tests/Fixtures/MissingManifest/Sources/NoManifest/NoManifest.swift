@@ -1,0 +1,1 @@
+// Uses KeyCatalogPlugin but has no keys.json.

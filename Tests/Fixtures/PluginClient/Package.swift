@@ -1,0 +1,22 @@
+// swift-tools-version: 6.0
+// A client of KeyCatalog through its build plugin, used by the end-to-end tests.
+import PackageDescription
+
+let package = Package(
+    name: "PluginClient",
+    dependencies: [.package(name: "KeyCatalog", path: "../../..")],
+    targets: [
+        // Builds, and checks its generated catalog against real stores when run.
+        .executableTarget(
+            name: "PluginClient",
+            dependencies: [.product(name: "KeyCatalog", package: "KeyCatalog")],
+            plugins: [.plugin(name: "KeyCatalogPlugin", package: "KeyCatalog")]
+        ),
+        // Its keys.json has errors at known positions: building it must fail with them.
+        .target(
+            name: "BrokenManifest",
+            dependencies: [.product(name: "KeyCatalog", package: "KeyCatalog")],
+            plugins: [.plugin(name: "KeyCatalogPlugin", package: "KeyCatalog")]
+        ),
+    ]
+)

@@ -1,0 +1,1 @@
+// Never compiles: the build stops at keys.json's errors.

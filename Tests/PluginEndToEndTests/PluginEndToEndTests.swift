@@ -1,0 +1,173 @@
+// The build plugin and the command plugins, end to end: real `swift build` and `swift package`
+// child processes on fixture packages that depend on this package by path.
+//
+// They take minutes (each fixture builds KeyCatalog and the generator), so they run when
+// KEYCATALOG_END_TO_END=1, as `.ci/run` sets it: `KEYCATALOG_END_TO_END=1 swift test`.
+import Foundation
+import Testing
+
+@Suite(
+    "Build plugin and command plugins, end to end",
+    .enabled(if: Fixture.isEnabled, "set KEYCATALOG_END_TO_END=1 to run (CI does)"),
+    .serialized
+)
+struct PluginEndToEndTests {
+    let client = try! Fixture.workingCopy(of: "PluginClient")
+
+    @Test(.timeLimit(.minutes(15)))
+    func debugBuildGeneratesACatalogThatWorksAgainstRealStores() throws {
+        let build = try client.swift("build", "--product", "PluginClient")
+        #expect(build.status == 0, "\(build.output)")
+        let run = try client.run(".build/debug/PluginClient")
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.output.contains("PluginClient: all checks passed"))
+    }
+
+    @Test(.timeLimit(.minutes(15)))
+    func releaseBuildGetsReleaseDefaults() throws {
+        let build = try client.swift("build", "-c", "release", "--product", "PluginClient")
+        #expect(build.status == 0, "\(build.output)")
+        // The client checks `verboseLogging` against its release default in a Release build.
+        let run = try client.run(".build/release/PluginClient")
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.output.contains("PluginClient: all checks passed"))
+    }
+
+    @Test(.timeLimit(.minutes(15)))
+    func buildsAreIncremental() throws {
+        #expect(try client.swift("build", "--product", "PluginClient").status == 0)
+        let generated = try #require(client.generatedFile(), "the generated catalog is in the plugin's output folder")
+        let firstGeneration = try Fixture.modificationDate(generated)
+
+        // A build with nothing changed does not run the tool or touch its output.
+        let noOp = try client.swift("build", "--product", "PluginClient")
+        #expect(noOp.status == 0)
+        #expect(!noOp.output.contains("Generating key catalog"), "\(noOp.output)")
+        #expect(try Fixture.modificationDate(generated) == firstGeneration)
+
+        // Touching keys.json reruns the tool, which leaves identical output alone.
+        let manifest = client.url.appending(path: "Sources/PluginClient/keys.json")
+        try FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: manifest.path)
+        let touched = try client.swift("build", "--product", "PluginClient")
+        #expect(touched.status == 0)
+        #expect(touched.output.contains("Generating key catalog"), "\(touched.output)")
+        #expect(try Fixture.modificationDate(generated) == firstGeneration)
+
+        // Editing keys.json regenerates.
+        let original = try String(contentsOf: manifest, encoding: .utf8)
+        defer { try? original.write(to: manifest, atomically: true, encoding: .utf8) }
+        try original.replacingOccurrences(of: #""name": "counter","#, with: #""name": "counter", "doc": "Edited.","#)
+            .write(to: manifest, atomically: true, encoding: .utf8)
+        let edited = try client.swift("build", "--product", "PluginClient")
+        #expect(edited.status == 0, "\(edited.output)")
+        #expect(try String(contentsOf: generated, encoding: .utf8).contains("/// Edited."))
+    }
+
+    @Test(.timeLimit(.minutes(15)))
+    func manifestErrorsFailTheBuildAtTheirPositions() throws {
+        let build = try client.swift("build", "--target", "BrokenManifest")
+        #expect(build.status != 0)
+        let manifest = client.url.appending(path: "Sources/BrokenManifest/keys.json").path
+        #expect(build.output.contains("\(manifest):4:37: error: unknown type 'Integer' for key 'retryCount'; did you mean 'Int'?"), "\(build.output)")
+        #expect(build.output.contains("\(manifest):5:42: error: unknown field 'defualt' in key 'theme'; did you mean 'default'?"), "\(build.output)")
+    }
+
+    @Test(.timeLimit(.minutes(15)))
+    func lintKeysPassesCleanManifestsAndFailsBrokenOnes() throws {
+        let clean = try client.swift("package", "lint-keys", "--target", "PluginClient", "--strict")
+        #expect(clean.status == 0, "\(clean.output)")
+
+        let all = try client.swift("package", "lint-keys")
+        #expect(all.status != 0)
+        #expect(all.output.contains("Sources/BrokenManifest/keys.json:4:37: error: unknown type 'Integer'"), "\(all.output)")
+
+        let github = try client.swift("package", "lint-keys", "--target", "BrokenManifest", "--format", "github")
+        #expect(github.status != 0)
+        #expect(github.output.contains("::error file="), "\(github.output)")
+    }
+
+    @Test(.timeLimit(.minutes(15)))
+    func generateKeysWritesTheCatalogIntoTheTarget() throws {
+        let output = client.url.appending(path: "Sources/PluginClient/KeyCatalog.generated.swift")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let generate = try client.swift("package", "--allow-writing-to-package-directory", "generate-keys", "--target", "PluginClient")
+        #expect(generate.status == 0, "\(generate.output)")
+        let contents = try String(contentsOf: output, encoding: .utf8)
+        #expect(contents.contains("struct ClientKeys"))
+        #expect(contents.contains("Do not edit"))
+    }
+
+    @Test(.timeLimit(.minutes(10)))
+    func aTargetWithoutKeysJSONIsToldHowToFixIt() throws {
+        let missing = try Fixture.workingCopy(of: "MissingManifest")
+        let build = try missing.swift("build")
+        #expect(build.status != 0)
+        #expect(build.output.contains("target 'NoManifest' uses KeyCatalogPlugin but has no keys.json"), "\(build.output)")
+        #expect(build.output.contains("add one there"), "\(build.output)")
+    }
+}
+
+/// A fixture package copied into `.build-e2e/` (so tests may edit it and builds stay incremental
+/// between runs), depending on this package by absolute path.
+struct Fixture: Sendable {
+    let url: URL
+
+    static let isEnabled = ProcessInfo.processInfo.environment["KEYCATALOG_END_TO_END"] == "1"
+
+    static let packageRoot = URL(filePath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func workingCopy(of name: String) throws -> Fixture {
+        let source = packageRoot.appending(path: "Tests/Fixtures/\(name)")
+        let copy = packageRoot.appending(path: ".build-e2e/\(name)")
+        let fileManager = FileManager.default
+        try fileManager.createDirectory(at: copy, withIntermediateDirectories: true)
+        // Replace everything but the build folder, so builds stay incremental.
+        for item in try fileManager.contentsOfDirectory(atPath: copy.path) where item != ".build" {
+            try fileManager.removeItem(at: copy.appending(path: item))
+        }
+        for item in try fileManager.contentsOfDirectory(atPath: source.path) where item != ".build" {
+            try fileManager.copyItem(at: source.appending(path: item), to: copy.appending(path: item))
+        }
+        let manifest = copy.appending(path: "Package.swift")
+        let text = try String(contentsOf: manifest, encoding: .utf8)
+            .replacingOccurrences(of: #"path: "../../..""#, with: "path: \"\(packageRoot.path)\"")
+        try text.write(to: manifest, atomically: true, encoding: .utf8)
+        return Fixture(url: copy)
+    }
+
+    /// Runs `swift ARGUMENTS` in the fixture, returning its status and combined output.
+    func swift(_ arguments: String...) throws -> (status: Int32, output: String) {
+        try run("/usr/bin/env", ["swift"] + arguments)
+    }
+
+    func run(_ executable: String, _ arguments: [String] = []) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = executable.hasPrefix("/") ? URL(filePath: executable) : url.appending(path: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = url
+        let output = url.appending(path: ".build-output-\(UUID().uuidString).log")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: output) }
+        let handle = try FileHandle(forWritingTo: output)
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        process.waitUntilExit()
+        try handle.close()
+        return (process.terminationStatus, try String(contentsOf: output, encoding: .utf8))
+    }
+
+    /// The catalog the build plugin generated for the PluginClient target.
+    func generatedFile() -> URL? {
+        let plugins = url.appending(path: ".build/plugins/outputs")
+        let files = FileManager.default.enumerator(at: plugins, includingPropertiesForKeys: nil)?
+            .compactMap { $0 as? URL }
+            .filter { $0.lastPathComponent == "KeyCatalog.generated.swift" && $0.path.contains("/PluginClient/") }
+        return files?.first
+    }
+
+    static func modificationDate(_ url: URL) throws -> Date {
+        try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date)
+    }
+}
