@@ -20,6 +20,7 @@ public enum KeyCatalogCommand {
     /// The subcommands in help order.
     static let subcommands: [Subcommand] = [
         Subcommand(name: "lint", summary: "Check manifests and report every finding.", help: LintCommand.help, run: LintCommand.run),
+        Subcommand(name: "generate", summary: "Generate the Swift catalog of a manifest.", help: GenerateCommand.help, run: GenerateCommand.run),
         Subcommand(name: "docs", summary: "Print a Markdown table of a manifest's keys.", help: DocsCommand.help, run: DocsCommand.run),
         Subcommand(name: "schema", summary: "Print the JSON Schema of manifest version 1.", help: SchemaCommand.help, run: SchemaCommand.run),
     ]

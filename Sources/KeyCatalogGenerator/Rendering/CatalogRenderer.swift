@@ -1,0 +1,227 @@
+/// Renders the catalog namespace: its stores, each key as a property (or a get/set pair for a
+/// parameterized key) reached through the key's declared store, the registration table,
+/// registration and reset, and the place the migrations go.
+///
+/// ```swift
+/// let keys = Keys()
+/// keys.launchCount += 1
+/// keys.setSelectedLayoutID("grid", listID: "inbox")
+/// for entry in Keys.entries { print(entry.name, entry.defaultDescription) }
+/// ```
+struct CatalogRenderer {
+    let catalog: Catalog
+    let access: String
+    let manifestName: String
+
+    /// Registration-table entries appended per helper function; many small functions type-check
+    /// and compile faster than one very long one.
+    static let entriesPerFunction = 500
+
+    private var definitions: String { KeyAccessorRenderer.deprecatedDefinitionsName }
+
+    func render(into writer: inout CodeWriter) {
+        let name = SwiftSyntax.identifier(catalog.name)
+        writer.line("/// The keys of \(manifestName), each read and written through its declared store.")
+        writer.line("///")
+        writer.line("/// ```swift")
+        writer.line("/// let keys = \(name)()                        // the declared stores")
+        writer.line("/// let testKeys = \(name)(stores: .inMemory()) // in tests")
+        writer.line("/// ```")
+        writer.block("\(access) struct \(name): Swift.Sendable {") { writer in
+            StoresRenderer(catalog: catalog, access: access).render(into: &writer)
+            writer.blank()
+            writer.line("/// The stores keys are read from and written to.")
+            writer.line("\(access) let stores: Stores")
+            writer.blank()
+            writer.line("/// A catalog over `stores`: the declared ones unless told otherwise.")
+            writer.block("\(access) init(stores: Stores = .live) {") { writer in
+                writer.line("self.stores = stores")
+            }
+            if !catalog.keys.isEmpty {
+                writer.blank()
+                writer.line("// MARK: - Values")
+                for key in catalog.keys {
+                    writer.blank()
+                    renderMember(for: key, into: &writer)
+                }
+            }
+            writer.blank()
+            writer.line("// MARK: - Registration table")
+            writer.blank()
+            renderEntries(into: &writer)
+            writer.blank()
+            renderRegistration(into: &writer)
+            writer.blank()
+            writer.line("// MARK: - Migrations")
+            writer.blank()
+            renderMigrationsPlaceholder(into: &writer)
+        }
+    }
+
+    // MARK: Members
+
+    private func renderMember(for key: KeyDeclaration, into writer: inout CodeWriter) {
+        let name = SwiftSyntax.identifier(key.name)
+        let valueType = SwiftTypes.name(of: key.type)
+        let store = SwiftSyntax.identifier(key.store)
+        let reference = key.deprecated != nil
+            ? "\(definitions).\(KeyAccessorRenderer.reference(to: key))"
+            : ".\(KeyAccessorRenderer.reference(to: key))"
+        let availability = key.deprecated.map { "@available(*, deprecated, message: \(SwiftSyntax.stringLiteral($0)))" }
+
+        guard key.isParameterized else {
+            writer.documentation(key.doc)
+            if let availability { writer.line(availability) }
+            writer.block("\(access) var \(name): \(valueType) {") { writer in
+                writer.line("get { stores.\(store).get(\(reference)) }")
+                writer.line("nonmutating set { stores.\(store).set(\(reference), to: newValue) }")
+            }
+            return
+        }
+
+        let parameters = KeyAccessorRenderer.parameterList(of: key)
+        writer.documentation(key.doc)
+        if let availability { writer.line(availability) }
+        writer.block("\(access) func \(name)(\(parameters)) -> \(valueType) {") { writer in
+            writer.line("self.stores.\(store).get(\(reference))")
+        }
+        writer.blank()
+        let newValue = Self.unusedName("newValue", avoiding: key.parameters.map(\.name))
+        let setter = "set" + SwiftSyntax.capitalized(key.name)
+        writer.line("/// Stores a new value for `\(key.name)`.")
+        if let availability { writer.line(availability) }
+        writer.block("\(access) func \(SwiftSyntax.identifier(setter))(_ \(newValue): \(valueType), \(parameters)) {") { writer in
+            writer.line("self.stores.\(store).set(\(reference), to: \(newValue))")
+        }
+    }
+
+    /// `base`, or `base_`, `base__`… when a parameter already has that name.
+    static func unusedName(_ base: String, avoiding names: [String]) -> String {
+        var name = base
+        while names.contains(name) { name += "_" }
+        return name
+    }
+
+    // MARK: Registration table
+
+    private func renderEntries(into writer: inout CodeWriter) {
+        let keys = catalog.keys
+        let chunks = stride(from: 0, to: keys.count, by: Self.entriesPerFunction).map {
+            keys[$0..<min($0 + Self.entriesPerFunction, keys.count)]
+        }
+        let entryType = "KeyCatalog.KeyCatalogEntry"
+        writer.line("/// Every declared key, in manifest order: for settings screens, docs and resetting.")
+        writer.block("\(access) static let entries: [\(entryType)] = {", closer: "}()") { writer in
+            writer.line("var entries: [\(entryType)] = []")
+            writer.line("entries.reserveCapacity(\(keys.count))")
+            if chunks.count == 1 {
+                renderAppends(chunks[0], into: &writer)
+            } else {
+                for index in chunks.indices {
+                    writer.line("_appendEntries\(index)(to: &entries)")
+                }
+            }
+            writer.line("return entries")
+        }
+        guard chunks.count > 1 else { return }
+        for (index, chunk) in chunks.enumerated() {
+            writer.blank()
+            writer.block("private static func _appendEntries\(index)(to entries: inout [\(entryType)]) {") { writer in
+                renderAppends(chunk, into: &writer)
+            }
+        }
+    }
+
+    private func renderAppends(_ keys: ArraySlice<KeyDeclaration>, into writer: inout CodeWriter) {
+        for key in keys {
+            guard key.isParameterized else {
+                writer.line("entries.append(\(entry(for: key, defaultDescription: nil)))")
+                continue
+            }
+            switch key.default {
+            case .value(let value):
+                writer.line("entries.append(\(entry(for: key, defaultDescription: value)))")
+            case .debugRelease(let debug, let release):
+                writer.line("#if DEBUG")
+                writer.line("entries.append(\(entry(for: key, defaultDescription: debug)))")
+                writer.line("#else")
+                writer.line("entries.append(\(entry(for: key, defaultDescription: release)))")
+                writer.line("#endif")
+            }
+        }
+    }
+
+    /// `KeyCatalog.KeyCatalogEntry(name: "launchCount", key: …, store: "standard", typeName: "Int")`;
+    /// a parameterized key's entry takes its template and a description of its default instead.
+    private func entry(for key: KeyDeclaration, defaultDescription: DefaultValue?) -> String {
+        var arguments = ["name: \(SwiftSyntax.stringLiteral(key.name))"]
+        if defaultDescription != nil {
+            arguments.append("storageKeyTemplate: \(SwiftSyntax.stringLiteral(key.storageKey.text))")
+            arguments.append("parameters: [" + key.parameters.map { SwiftSyntax.stringLiteral($0.name) }.joined(separator: ", ") + "]")
+        } else {
+            let owner = key.deprecated != nil ? definitions : SwiftTypes.keyType(of: key)
+            arguments.append("key: \(owner).\(SwiftSyntax.identifier(key.name))")
+        }
+        arguments.append("store: \(SwiftSyntax.stringLiteral(key.store))")
+        arguments.append("typeName: \(SwiftSyntax.stringLiteral(key.type.description))")
+        if let defaultDescription {
+            arguments.append("defaultDescription: \(SwiftSyntax.stringLiteral(SwiftLiterals.description(of: defaultDescription)))")
+        }
+        if let doc = key.doc { arguments.append("doc: \(SwiftSyntax.stringLiteral(doc))") }
+        if key.isDebugKey { arguments.append("isDebugKey: true") }
+        if let message = key.deprecated { arguments.append("deprecationMessage: \(SwiftSyntax.stringLiteral(message))") }
+        if key.secret { arguments.append("isSecret: true") }
+        return "KeyCatalog.KeyCatalogEntry(\(arguments.joined(separator: ", ")))"
+    }
+
+    private func renderRegistration(into writer: inout CodeWriter) {
+        writer.line("/// Registers every key's default in its store's registration domain, for code that reads")
+        writer.line("/// the stores without KeyCatalog.")
+        writer.block("\(access) func register() {") { writer in
+            writer.block("for entry in Self.entries {") { writer in
+                writer.line("guard let store = stores[entry.store] else { continue }")
+                writer.line("entry.register(in: store)")
+            }
+        }
+        writer.blank()
+        let names = StoresRenderer(catalog: catalog, access: access).userDefaultsStoreNames
+        writer.line("/// Registers the defaults of the keys kept in UserDefaults (\(names.map { "`\($0)`" }.joined(separator: ", "))) in")
+        writer.line("/// `defaults`' registration domain.")
+        writer.block("\(access) static func register(in defaults: Foundation.UserDefaults) {") { writer in
+            writer.block("for entry in entries {") { writer in
+                writer.line("switch entry.store {")
+                writer.line("case \(names.map(SwiftSyntax.stringLiteral).joined(separator: ", ")): entry.register(in: defaults)")
+                writer.line("default: continue")
+                writer.line("}")
+            }
+        }
+        writer.blank()
+        writer.line("/// Removes every declared key's value from its store, so reads give the defaults.")
+        writer.line("/// Parameterized keys are left alone: their storage keys are not known.")
+        writer.block("\(access) func reset() {") { writer in
+            writer.block("for entry in Self.entries where !entry.isParameterized {") { writer in
+                writer.line("guard let store = stores[entry.store] else { continue }")
+                writer.line("entry.reset(in: store)")
+            }
+        }
+    }
+
+    // MARK: Migrations
+
+    private func renderMigrationsPlaceholder(into writer: inout CodeWriter) {
+        writer.line("// Reserved for the migrations issue: `migrate()` will move values from where the")
+        writer.line("// manifest's `migrations` say they used to live. Nothing is generated here yet.")
+        let migrating = catalog.keys.filter { !$0.migrations.isEmpty }
+        guard !migrating.isEmpty else { return }
+        writer.line("// Declared migrations:")
+        for key in migrating {
+            for migration in key.migrations {
+                var line = "// - \(key.name) <- \"\(migration.fromKey.text)\" in \(migration.fromStore)"
+                if let type = migration.fromType { line += ", from \(type)" }
+                if let representation = migration.fromRepresentation { line += ", as \(representation.rawValue)" }
+                if migration.transform != nil { line += ", transformed" }
+                writer.line(SwiftSyntax.lines(of: line).joined(separator: " "))
+            }
+        }
+    }
+}

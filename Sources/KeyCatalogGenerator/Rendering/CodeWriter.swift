@@ -1,0 +1,99 @@
+/// Builds generated source line by line: four-space indentation, one blank line between blocks
+/// at most, and a final newline.
+///
+/// ```swift
+/// var writer = CodeWriter()
+/// writer.block("enum Theme {") { writer in
+///     writer.line("case dark")
+/// }
+/// print(writer.text) // "enum Theme {\n    case dark\n}\n"
+/// ```
+struct CodeWriter {
+    /// Everything written so far.
+    private(set) var text = ""
+    private var level = 0
+    private var lastLineWasBlank = true
+
+    init() {
+        text.reserveCapacity(64 * 1024)
+    }
+
+    /// Writes one line at the current indentation; an empty string writes a blank line.
+    mutating func line(_ content: String) {
+        if content.isEmpty {
+            blank()
+            return
+        }
+        for _ in 0..<level { text += "    " }
+        text += content
+        text += "\n"
+        lastLineWasBlank = false
+    }
+
+    /// Writes each of `lines` with ``line(_:)``.
+    mutating func lines(_ contents: [String]) {
+        for content in contents { line(content) }
+    }
+
+    /// Writes a blank line unless the previous line is already blank (or nothing is written yet).
+    mutating func blank() {
+        guard !lastLineWasBlank else { return }
+        text += "\n"
+        lastLineWasBlank = true
+    }
+
+    /// Writes `opener`, the body one level deeper, then `closer`.
+    mutating func block(_ opener: String, closer: String = "}", _ body: (inout CodeWriter) -> Void) {
+        line(opener)
+        level += 1
+        body(&self)
+        level -= 1
+        // A body ending in a blank line would leave `\n\n}`: take the blank back.
+        if lastLineWasBlank, text.hasSuffix("\n\n") { text.removeLast() }
+        line(closer)
+    }
+
+    /// Writes `body` one level deeper, for a block whose opening line ``call(_:_:closing:)`` wrote.
+    mutating func indented(_ body: (inout CodeWriter) -> Void) {
+        level += 1
+        body(&self)
+        level -= 1
+    }
+
+    /// The column past which ``call(_:_:closing:)`` puts each argument on a line of its own.
+    static let lineLimit = 120
+
+    /// Writes a call or declaration head with its arguments: on one line when it fits, else one
+    /// argument per line. `comment` (a `// …` trailing comment) follows the one line; with one
+    /// argument per line, each argument's own comment follows that argument.
+    ///
+    /// ```swift
+    /// writer.call("Stores(", [("standard: .userDefaults()", nil), ("cache: .memory()", nil)], closing: ")")
+    /// ```
+    mutating func call(_ opening: String, _ arguments: [(text: String, comment: String?)], closing: String) {
+        let joined = arguments.map(\.text).joined(separator: ", ")
+        let comments = arguments.compactMap(\.comment)
+        let comment = comments.isEmpty ? "" : " // " + comments.joined(separator: ", ")
+        let single = opening + joined + closing + comment
+        if level * 4 + single.count <= Self.lineLimit || arguments.count < 2 {
+            line(single)
+            return
+        }
+        line(opening)
+        level += 1
+        for (index, argument) in arguments.enumerated() {
+            let separator = index == arguments.count - 1 ? "" : ","
+            line(argument.text + separator + (argument.comment.map { " // " + $0 } ?? ""))
+        }
+        level -= 1
+        line(closing)
+    }
+
+    /// Writes `lines` as `///` documentation, one comment line per line of text.
+    mutating func documentation(_ doc: String?) {
+        guard let doc else { return }
+        for docLine in SwiftSyntax.lines(of: doc) {
+            line(docLine.isEmpty ? "///" : "/// " + docLine)
+        }
+    }
+}

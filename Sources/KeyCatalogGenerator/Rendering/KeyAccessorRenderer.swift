@@ -1,0 +1,154 @@
+/// Renders each key as a static member constrained on `Self`, so call sites read
+/// `store.get(.launchCount)` and `store.get(.selectedLayoutID(listID: "inbox"))`.
+///
+/// Keys of one key type share an extension, in order of first appearance; inside it they keep
+/// manifest order:
+///
+/// ```swift
+/// extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
+///     /// How many times the app was launched.
+///     internal static var launchCount: Self {
+///         Self("LaunchCount", defaultValue: 0)
+///     }
+/// }
+/// ```
+///
+/// A deprecated key's accessor forwards to a definition in the catalog's
+/// `_DeprecatedKeyDefinitions`, which the catalog's table uses, so the generated file itself never
+/// references a deprecated declaration (and compiles without warnings).
+struct KeyAccessorRenderer {
+    let catalog: Catalog
+    let access: String
+
+    /// The name of the namespace holding deprecated keys' definitions, inside the catalog.
+    static let deprecatedDefinitionsName = "_DeprecatedKeyDefinitions"
+
+    func render(into writer: inout CodeWriter) {
+        var groups: [(keyType: String, keys: [KeyDeclaration])] = []
+        var groupIndex: [String: Int] = [:]
+        for key in catalog.keys {
+            let keyType = SwiftTypes.keyType(of: key)
+            if let index = groupIndex[keyType] {
+                groups[index].keys.append(key)
+            } else {
+                groupIndex[keyType] = groups.count
+                groups.append((keyType, [key]))
+            }
+        }
+        for group in groups {
+            writer.blank()
+            writer.block("extension KeyCatalog.PersistentKeyProtocol where Self == \(group.keyType) {") { writer in
+                for (index, key) in group.keys.enumerated() {
+                    if index > 0 { writer.blank() }
+                    renderAccessor(key, into: &writer)
+                }
+            }
+        }
+    }
+
+    private func renderAccessor(_ key: KeyDeclaration, into writer: inout CodeWriter) {
+        writer.documentation(key.doc)
+        if let message = key.deprecated {
+            writer.line("@available(*, deprecated, message: \(SwiftSyntax.stringLiteral(message)))")
+        }
+        writer.block("\(access) static \(Self.signature(of: key, returning: "Self")) {") { writer in
+            if key.deprecated != nil {
+                let definitions = "\(SwiftSyntax.identifier(catalog.name)).\(Self.deprecatedDefinitionsName)"
+                writer.line("\(definitions).\(Self.reference(to: key))")
+            } else {
+                Self.renderConstruction(of: key, constructor: "Self", into: &writer)
+            }
+        }
+    }
+
+    /// The deprecated keys' definitions, as an extension of the catalog; nothing when no key is
+    /// deprecated.
+    func renderDeprecatedDefinitions(into writer: inout CodeWriter) {
+        let deprecated = catalog.keys.filter { $0.deprecated != nil }
+        guard !deprecated.isEmpty else { return }
+        writer.blank()
+        writer.block("extension \(SwiftSyntax.identifier(catalog.name)) {") { writer in
+            writer.line("/// The deprecated keys, defined once without deprecation so the catalog can use them quietly.")
+            writer.block("fileprivate enum \(Self.deprecatedDefinitionsName) {") { writer in
+                for (index, key) in deprecated.enumerated() {
+                    if index > 0 { writer.blank() }
+                    let keyType = SwiftTypes.keyType(of: key)
+                    writer.block("static \(Self.signature(of: key, returning: keyType)) {") { writer in
+                        Self.renderConstruction(of: key, constructor: keyType, into: &writer)
+                    }
+                }
+            }
+        }
+    }
+
+    /// `var launchCount: Self` or `func selectedLayoutID(listID: Swift.String) -> Self`.
+    static func signature(of key: KeyDeclaration, returning type: String) -> String {
+        let name = SwiftSyntax.identifier(key.name)
+        guard key.isParameterized else { return "var \(name): \(type)" }
+        return "func \(name)(\(parameterList(of: key))) -> \(type)"
+    }
+
+    /// `listID: Swift.String, index: Swift.Int`.
+    static func parameterList(of key: KeyDeclaration) -> String {
+        key.parameters.map { "\(SwiftSyntax.identifier($0.name)): \(SwiftTypes.name(of: $0.type))" }.joined(separator: ", ")
+    }
+
+    /// `launchCount` or `selectedLayoutID(listID: listID)`: the member that gives the key, passing
+    /// on parameters of the same names.
+    static func reference(to key: KeyDeclaration) -> String {
+        let name = SwiftSyntax.identifier(key.name)
+        guard key.isParameterized else { return name }
+        let arguments = key.parameters.map { parameter in
+            let parameterName = SwiftSyntax.identifier(parameter.name)
+            return "\(parameterName): \(parameterName)"
+        }
+        return "\(name)(\(arguments.joined(separator: ", ")))"
+    }
+
+    /// The storage key as a string literal, placeholders interpolated: `"\(listID)::Layout"`.
+    static func storageKeyLiteral(of key: KeyDeclaration) -> String {
+        var contents = ""
+        for segment in key.storageKey.segments {
+            switch segment {
+            case .literal(let text):
+                contents += SwiftSyntax.escaped(text)
+            case .placeholder(let name):
+                let parameterName = SwiftSyntax.identifier(name)
+                let isUUID = key.parameters.first { $0.name == name }?.type == .uuid
+                contents += isUUID ? "\\(\(parameterName).uuidString)" : "\\(\(parameterName))"
+            }
+        }
+        return "\"" + contents + "\""
+    }
+
+    /// The key's construction: `Self("LaunchCount", defaultValue: 0)`, or for a debug key the
+    /// `#if DEBUG` pair that fixes the build configuration in the client's module.
+    static func renderConstruction(of key: KeyDeclaration, constructor: String, into writer: inout CodeWriter) {
+        let storageKey: (text: String, comment: String?) = (storageKeyLiteral(of: key), nil)
+        let representation = SwiftTypes.representation(key.representation, for: key.type)
+        switch key.default {
+        case .value(let value):
+            var arguments = [storageKey, SwiftLiterals.argument("defaultValue", value)]
+            if let representation { arguments.append(("representation: \(representation)", nil)) }
+            writer.call("\(constructor)(", arguments, closing: ")")
+        case .debugRelease(let debug, let release):
+            var arguments = [
+                storageKey,
+                SwiftLiterals.argument("debugDefaultValue", debug),
+                SwiftLiterals.argument("releaseDefaultValue", release),
+            ]
+            if let representation {
+                // PersistentDebugKey has no initializer taking a wrapped type's representation.
+                let wrapped = key.type.isOptional
+                    ? "KeyCatalog.OptionalPersistentKeyValueRepresentation(wrapping: \(representation))"
+                    : representation
+                arguments.append(("representation: \(wrapped)", nil))
+            }
+            writer.line("#if DEBUG")
+            writer.call("\(constructor)(", arguments + [("configuration: .debug", nil)], closing: ")")
+            writer.line("#else")
+            writer.call("\(constructor)(", arguments + [("configuration: .release", nil)], closing: ")")
+            writer.line("#endif")
+        }
+    }
+}

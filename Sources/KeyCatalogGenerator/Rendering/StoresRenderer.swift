@@ -1,0 +1,103 @@
+/// Renders the catalog's `Stores`: one `AnyPersistentKeyValueStore` property per declared store
+/// (`standard` included), the live stores the manifest describes, in-memory stand-ins for tests,
+/// and lookup by manifest name.
+///
+/// ```swift
+/// let keys = Keys(stores: .inMemory())   // tests: nothing touches UserDefaults
+/// keys.stores["standard"]                // the store a registration-table entry names
+/// ```
+struct StoresRenderer {
+    let catalog: Catalog
+    let access: String
+
+    func render(into writer: inout CodeWriter) {
+        let stores = catalog.stores
+        let storeType = "KeyCatalog.AnyPersistentKeyValueStore"
+        writer.line("/// The stores the manifest declares, one property each.")
+        writer.line("///")
+        writer.line("/// Tests replace them without global state: `\(SwiftSyntax.identifier(catalog.name))(stores: .inMemory())`.")
+        writer.block("\(access) struct Stores: Swift.Sendable {") { writer in
+            for store in stores {
+                writer.line("/// \(Self.summary(of: store))")
+                writer.line("\(access) var \(SwiftSyntax.identifier(store.name)): \(storeType)")
+            }
+            writer.blank()
+            writer.line("/// Stores made of the given ones.")
+            let parameters = stores.map { (text: "\(SwiftSyntax.identifier($0.name)): \(storeType)", comment: String?.none) }
+            writer.call("\(access) init(", parameters, closing: ") {")
+            writer.indented { writer in
+                for store in stores {
+                    let name = SwiftSyntax.identifier(store.name)
+                    writer.line("self.\(name) = \(name)")
+                }
+            }
+            writer.line("}")
+            writer.blank()
+            writer.line("/// The stores as the manifest describes them.")
+            writer.block("\(access) static var live: Stores {") { writer in
+                writer.call("Stores(", arguments { Self.factory(for: $0.kind) }, closing: ")")
+            }
+            writer.blank()
+            writer.line("/// A new, empty in-memory store in place of every store: for tests and previews.")
+            writer.block("\(access) static func inMemory() -> Stores {") { writer in
+                writer.call("Stores(", arguments { _ in ".memory()" }, closing: ")")
+            }
+            writer.blank()
+            writer.line("/// The store with this manifest name (a registration-table entry's `store`), if declared.")
+            writer.block("\(access) subscript(name: Swift.String) -> \(storeType)? {") { writer in
+                writer.line("switch name {")
+                for store in stores {
+                    writer.line("case \(SwiftSyntax.stringLiteral(store.name)): \(SwiftSyntax.identifier(store.name))")
+                }
+                writer.line("default: nil")
+                writer.line("}")
+            }
+        }
+    }
+
+    /// `standard: .userDefaults()`, `shared: .memory()`…: one argument per store.
+    private func arguments(_ value: (StoreDeclaration) -> String) -> [(text: String, comment: String?)] {
+        catalog.stores.map { ("\(SwiftSyntax.identifier($0.name)): \(value($0))", nil) }
+    }
+
+    /// The runtime factory that opens a store of this kind.
+    static func factory(for kind: StoreKind) -> String {
+        switch kind {
+        case .userDefaults(nil):
+            ".userDefaults()"
+        case .userDefaults(let suite?):
+            ".userDefaults(suite: \(SwiftSyntax.stringLiteral(suite)))"
+        case .ubiquitous:
+            ".ubiquitous()"
+        case .keychain(let service, let accessGroup):
+            ".keychain(service: \(SwiftSyntax.stringLiteral(service)), accessGroup: \(accessGroup.map(SwiftSyntax.stringLiteral) ?? "nil"))"
+        case .file(let path):
+            ".file(path: \(SwiftSyntax.stringLiteral(path)))"
+        case .memory:
+            ".memory()"
+        }
+    }
+
+    /// One line saying what backs a store, for its property's doc comment.
+    static func summary(of store: StoreDeclaration) -> String {
+        let text: String
+        switch store.kind {
+        case .userDefaults(nil): text = "`UserDefaults.standard`."
+        case .userDefaults(let suite?): text = "The UserDefaults suite `\(suite)`."
+        case .ubiquitous: text = "The iCloud key-value store."
+        case .keychain(let service, nil): text = "The keychain, service `\(service)`."
+        case .keychain(let service, let group?): text = "The keychain, service `\(service)`, access group `\(group)`."
+        case .file(let path): text = "The property-list file `\(path)`."
+        case .memory: text = "Memory only: emptied when the process ends."
+        }
+        return SwiftSyntax.lines(of: text).joined(separator: " ")
+    }
+
+    /// The names of the stores backed by UserDefaults, whose registration domain
+    /// `register(in:)` fills.
+    var userDefaultsStoreNames: [String] {
+        catalog.stores.compactMap { store in
+            if case .userDefaults = store.kind { store.name } else { nil }
+        }
+    }
+}

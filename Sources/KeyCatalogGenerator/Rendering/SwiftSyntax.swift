@@ -1,0 +1,89 @@
+/// Spelling Swift: identifiers escaped when they are keywords, string literals escaped so
+/// nothing in the manifest can interpolate or break out, and text split into comment lines.
+enum SwiftSyntax {
+    /// Words that must be written in backticks to be used as a name.
+    ///
+    /// The linter already rejects the names that stay unusable even in backticks (`self`, `init`,
+    /// `Type`...); everything else here is escaped wherever the name appears.
+    static let keywords: Set<String> = SwiftIdentifier.keywords.union([
+        "actor", "async", "borrowing", "consuming", "macro", "nonisolated",
+    ])
+
+    /// `name`, in backticks when it is a keyword: `` `default` ``, `launchCount`.
+    static func identifier(_ name: String) -> String {
+        keywords.contains(name) ? "`\(name)`" : name
+    }
+
+    /// A Swift string literal with the exact contents of `text`: `"a \"b\"\n"`.
+    ///
+    /// Backslashes are doubled (so a manifest's `\(` stays text), quotes and control characters
+    /// are escaped, and invisible or direction-changing characters are written as `\u{…}` so
+    /// the generated file shows what it stores.
+    static func stringLiteral(_ text: String) -> String {
+        "\"" + escaped(text) + "\""
+    }
+
+    /// The contents of a string literal for `text`, without the quotes.
+    static func escaped(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count + 2)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": result += "\\\\"
+            case "\"": result += "\\\""
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case "\0": result += "\\0"
+            default:
+                if needsEscape(scalar) {
+                    result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result
+    }
+
+    /// `true` for scalars that are not plain visible text: controls, format characters (direction
+    /// overrides, zero-width joiners), line and paragraph separators, private use and unassigned.
+    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII { return scalar.value < 0x20 || scalar.value == 0x7F }
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator, .privateUse, .unassigned, .surrogate:
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The lines of `text` (split at `\n`, `\r\n` and `\r`), for `///` and `//` comments.
+    static func lines(of text: String) -> [String] {
+        var lines: [String] = []
+        var current = ""
+        var previousWasCarriageReturn = false
+        for scalar in text.unicodeScalars {
+            if scalar == "\n" && previousWasCarriageReturn {
+                previousWasCarriageReturn = false
+                continue
+            }
+            previousWasCarriageReturn = scalar == "\r"
+            if scalar == "\n" || scalar == "\r" || scalar == "\u{2028}" || scalar == "\u{2029}" {
+                lines.append(current)
+                current = ""
+            } else {
+                current.unicodeScalars.append(scalar)
+            }
+        }
+        lines.append(current)
+        return lines
+    }
+
+    /// `text` with its first character uppercased, for derived names: `selectedLayoutID` ->
+    /// `SelectedLayoutID`.
+    static func capitalized(_ text: String) -> String {
+        guard let first = text.first else { return text }
+        return first.uppercased() + text.dropFirst()
+    }
+}

@@ -1,0 +1,79 @@
+/// How manifest types are spelled in generated Swift: fully qualified standard types, so a user
+/// type named `String` or `Data` cannot shadow them.
+///
+/// ```swift
+/// SwiftTypes.name(of: .dictionary(.optional(.date))) // [Swift.String: Foundation.Date?]
+/// ```
+enum SwiftTypes {
+    /// The Swift spelling of a value type.
+    static func name(of type: ValueType) -> String {
+        switch type {
+        case .bool: "Swift.Bool"
+        case .int: "Swift.Int"
+        case .int8: "Swift.Int8"
+        case .int16: "Swift.Int16"
+        case .int32: "Swift.Int32"
+        case .int64: "Swift.Int64"
+        case .uint: "Swift.UInt"
+        case .uint8: "Swift.UInt8"
+        case .uint16: "Swift.UInt16"
+        case .uint32: "Swift.UInt32"
+        case .uint64: "Swift.UInt64"
+        case .double: "Swift.Double"
+        case .float: "Swift.Float"
+        case .string: "Swift.String"
+        case .data: "Foundation.Data"
+        case .date: "Foundation.Date"
+        case .url: "Foundation.URL"
+        case .uuid: "Foundation.UUID"
+        case .array(let element): "[\(name(of: element))]"
+        case .dictionary(let value): "[Swift.String: \(name(of: value))]"
+        case .optional(let wrapped): "\(name(of: wrapped))?"
+        case .declaredEnum(let name): SwiftSyntax.identifier(name)
+        case .custom(let name): name
+        }
+    }
+
+    /// The Swift spelling of a storage-key parameter's type.
+    static func name(of type: ParameterType) -> String {
+        switch type {
+        case .string: "Swift.String"
+        case .int: "Swift.Int"
+        case .uuid: "Foundation.UUID"
+        }
+    }
+
+    /// The key type of a declaration: `KeyCatalog.PersistentKey<Swift.Int>` or, for a key with
+    /// debug and release defaults, `KeyCatalog.PersistentDebugKey<Swift.Bool>`.
+    static func keyType(of key: KeyDeclaration) -> String {
+        let kind = key.isDebugKey ? "KeyCatalog.PersistentDebugKey" : "KeyCatalog.PersistentKey"
+        return "\(kind)<\(name(of: key.type))>"
+    }
+
+    /// The representation a key names, as an expression for its value type (for an optional,
+    /// its wrapped type); `nil` when the key uses its type's own conformance (`native` or none).
+    static func representation(_ representation: Representation?, for type: ValueType) -> String? {
+        let valueType = name(of: type.nonOptional)
+        switch representation {
+        case nil, .native?:
+            return nil
+        case .rawValue?:
+            return "KeyCatalog.RawRepresentablePersistentKeyValueRepresentation<\(valueType)>()"
+        case .codable?:
+            return "KeyCatalog.CodablePersistentKeyValueRepresentation<\(valueType), Foundation.JSONEncoder, Foundation.JSONDecoder>()"
+        case .string?:
+            return "KeyCatalog.LosslessStringConvertiblePersistentKeyValueRepresentation<\(valueType)>()"
+        case .iso8601?:
+            return "KeyCatalog.ISO8601DatePersistentKeyValueRepresentation()"
+        case .timeInterval?:
+            return "KeyCatalog.TimeIntervalDatePersistentKeyValueRepresentation()"
+        }
+    }
+}
+
+extension KeyDeclaration {
+    /// `true` for a key with `debugDefault` and `releaseDefault`.
+    var isDebugKey: Bool {
+        if case .debugRelease = self.default { true } else { false }
+    }
+}
