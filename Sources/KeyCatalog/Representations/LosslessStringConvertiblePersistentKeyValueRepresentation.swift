@@ -19,6 +19,10 @@ public struct LosslessStringConvertiblePersistentKeyValueRepresentation<Value: L
     @inlinable
     public func value(from persistentValue: PropertyListValue) throws -> Value {
         let string = try String(primitivePersistentValue: persistentValue)
+        // `Character.init(_:)` traps on anything but one grapheme cluster instead of returning nil.
+        if Value.self == Character.self, string.count != 1 {
+            throw PersistentKeyValueDecodingError(expectedType: "Character", found: "string '\(string)' that is not one character")
+        }
         guard let value = Value(string) else {
             throw PersistentKeyValueDecodingError(
                 expectedType: String(describing: Value.self),

@@ -69,13 +69,41 @@ final class PropertyListFile: Sendable {
     private static let openFiles = _Locked<[String: PropertyListFile]>([:])
 
     static func shared(at url: URL) -> PropertyListFile {
-        let path = url.resolvingSymlinksInPath().path(percentEncoded: false)
+        let path = canonicalPath(of: url)
         return openFiles.withLock { files in
             if let file = files[path] { return file }
-            let file = PropertyListFile(url: url)
+            let file = PropertyListFile(url: URL(filePath: path))
             files[path] = file
             return file
         }
+    }
+
+    /// The file's path with every symbolic link resolved, also when the file does not exist yet.
+    ///
+    /// `URL.resolvingSymlinksInPath()` on Linux leaves a path whose file does not exist untouched,
+    /// so two spellings of one new file (through a symlinked folder) would get two caches, and
+    /// each store's write would drop the other's values. So: follow the file if it is a link, then
+    /// resolve its deepest existing folder with `realpath` and append the rest.
+    static func canonicalPath(of url: URL) -> String {
+        var path = url.standardizedFileURL.path(percentEncoded: false)
+        for _ in 0..<32 {
+            guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: path) else { break }
+            path = destination.hasPrefix("/")
+                ? URL(filePath: destination).standardizedFileURL.path(percentEncoded: false)
+                : URL(filePath: path).deletingLastPathComponent().appending(path: destination).standardizedFileURL.path(percentEncoded: false)
+        }
+        var existing = URL(filePath: path).deletingLastPathComponent()
+        var rest = [URL(filePath: path).lastPathComponent]
+        while existing.path(percentEncoded: false) != "/" {
+            if let resolved = realpath(existing.path(percentEncoded: false), nil) {
+                defer { free(resolved) }
+                return rest.reversed().reduce(URL(filePath: String(cString: resolved))) { $0.appending(path: $1) }
+                    .path(percentEncoded: false)
+            }
+            rest.append(existing.lastPathComponent)
+            existing.deleteLastPathComponent()
+        }
+        return path
     }
 
     private init(url: URL) {
