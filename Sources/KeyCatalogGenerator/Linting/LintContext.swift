@@ -119,40 +119,25 @@ struct LintContext {
         }
     }
 
-    /// Every object the schema describes, with its kind: the manifest, stores, types, enum cases
-    /// written as objects, keys and migrations.
-    var schemaObjects: [(kind: ManifestSchema.ObjectKind, value: JSONValue)] {
-        var objects: [(ManifestSchema.ObjectKind, JSONValue)] = []
-        if root.members != nil { objects.append((.manifest, root)) }
-        for store in stores where store.value.members != nil { objects.append((.store, store.value)) }
+    /// Every object the schema describes, with its kind and how messages name it: the
+    /// manifest, stores, types, enum cases written as objects, keys and migrations.
+    var schemaObjects: [(kind: ManifestSchema.ObjectKind, value: JSONValue, label: String)] {
+        var objects: [(ManifestSchema.ObjectKind, JSONValue, String)] = []
+        if root.members != nil { objects.append((.manifest, root, "the manifest")) }
+        for store in stores where store.value.members != nil { objects.append((.store, store.value, "store '\(store.name)'")) }
         for type in types where type.value.members != nil {
-            objects.append((.type, type.value))
+            objects.append((.type, type.value, "type '\(type.name)'"))
             for element in type.value["cases"]?.elements ?? [] where element.members != nil {
-                objects.append((.enumCase, element))
+                let label = element["name"]?.string.map { "case '\($0)' of type '\(type.name)'" } ?? "a case of type '\(type.name)'"
+                objects.append((.enumCase, element, label))
             }
         }
         for key in keys {
-            objects.append((.key, key.value))
+            objects.append((.key, key.value, key.label))
             for migration in key.value["migrations"]?.elements ?? [] where migration.members != nil {
-                objects.append((.migration, migration))
+                objects.append((.migration, migration, "a migration of \(key.label)"))
             }
         }
         return objects
-    }
-
-    /// How a message names an object of a kind: `key 'launchCount'`, `store 'shared'`, `the manifest`.
-    func label(of value: JSONValue, kind: ManifestSchema.ObjectKind) -> String {
-        switch kind {
-        case .manifest: return "the manifest"
-        case .key: return keys.first { $0.value.location == value.location }?.label ?? "a key"
-        case .store: return stores.first { $0.value.location == value.location }.map { "store '\($0.name)'" } ?? "a store"
-        case .type: return types.first { $0.value.location == value.location }.map { "type '\($0.name)'" } ?? "a type"
-        case .enumCase: return value["name"]?.string.map { "case '\($0)'" } ?? "a case"
-        case .migration:
-            let owner = keys.first { key in
-                key.value["migrations"]?.elements?.contains { $0.location == value.location } ?? false
-            }
-            return "a migration of \(owner?.label ?? "a key")"
-        }
     }
 }

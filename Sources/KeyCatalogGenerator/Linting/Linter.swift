@@ -14,6 +14,7 @@ enum Linter {
         AccessLevelRule(),
         IdentifierRule(),
         DuplicateNameRule(),
+        CatalogMemberNameRule(),
         StoreKindRule(),
         StoreReferenceRule(),
         EnumShapeRule(),

@@ -115,8 +115,13 @@ struct JSONParser {
                 throw fail("unexpected end of file; the object opened at \(open.line):\(open.column) is not closed with '}'", at: nameLocation)
             }
             guard byte == UInt8(ascii: "\"") else {
-                let hint = byte == UInt8(ascii: "'") ? "; use double quotes" : ""
-                throw fail("unexpected \(describeHere()); expected a member name in double quotes\(hint)", at: nameLocation)
+                if byte == UInt8(ascii: "/") {
+                    throw fail("comments are not allowed in JSON; remove them (use a 'doc' field to explain a key)", at: nameLocation)
+                }
+                if byte == UInt8(ascii: "'") {
+                    throw fail("member names use double quotes in JSON; replace the single quotes with '\"'", at: nameLocation)
+                }
+                throw fail("unexpected \(describeHere()); expected a member name in double quotes", at: nameLocation)
             }
             let name = try parseString()
             skipWhitespace()

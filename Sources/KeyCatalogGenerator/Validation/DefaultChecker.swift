@@ -28,7 +28,12 @@ struct DefaultChecker {
     }
 
     private func subject(_ path: String) -> String {
-        path.isEmpty ? "\(field) for key '\(keyName)'" : "\(field)\(path) for key '\(keyName)'"
+        "\(field)\(path) for key '\(keyName)'"
+    }
+
+    /// `default[2] 'text' for key 'k'`.
+    private func subject(_ path: String, quoting text: String) -> String {
+        "\(field)\(path) '\(text.truncatedForMessage)' for key '\(keyName)'"
     }
 
     private func convert(_ value: JSONValue, as type: ValueType, path: String, problems: inout [Problem]) -> DefaultValue? {
@@ -84,25 +89,25 @@ struct DefaultChecker {
         case .data:
             guard let text = value.string else { return mismatch("a base64 string", example: "\"AAEC\"") }
             guard Data(base64Encoded: text) != nil else {
-                return fail("\(subject(path)) '\(text.truncatedForMessage)' is not valid base64 for type 'Data'; encode the bytes as base64 with padding, as in \"AAEC\"")
+                return fail("\(subject(path, quoting: text)) is not valid base64 for type 'Data'; encode the bytes as base64 with padding, as in \"AAEC\"")
             }
             return .data(base64: text)
         case .date:
             guard let text = value.string else { return mismatch("an ISO 8601 string", example: "\"2024-01-01T00:00:00Z\"") }
             guard let seconds = ISO8601Date.secondsSince1970(text) else {
-                return fail("\(subject(path)) '\(text.truncatedForMessage)' is not an ISO 8601 date with a time and a zone; write it like \"2024-01-01T00:00:00Z\"")
+                return fail("\(subject(path, quoting: text)) is not an ISO 8601 date with a time and a zone; write it like \"2024-01-01T00:00:00Z\"")
             }
             return .date(iso8601: text, secondsSince1970: seconds)
         case .url:
             guard let text = value.string else { return mismatch("a URL string", example: "\"https://example.com\"") }
             guard let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty else {
-                return fail("\(subject(path)) '\(text.truncatedForMessage)' is not an absolute URL; include the scheme, as in \"https://example.com\"")
+                return fail("\(subject(path, quoting: text)) is not an absolute URL; include the scheme, as in \"https://example.com\"")
             }
             return .url(text)
         case .uuid:
             guard let text = value.string else { return mismatch("a UUID string", example: "\"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\"") }
             guard UUID(uuidString: text) != nil else {
-                return fail("\(subject(path)) '\(text.truncatedForMessage)' is not a UUID; write it like \"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\"")
+                return fail("\(subject(path, quoting: text)) is not a UUID; write it like \"E621E1F8-C36C-495A-93FC-0C247A3E6E5F\"")
             }
             return .uuid(text)
         case .array(let element):
@@ -132,7 +137,7 @@ struct DefaultChecker {
             guard cases.isEmpty || cases.contains(text) else {
                 let hint = NearMiss.suggestion(for: text, among: cases).map { "did you mean '\($0)'?" }
                     ?? "expected one of " + cases.prefix(8).map { "'\($0)'" }.joined(separator: ", ")
-                return fail("\(subject(path)) '\(text.truncatedForMessage)' is not a case of \(name); \(hint)")
+                return fail("\(subject(path, quoting: text)) is not a case of \(name); \(hint)")
             }
             return .enumCase(text)
         case .custom(let name):

@@ -15,13 +15,13 @@ struct FieldTypeRule: LintRule {
             findings.append(error("the manifest is \(context.root.summary), expected an object; write it like { \"version\": 1, \"keys\": [] }", at: context.root.location))
             return findings
         }
-        for (kind, object) in context.schemaObjects {
+        for (kind, object, label) in context.schemaObjects {
             for field in ManifestSchema.fields(of: kind) where !field.kinds.isEmpty {
                 guard let value = object[field.name], !field.kinds.contains(JSONKind(value.kind)) else { continue }
                 let expected = field.kinds.map(\.phrase).joined(separator: " or ")
                 findings.append(
                     error(
-                        "'\(field.name)' of \(context.label(of: object, kind: kind)) is \(value.summary), expected \(expected); write it like \"\(field.name)\": \(field.example)",
+                        "'\(field.name)' of \(label) is \(value.summary), expected \(expected); write it like \"\(field.name)\": \(field.example)",
                         at: value.location
                     )
                 )

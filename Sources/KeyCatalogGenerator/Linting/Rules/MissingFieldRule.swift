@@ -11,11 +11,11 @@ struct MissingFieldRule: LintRule {
 
     func check(_ context: LintContext) -> [Diagnostic] {
         var findings: [Diagnostic] = []
-        for (kind, object) in context.schemaObjects {
+        for (kind, object, label) in context.schemaObjects {
             for field in ManifestSchema.fields(of: kind) where field.required && object.member(field.name) == nil {
                 findings.append(
                     error(
-                        "\(context.label(of: object, kind: kind)) has no '\(field.name)'; add one, as in \"\(field.name)\": \(field.example)",
+                        "\(label) has no '\(field.name)'; add one, as in \"\(field.name)\": \(field.example)",
                         at: object.location
                     )
                 )

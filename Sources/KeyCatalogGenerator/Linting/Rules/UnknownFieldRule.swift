@@ -10,14 +10,14 @@ struct UnknownFieldRule: LintRule {
 
     func check(_ context: LintContext) -> [Diagnostic] {
         var findings: [Diagnostic] = []
-        for (kind, object) in context.schemaObjects {
+        for (kind, object, label) in context.schemaObjects {
             let names = ManifestSchema.fields(of: kind).map(\.name)
             for member in object.members ?? [] where !names.contains(member.name) {
                 let hint = NearMiss.suggestion(for: member.name, among: names).map { "did you mean '\($0)'?" }
                     ?? "remove it (known fields: " + names.filter { $0 != "$schema" }.joined(separator: ", ") + ")"
                 findings.append(
                     error(
-                        "unknown field '\(member.name.truncatedForMessage)' in \(context.label(of: object, kind: kind)); \(hint)",
+                        "unknown field '\(member.name.truncatedForMessage)' in \(label); \(hint)",
                         at: member.nameLocation
                     )
                 )

@@ -1,0 +1,560 @@
+import Testing
+
+@testable import KeyCatalogGenerator
+
+/// One manifest per lint rule (some rules have two), with the exact findings it must produce.
+struct RuleCase: CustomTestStringConvertible, Sendable {
+    var rule: String
+    var manifest: String
+    var expected: [String]
+
+    var testDescription: String { rule }
+}
+
+@Suite("Lint rules")
+struct LintRuleTests {
+    static let cases: [RuleCase] = [
+        RuleCase(
+            rule: "duplicate-member",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "keys": [
+                    { "name": "a", "type": "Int", "default": 1, "type": "Int" }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:4:49: error: member 'type' is given twice in this object (first at 4:20); remove one"#,
+            ]
+        ),
+        RuleCase(
+            rule: "unknown-field",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "keys": [
+                    { "name": "a", "type": "Int", "defualt": 1, "default": 1 }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:4:35: error: unknown field 'defualt' in key 'a'; did you mean 'default'?"#,
+            ]
+        ),
+        RuleCase(
+            rule: "field-type",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "keys": [
+                    { "name": "a", "type": "Bool", "default": false, "secret": "yes" }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:4:64: error: 'secret' of key 'a' is the string 'yes', expected a boolean; write it like "secret": true"#,
+            ]
+        ),
+        RuleCase(
+            rule: "missing-field",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "keys": [
+                    { "name": "a", "default": 1 }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:4:5: error: key 'a' has no 'type'; add one, as in "type": "Bool""#,
+            ]
+        ),
+        RuleCase(
+            rule: "version",
+            manifest: #"""
+                {
+                  "version": 2,
+                  "keys": []
+                }
+                """#,
+            expected: [
+                #"keys.json:2:14: error: unsupported manifest version 2; this keycatalog reads version 1, so write "version": 1 or update keycatalog"#,
+            ]
+        ),
+        RuleCase(
+            rule: "version-missing",
+            manifest: #"""
+                {
+                  "keys": []
+                }
+                """#,
+            expected: [
+                #"keys.json:1:1: error: the manifest has no 'version'; add "version": 1 as its first member"#,
+            ]
+        ),
+        RuleCase(
+            rule: "access-level",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "access": "pubic",
+                  "keys": [
+                    { "name": "a", "type": "Int", "default": 1 }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:3:13: error: unknown access level 'pubic'; did you mean 'public'?"#,
+            ]
+        ),
+        RuleCase(
+            rule: "identifier",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "keys": [
+                    { "name": "launch-count", "type": "Int", "default": 1 }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:4:15: error: key name 'launch-count' is not a Swift identifier; use letters, digits and '_' and start with a letter, as in 'launchCount'"#,
+            ]
+        ),
+        RuleCase(
+            rule: "duplicate-name",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "keys": [
+                    { "name": "a", "type": "Int", "default": 1 },
+                    { "name": "a", "key": "b", "type": "Int", "default": 1 }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:5:15: error: key name 'a' is used twice (first at 4:15); rename one"#,
+            ]
+        ),
+        RuleCase(
+            rule: "catalog-member-name",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "catalog": "Settings",
+                  "keys": [
+                    { "name": "reset", "type": "Bool", "default": false },
+                    { "name": "stores", "key": "s", "type": "Int", "default": 1 },
+                    { "name": "resetCount", "type": "Int", "default": 0 }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:5:15: error: key name 'reset' is also a member of the generated catalog 'Settings' ('Settings.reset'); rename the key, as in 'resetValue'"#,
+                #"keys.json:6:15: error: key name 'stores' is also a member of the generated catalog 'Settings' ('Settings.stores'); rename the key, as in 'storesValue'"#,
+            ]
+        ),
+        RuleCase(
+            rule: "store-kind",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "stores": { "secrets": { "kind": "keychain" } },
+                  "keys": [
+                    { "name": "a", "type": "Int", "default": 1, "store": "secrets" }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:3:26: error: keychain store 'secrets' has no 'service'; add one, as in "service": "com.example.app""#,
+            ]
+        ),
+        RuleCase(
+            rule: "store-kind-unknown",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "stores": { "cloud": { "kind": "icloud" } },
+                  "keys": [
+                    { "name": "a", "type": "Int", "default": 1, "store": "cloud" }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:3:34: error: unknown store kind 'icloud' for store 'cloud'; use one of 'userDefaults', 'ubiquitous', 'keychain', 'file', 'memory'"#,
+            ]
+        ),
+        RuleCase(
+            rule: "store-reference",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "stores": { "keychain": { "kind": "keychain", "service": "s" } },
+                  "keys": [
+                    { "name": "a", "type": "String", "default": "", "store": "keychian" }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:3:15: warning: store 'keychain' is declared but no key uses it; remove it or move keys to it with "store""#,
+                #"keys.json:5:62: error: unknown store 'keychian' for key 'a'; did you mean 'keychain'?"#,
+            ]
+        ),
+        RuleCase(
+            rule: "enum-shape",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "types": { "Theme": { "kind": "enum", "rawType": "Str", "cases": ["light"] } },
+                  "keys": [
+                    { "name": "a", "type": "Theme", "default": "light" }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:3:52: error: unsupported raw type 'Str' for type 'Theme'; did you mean 'String'?"#,
+            ]
+        ),
+        RuleCase(
+            rule: "duplicate-enum-case",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "types": { "Theme": { "kind": "enum", "rawType": "String", "cases": ["light", "dark", "light"] } },
+                  "keys": [
+                    { "name": "a", "type": "Theme", "default": "light" }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:3:89: error: case 'light' of type 'Theme' is declared twice (first at 3:72); remove one"#,
+            ]
+        ),
+        RuleCase(
+            rule: "type",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "keys": [
+                    { "name": "retryCount", "type": "Integer", "default": 3 }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:4:37: error: unknown type 'Integer' for key 'retryCount'; did you mean 'Int'?"#,
+            ]
+        ),
+        RuleCase(
+            rule: "type-malformed",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "keys": [
+                    { "name": "a", "type": "[String", "default": [] }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:4:28: error: malformed type '[String': expected ']'; write a type such as 'Int', '[String]', '[String: Int]' or 'Date?' (key 'a')"#,
+            ]
+        ),
+        RuleCase(
+            rule: "type-dictionary-key",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "keys": [
+                    { "name": "a", "type": "[Int: String]", "default": {} }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:4:28: error: dictionary key type 'Int' in '[Int: String]' is not supported; stores only have String keys, so use '[String: String]' (key 'a')"#,
+            ]
+        ),
+        RuleCase(
+            rule: "default-presence",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "keys": [
+                    { "name": "a", "type": "Bool", "debugDefault": true }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:4:36: error: key 'a' has 'debugDefault' but no 'releaseDefault'; add "releaseDefault", or use one "default""#,
+            ]
+        ),
+        RuleCase(
+            rule: "default-mismatch",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "keys": [
+                    { "name": "volume", "type": "Int8", "default": 300 }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:4:52: error: default for key 'volume' is 300, out of range for type 'Int8' (-128...127); use a value in range or a wider type"#,
+            ]
+        ),
+        RuleCase(
+            rule: "empty-swift-expression",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "keys": [
+                    { "name": "locale", "type": "Locale", "default": { "swift": "" } }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:4:65: error: 'swift' expression in the default of key 'locale' is empty; write the Swift expression that makes the default, as in { "swift": "Locale(identifier: \"en\")" }"#,
+            ]
+        ),
+        RuleCase(
+            rule: "representation",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "keys": [
+                    { "name": "a", "type": "Date", "default": "2024-01-01T00:00:00Z", "representation": "iso8061" }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:4:89: error: unknown representation 'iso8061' for key 'a'; did you mean 'iso8601'?"#,
+            ]
+        ),
+        RuleCase(
+            rule: "representation-incompatible",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "keys": [
+                    { "name": "a", "type": "Int", "default": 1, "representation": "iso8601" }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:4:67: error: representation 'iso8601' does not fit type 'Int' of key 'a'; use 'native' or omit 'representation'"#,
+            ]
+        ),
+        RuleCase(
+            rule: "empty-storage-key",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "keys": [
+                    { "name": "a", "key": "", "type": "Int", "default": 1 }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:4:27: error: storage key of key 'a' is empty; remove "key" to use 'a', or give a name"#,
+            ]
+        ),
+        RuleCase(
+            rule: "duplicate-storage-key",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "keys": [
+                    { "name": "a", "key": "count", "type": "Int", "default": 1 },
+                    { "name": "b", "key": "count", "type": "Int", "default": 1 }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:5:27: error: storage key 'count' of key 'b' is already used by key 'a' (4:27) in store 'standard'; give one a different 'key'"#,
+            ]
+        ),
+        RuleCase(
+            rule: "placeholder",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "keys": [
+                    { "name": "layout", "key": "layout_{listID}", "type": "String?", "default": null }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:4:32: error: placeholder '{listID}' in the storage key of key 'layout' has no parameter; add "parameters": { "listID": "String" }"#,
+            ]
+        ),
+        RuleCase(
+            rule: "placeholder-unused-parameter",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "keys": [
+                    { "name": "layout", "parameters": { "listID": "String" }, "type": "String?", "default": null }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:4:41: error: parameter 'listID' of key 'layout' does not appear in its storage key; add '{listID}' to "key" or remove the parameter"#,
+            ]
+        ),
+        RuleCase(
+            rule: "parameter-type",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "keys": [
+                    { "name": "layout", "key": "layout_{listID}", "parameters": { "listID": "Strng" }, "type": "String?", "default": null }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:4:77: error: unsupported parameter type 'Strng' for parameter 'listID' of key 'layout'; did you mean 'String'?"#,
+            ]
+        ),
+        RuleCase(
+            rule: "ubiquitous-limits",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "stores": { "cloud": { "kind": "ubiquitous" } },
+                  "keys": [
+                    { "name": "a", "key": "kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk", "type": "Int", "default": 1, "store": "cloud" }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:5:27: error: storage key 'kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk…' of key 'a' is 65 bytes; iCloud's key-value store allows 64, so shorten it"#,
+            ]
+        ),
+        RuleCase(
+            rule: "secret-store",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "keys": [
+                    { "name": "apiToken", "type": "String?", "default": null, "secret": true }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:4:73: error: secret key 'apiToken' is in store 'standard' (userDefaults), which stores it in clear text; put it in a keychain store with "store""#,
+            ]
+        ),
+        RuleCase(
+            rule: "migration-transform",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "keys": [
+                    { "name": "launchCount", "type": "Int", "default": 0, "migrations": [{ "fromKey": "launches", "fromType": "String" }] }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:4:111: error: migration of key 'launchCount' changes the type from 'String' to 'Int' without a 'transform'; add one, as in "transform": "Int($0)""#,
+            ]
+        ),
+        RuleCase(
+            rule: "self-migration",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "keys": [
+                    { "name": "launchCount", "type": "Int", "default": 0, "migrations": [{ "fromKey": "launchCount" }] }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:4:87: error: key 'launchCount' migrates from itself ('launchCount' in store 'standard'); name the old key in 'fromKey' or remove the migration"#,
+            ]
+        ),
+        RuleCase(
+            rule: "key-value-observing",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "keys": [
+                    { "name": "a", "key": "app.a", "type": "Int", "default": 1 },
+                    { "name": "b", "key": "@b", "type": "Int", "default": 1 }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:4:27: warning: storage key 'app.a' of key 'a' contains '.', which breaks key-value observation of UserDefaults on Apple platforms; use another separator, such as '_'"#,
+                #"keys.json:5:27: warning: storage key '@b' of key 'b' starts with '@', which breaks key-value observation of UserDefaults on Apple platforms; remove the '@'"#,
+            ]
+        ),
+        RuleCase(
+            rule: "optional-default",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "keys": [
+                    { "name": "nickname", "type": "String?", "default": "Anonymous" }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:4:57: warning: key 'nickname' has optional type 'String?' but a non-null default, so setting nil restores the default and it never reads nil; make the type 'String' or the default null"#,
+            ]
+        ),
+        RuleCase(
+            rule: "secret-default",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "stores": { "keychain": { "kind": "keychain", "service": "s" } },
+                  "keys": [
+                    { "name": "apiToken", "type": "String", "default": "sk-123", "secret": true, "store": "keychain" }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:5:56: warning: secret key 'apiToken' has a non-empty default, which ships in the app binary; use "" or null and set the secret at run time"#,
+            ]
+        ),
+        RuleCase(
+            rule: "unused-declaration",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "stores": { "cloud": { "kind": "ubiquitous" } },
+                  "keys": [
+                    { "name": "a", "type": "Int", "default": 1 }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:3:15: warning: store 'cloud' is declared but no key uses it; remove it or move keys to it with "store""#,
+            ]
+        ),
+    ]
+
+    @Test("each rule reports its message at the token at fault", arguments: cases)
+    func rule(_ testCase: RuleCase) {
+        #expect(lint(testCase.manifest) == testCase.expected)
+    }
+
+    @Test("every rule has a case, every case names a rule")
+    func coverage() {
+        let ruleIDs = Set(Linter.rules.map(\.id))
+        let covered = Set(Self.cases.map { testCase in
+            ruleIDs.first { testCase.rule == $0 || testCase.rule.hasPrefix($0 + "-") } ?? testCase.rule
+        })
+        #expect(ruleIDs.subtracting(covered).sorted() == [])
+        #expect(covered.subtracting(ruleIDs).sorted() == [])
+    }
+
+    @Test("rule identifiers are unique kebab-case with a summary")
+    func identifiers() {
+        let ids = Linter.rules.map(\.id)
+        #expect(Set(ids).count == ids.count)
+        for rule in Linter.rules {
+            #expect(rule.id.allSatisfy { $0.isLowercase || $0 == "-" || $0.isNumber })
+            #expect(rule.summary.hasSuffix("."))
+        }
+    }
+}
