@@ -61,7 +61,7 @@ func targetsWithManifests(in package: Package, named names: [String]) throws -> 
     }
     let selected = names.isEmpty ? modules : modules.filter { names.contains($0.name) }
     let found = selected.compactMap { target in
-        manifestURL(inTargetDirectory: target.directoryURL).map { (target.name, target.directoryURL, $0) }
+        manifestURL(inTargetDirectory: target.directoryURL).map { (name: target.name, directory: target.directoryURL, manifest: $0) }
     }
     for name in names where !found.contains(where: { $0.name == name }) {
         let directory = modules.first { $0.name == name }!.directoryURL

@@ -13,7 +13,9 @@ extension AnyPersistentKeyValueStore {
     ///   lost when the process ends. The first call in a process reports that once through
     ///   ``PersistentKeyValueFailure/handler``.
     public static func ubiquitous() -> AnyPersistentKeyValueStore {
-        // Apple platforms: see UbiquitousKeyValueStore (NSUbiquitousKeyValueStore); the lead adds it.
+        #if canImport(Darwin) && !os(Linux)
+        return AnyPersistentKeyValueStore(NSUbiquitousKeyValueStore.default)
+        #else
         if ubiquitousUnavailableReported.withLock({ reported in
             defer { reported = true }
             return !reported
@@ -29,6 +31,7 @@ extension AnyPersistentKeyValueStore {
             )
         }
         return .memory()
+        #endif
     }
 
     /// Keychain generic passwords under `service`: what a manifest's `"kind": "keychain"` store
@@ -46,8 +49,11 @@ extension AnyPersistentKeyValueStore {
     ///   readable by its owner only (mode 0600): `~/.local/share/keycatalog/keychain/<service>.plist`.
     ///   `accessGroup` is ignored there.
     public static func keychain(service: String, accessGroup: String? = nil) -> AnyPersistentKeyValueStore {
-        // Apple platforms: see KeychainKeyValueStore (Security framework); the lead adds it.
+        #if canImport(Security)
+        AnyPersistentKeyValueStore(KeychainKeyValueStore(service: service, accessGroup: accessGroup))
+        #else
         AnyPersistentKeyValueStore(FileKeyValueStore(url: keychainFallbackURL(service: service)))
+        #endif
     }
 
     /// Where ``keychain(service:accessGroup:)`` keeps values without a keychain; a `/` in the

@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 // A target that uses the build plugin without a keys.json: the build must say how to fix it.
 import PackageDescription
 

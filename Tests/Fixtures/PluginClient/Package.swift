@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 // A client of KeyCatalog through its build plugin, used by the end-to-end tests.
 import PackageDescription
 

@@ -1,0 +1,31 @@
+import Foundation
+
+/// How a keychain item holds a ``PropertyListValue``: a binary property list of `["value": …]`.
+///
+/// The keychain stores bytes; this is the portable half of ``KeychainKeyValueStore`` (Apple
+/// platforms), kept here so that Linux tests exercise it.
+public enum KeychainItemCoding {
+    private static let member = "value"
+
+    /// The bytes of a keychain item holding `value`.
+    public static func data(for value: PropertyListValue) throws -> Data {
+        try PropertyListSerialization.data(
+            fromPropertyList: [member: value.foundationObject],
+            format: .binary,
+            options: 0
+        )
+    }
+
+    /// The value a keychain item's bytes hold.
+    ///
+    /// - Throws: ``PersistentKeyValueDecodingError`` when the bytes are not such an item.
+    public static func value(from data: Data) throws -> PropertyListValue {
+        let object = try? PropertyListSerialization.propertyList(from: data, format: nil)
+        guard let dictionary = object as? [String: Any], let member = dictionary[member],
+            let value = PropertyListValue(foundationObject: member)
+        else {
+            throw PersistentKeyValueDecodingError(expectedType: "keychain item", found: "\(data.count) bytes that are not a KeyCatalog item")
+        }
+        return value
+    }
+}

@@ -1,0 +1,112 @@
+// The portable cores of the Apple-only adapters (SwiftUI's @PersistentValue, iCloud's external
+// changes, the keychain store), exercised where they compile: here, on Linux.
+import Foundation
+import KeyCatalog
+import Observation
+import Testing
+
+@Suite("PersistentValueModel (the core of @PersistentValue)")
+@MainActor
+struct PersistentValueModelTests {
+    let key = PersistentKey<Int>("ModelCount", defaultValue: 5)
+
+    @Test func readsTheStoreAndWritesThrough() {
+        let store = InMemoryKeyValueStore()
+        let model = PersistentValueModel(key, store: store)
+        #expect(model.value == 5)
+        model.value = 9
+        #expect(store.get(key) == 9)
+        #expect(model.value == 9)
+    }
+
+    @Test func followsChangesMadeElsewhereAndNotifiesObservation() async throws {
+        let store = InMemoryKeyValueStore()
+        let model = PersistentValueModel(key, store: store)
+        let changed = Changed()
+        withObservationTracking { _ = model.value } onChange: { changed.fire() }
+        store.set(key, to: 42)
+        try await eventually { model.value == 42 }
+        #expect(changed.fired)
+    }
+
+    @Test func debugKeyInReleaseKeepsItsDefault() {
+        let store = InMemoryKeyValueStore()
+        let debugKey = PersistentDebugKey<Bool>("ModelFlag", debugDefaultValue: true, releaseDefaultValue: false, configuration: .release)
+        let model = PersistentValueModel(debugKey, store: store)
+        model.value = true
+        #expect(model.value == false)
+        #expect(!store.contains(debugKey))
+    }
+
+    @Test func switchingStoresRereadsAndStopsFollowingTheOldOne() async throws {
+        let first = InMemoryKeyValueStore()
+        let second = InMemoryKeyValueStore()
+        second.set(key, to: 2)
+        let model = PersistentValueModel(key, store: first)
+        model.use(second)
+        #expect(model.value == 2)
+        first.set(key, to: 100)
+        second.set(key, to: 3)
+        try await eventually { model.value == 3 }
+        #expect(model.value == 3)
+    }
+
+    private func eventually(_ condition: () -> Bool) async throws {
+        for _ in 0..<200 where !condition() {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(condition())
+    }
+
+    private final class Changed: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = false
+        var fired: Bool { lock.withLock { value } }
+        func fire() { lock.withLock { value = true } }
+    }
+}
+
+@Suite("External changes (the core of iCloud's didChangeExternally)")
+struct ExternalChangeTests {
+    @Test func observersSeeValuesWrittenOutsideKeyCatalog() {
+        let store = InMemoryKeyValueStore()
+        let key = PersistentKey<String>("Remote", defaultValue: "none")
+        let seen = LockedValues<String>()
+        let observation = store.observe(key) { seen.append($0) }
+        // Another device wrote the value: the raw store changes, nothing is posted…
+        store.setPersistentValue(.string("from another device"), forKey: "Remote")
+        #expect(seen.values.isEmpty)
+        // …until the notification's changed keys are forwarded.
+        store.keyValueChanges.postExternalChanges(forKeys: ["Remote", "Unobserved"], in: store)
+        #expect(seen.values == ["from another device"])
+        store.removePersistentValue(forKey: "Remote")
+        store.keyValueChanges.postExternalChanges(forKeys: ["Remote"], in: store)
+        #expect(seen.values == ["from another device", "none"])
+        observation.cancel()
+    }
+}
+
+@Suite("Keychain item coding")
+struct KeychainItemCodingTests {
+    @Test(arguments: [
+        PropertyListValue.string("s3cr3t"), .int(-4), .bool(true), .double(2.5), .data(Data([0, 1, 255])),
+        .array([.string("a"), .int(1)]), .dictionary(["k": .array([])]), .uint(UInt64.max),
+    ])
+    func roundTrips(_ value: PropertyListValue) throws {
+        #expect(try KeychainItemCoding.value(from: KeychainItemCoding.data(for: value)) == value)
+    }
+
+    @Test func bytesThatAreNoItemAreAnError() {
+        #expect(throws: PersistentKeyValueDecodingError.self) {
+            try KeychainItemCoding.value(from: Data("plain password".utf8))
+        }
+    }
+}
+
+/// Values appended from any thread.
+final class LockedValues<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [Value] = []
+    var values: [Value] { lock.withLock { storage } }
+    func append(_ value: Value) { lock.withLock { storage.append(value) } }
+}
