@@ -41,4 +41,13 @@ public struct KeyMigrationSource<Value: Sendable>: Sendable {
         self.store = store
         self.read = { stored in try representation.value(from: stored) }
     }
+
+    /// A source of the same type stored the way `key` stores it: a renamed key, or a key moved
+    /// from another store.
+    public init<Key: PersistentKeyProtocol>(fromKey: String, store: String, representationOf key: Key) where Key.Value == Value {
+        self.fromKey = fromKey
+        self.store = store
+        let representation = key.representation
+        self.read = { stored in try representation.value(from: stored) }
+    }
 }
