@@ -17,7 +17,10 @@ public enum UserDefaultsPersistence {
         var isScheduled = false
         var isExitHookInstalled = false
         var changeCenters: [ObjectIdentifier: (defaults: _UncheckedSendable<UserDefaults>, center: KeyValueChangeCenter)] = [:]
-        var registrations: [ObjectIdentifier: (defaults: _UncheckedSendable<UserDefaults>, values: [String: PropertyListValue])] = [:]
+        /// What KeyCatalog registered, in any instance: UserDefaults' registration domain is
+        /// process-wide (a default registered through one suite is read through every other one
+        /// and `standard`), and on Linux it cannot be read back.
+        var registrations: [String: PropertyListValue] = [:]
     }
 
     private static let state = _Locked(State())
@@ -60,16 +63,11 @@ public enum UserDefaultsPersistence {
     }
 
     static func recordRegistration(_ values: [String: PropertyListValue], in defaults: UserDefaults) {
-        state.withLock { state in
-            let id = ObjectIdentifier(defaults)
-            var entry = state.registrations[id] ?? (_UncheckedSendable(defaults), [:])
-            entry.values.merge(values) { _, new in new }
-            state.registrations[id] = entry
-        }
+        state.withLock { $0.registrations.merge(values) { _, new in new } }
     }
 
     static func registeredValue(forKey key: String, in defaults: UserDefaults) -> PropertyListValue? {
-        state.withLock { $0.registrations[ObjectIdentifier(defaults)]?.values[key] }
+        state.withLock { $0.registrations[key] }
     }
 
     static func changeCenter(for defaults: UserDefaults) -> KeyValueChangeCenter {
