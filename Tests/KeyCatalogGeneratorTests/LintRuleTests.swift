@@ -538,6 +538,16 @@ struct LintRuleTests {
         #expect(lint(testCase.manifest) == testCase.expected)
     }
 
+    @Test("a ubiquitous store holds at most 1024 keys")
+    func ubiquitousKeyCount() {
+        let keys = (0...1024).map { #"    { "name": "k\#($0)", "type": "Int", "default": 0, "store": "cloud" }"# }
+        let text = "{\n  \"version\": 1,\n  \"stores\": { \"cloud\": { \"kind\": \"ubiquitous\" } },\n  \"keys\": [\n"
+            + keys.joined(separator: ",\n") + "\n  ]\n}\n"
+        #expect(lint(text) == [
+            "keys.json:1029:5: error: store 'cloud' has 1025 keys; iCloud's key-value store holds at most 1024, so move some keys to another store"
+        ])
+    }
+
     @Test("every rule has a case, every case names a rule")
     func coverage() {
         let ruleIDs = Set(Linter.rules.map(\.id))

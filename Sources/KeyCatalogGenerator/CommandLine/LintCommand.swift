@@ -1,6 +1,8 @@
 /// `keycatalog lint FILE... [--format text|json|github] [--strict]`.
 enum LintCommand {
-    static let help = """
+    static var help: String { usage + "\nRULES:\n" + Linter.rules.map { "  \($0.id): \($0.summary)\n" }.joined() }
+
+    private static let usage = """
         OVERVIEW: Check keys.json manifests and report every finding.
 
         USAGE: keycatalog lint <file>... [--format <format>] [--strict]
