@@ -1,0 +1,87 @@
+import Foundation
+import KeyCatalog
+import Testing
+
+/// Values set by another process (KeyCatalogTestHelper) that exits normally without an explicit
+/// synchronize, or is killed mid-write.
+@Suite("Durability: values survive the process that wrote them")
+struct DurabilityTests {
+    @Test func userDefaultsWrittenByAChildThatExitsNormallyAreOnDisk() throws {
+        let name = "keycatalog.tests.durability.\(UUID().uuidString)"
+        let fileURL = URL(filePath: NSHomeDirectory()).appending(path: ".config/\(name).plist")
+        defer {
+            UserDefaults(suiteName: name)?.removePersistentDomain(forName: name)
+            try? FileManager.default.removeItem(at: fileURL)
+        }
+
+        let writer = try TestHelperExecutable.run(["defaults", name, "set", "Count", "42", "Name", "héllo"])
+        #expect(writer.status == 0)
+        #expect(FileManager.default.fileExists(atPath: fileURL.path(percentEncoded: false)), "the exit hook synchronized the suite")
+        #expect(try StoreFixture.readPropertyListFile(fileURL) == ["Count": .int(42), "Name": .string("héllo")])
+
+        let reader = try TestHelperExecutable.run(["defaults", name, "get", "Count"])
+        #expect(reader.status == 0)
+        #expect(reader.output == "42\n", "a new process reads it")
+
+        // This process never opened the suite before, so it reads the file too.
+        let defaults = try #require(UserDefaults(suiteName: name))
+        #expect(defaults.get(PersistentKey<Int>("Count", defaultValue: 0)) == 42)
+        #expect(defaults.get(PersistentKey<String>("Name", defaultValue: "")) == "héllo")
+    }
+
+    @Test func fileStoreWrittenByAChildIsReadBackByAnotherProcess() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("nested/settings.plist")
+        let writer = try TestHelperExecutable.run(["file", url.path(percentEncoded: false), "set", "Count", "7", "Name", "x"])
+        #expect(writer.status == 0)
+        #expect(try StoreFixture.readPropertyListFile(url) == ["Count": .int(7), "Name": .string("x")])
+
+        let reader = try TestHelperExecutable.run(["file", url.path(percentEncoded: false), "get", "Count"])
+        #expect(reader.output == "7\n")
+        #expect(FileKeyValueStore(url: url).get(PersistentKey<Int>("Count", defaultValue: 0)) == 7)
+
+        // A second child adds to the file rather than replacing what the first wrote.
+        _ = try TestHelperExecutable.run(["file", url.path(percentEncoded: false), "set", "Other", "8"])
+        #expect(try StoreFixture.readPropertyListFile(url) == ["Count": .int(7), "Name": .string("x"), "Other": .int(8)])
+    }
+
+    /// How long the child writes before it is killed, in milliseconds.
+    @Test(arguments: [0, 30, 120])
+    func fileStoreKilledMidWriteLeavesTheOldFileOrTheNewOne(milliseconds: Int) async throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("settings.plist")
+        let child = try TestHelperExecutable.start(["file", url.path(percentEncoded: false), "write-forever", "Numbers"])
+        let output = (child.standardOutput as! Pipe).fileHandleForReading
+        // Wait for the first write to finish.
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = output.availableData
+            if chunk.isEmpty { break }
+            line.append(chunk)
+        }
+        #expect(String(decoding: line, as: UTF8.self) == "ready\n")
+        try await Task.sleep(for: .milliseconds(milliseconds))
+        kill(child.processIdentifier, SIGKILL)
+        child.waitUntilExit()
+        #expect(child.terminationReason == .uncaughtSignal)
+
+        // The file parses and holds one whole array, all of whose elements are equal.
+        let values = try StoreFixture.readPropertyListFile(url)
+        guard case .array(let elements)? = values["Numbers"] else {
+            Issue.record("no array in \(values)")
+            return
+        }
+        #expect(!elements.isEmpty)
+        #expect(Set(elements).count == 1, "a torn write: \(elements.prefix(5))…")
+        if case .int(let round)? = elements.first {
+            #expect(elements.count == round % 200 + 1, "the array of round \(round) is whole")
+        }
+
+        let recorder = FailureRecorder()
+        let numbers = recorder.record { FileKeyValueStore(url: url).get(PersistentKey<[Int]>("Numbers", defaultValue: [])) }
+        #expect(recorder.failures.isEmpty)
+        #expect(Set(numbers).count == 1)
+        // A kill between creating the temporary file and renaming it can leave that temporary file
+        // (named `.settings.plist.<uuid>.tmp`) behind; the store never reads it.
+    }
+}
