@@ -47,7 +47,8 @@ let package = Package(
         ),
 
         // The README's main command: a launch counter and a settings table.
-        .executableTarget(name: "KeyCatalogExample", dependencies: ["KeyCatalog"]),
+        // keys.json here is a symlink to the top-level example catalog.
+        .executableTarget(name: "KeyCatalogExample", dependencies: ["KeyCatalog"], plugins: ["KeyCatalogPlugin"]),
 
         // `swift run -c release keycatalog-benchmarks`: typed vs. raw access, ns/op.
         .executableTarget(name: "KeyCatalogBenchmarks", dependencies: ["KeyCatalog"]),
@@ -59,7 +60,7 @@ let package = Package(
         .executableTarget(name: "KeyCatalogMigrationHelper", dependencies: ["KeyCatalog"]),
 
         .testTarget(name: "KeyCatalogTests", dependencies: ["KeyCatalog", "KeyCatalogTestHelper", "KeyCatalogMigrationHelper"]),
-        .testTarget(name: "KeyCatalogGeneratorTests", dependencies: ["KeyCatalogGenerator"]),
+        .testTarget(name: "KeyCatalogGeneratorTests", dependencies: ["KeyCatalogGenerator", "keycatalog"]),
 
         // The golden generated catalogs (symlinked from Tests/Fixtures/Goldens), compiled and
         // exercised against real stores: a golden that does not compile or misbehaves fails.

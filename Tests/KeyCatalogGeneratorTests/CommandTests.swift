@@ -153,18 +153,18 @@ struct CommandTests {
 
 @Suite("keycatalog executable")
 struct ExecutableTests {
-    /// The built `keycatalog` next to the test bundle, if SwiftPM built it.
+    /// The built `keycatalog` next to the test bundle (the test target depends on it, so it is built).
     static let binary: URL? = {
         var folders = [URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(), Bundle.main.bundleURL.deletingLastPathComponent()]
         folders += Bundle.allBundles.filter { $0.bundlePath.hasSuffix(".xctest") }.map { $0.bundleURL.deletingLastPathComponent() }
         return folders.map { $0.appendingPathComponent("keycatalog") }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }()
 
-    @Test("runs as a child process: diagnostics on stderr, exit code 1", .enabled(if: binary != nil, "keycatalog was not built next to the tests"))
+    @Test("runs as a child process: diagnostics on stderr, exit code 1")
     func childProcess() throws {
+        let binary = try #require(Self.binary, "keycatalog is built next to the test bundle")
         try CommandTests.withFiles(["keys.json": CommandTests.bad]) { folder in
             let process = Process()
-            guard let binary = Self.binary else { return }
             process.executableURL = binary
             process.arguments = ["lint", "keys.json"]
             process.currentDirectoryURL = folder

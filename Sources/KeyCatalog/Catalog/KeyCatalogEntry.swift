@@ -116,7 +116,11 @@ public struct KeyCatalogEntry: Sendable, Identifiable {
     /// - Throws: ``KeyCatalogEntry/ParseError`` when the text is no valid value; nothing is written then.
     public func setValue(parsing text: String, in store: some PersistentKeyValueStore) throws {
         guard let operations else { throw ParseError(key: name, text: text, reason: "a parameterized key needs its parameters") }
-        try operations.setParsing(store, text)
+        do {
+            try operations.setParsing(store, text)
+        } catch let error as ParseError {
+            throw ParseError(key: name, text: text, reason: error.reason)
+        }
     }
 
     /// A command-line value that is not a valid value of the key.
@@ -134,6 +138,11 @@ public struct KeyCatalogEntry: Sendable, Identifiable {
             return optional._describedOrNil
         }
         if let string = value as? String { return "\"\(string)\"" }
+        if let dictionary = value as? [String: Any] {
+            // Sorted, so the same value always reads the same.
+            let members = dictionary.keys.sorted().map { "\"\($0)\": \(describe(dictionary[$0]!))" }
+            return members.isEmpty ? "[:]" : "[\(members.joined(separator: ", "))]"
+        }
         print(value, terminator: "", to: &output)
         return output
     }

@@ -54,7 +54,7 @@ struct CatalogRenderer {
             writer.blank()
             writer.line("// MARK: - Migrations")
             writer.blank()
-            renderMigrationsPlaceholder(into: &writer)
+            MigrationsRenderer(catalog: catalog, access: access).render(into: &writer)
         }
     }
 
@@ -202,25 +202,6 @@ struct CatalogRenderer {
             writer.block("for entry in Self.entries where !entry.isParameterized {") { writer in
                 writer.line("guard let store = stores[entry.store] else { continue }")
                 writer.line("entry.reset(in: store)")
-            }
-        }
-    }
-
-    // MARK: Migrations
-
-    private func renderMigrationsPlaceholder(into writer: inout CodeWriter) {
-        writer.line("// Reserved for the migrations issue: `migrate()` will move values from where the")
-        writer.line("// manifest's `migrations` say they used to live. Nothing is generated here yet.")
-        let migrating = catalog.keys.filter { !$0.migrations.isEmpty }
-        guard !migrating.isEmpty else { return }
-        writer.line("// Declared migrations:")
-        for key in migrating {
-            for migration in key.migrations {
-                var line = "// - \(key.name) <- \"\(migration.fromKey.text)\" in \(migration.fromStore)"
-                if let type = migration.fromType { line += ", from \(type)" }
-                if let representation = migration.fromRepresentation { line += ", as \(representation.rawValue)" }
-                if migration.transform != nil { line += ", transformed" }
-                writer.line(SwiftSyntax.lines(of: line).joined(separator: " "))
             }
         }
     }
