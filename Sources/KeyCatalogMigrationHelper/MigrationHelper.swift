@@ -1,0 +1,66 @@
+import Foundation
+import KeyCatalog
+
+/// The child process of the migration crash tests: runs a migration of many keys on file stores,
+/// so that a test can kill it with SIGKILL at any point and check what a rerun makes of it.
+///
+/// ```
+/// KeyCatalogMigrationHelper move <from.plist> <to.plist> <count>
+/// KeyCatalogMigrationHelper rename <file.plist> <count>
+/// ```
+///
+/// Key `i` (an `Int` stored under `new.<i>`) migrates from `old.<i>`, a `String` holding its
+/// decimal digits. `move` moves the values from one file to another, `rename` within one file.
+/// The helper prints `started` before the first migration and `done <report summary>` after.
+/// It sets nothing up: the test writes the old values before starting it.
+enum MigrationHelper {
+    static func main(_ arguments: [String]) {
+        let stores: [String: AnyPersistentKeyValueStore]
+        let countArgument: String
+        switch arguments.first {
+        case "move" where arguments.count == 4:
+            stores = [
+                "from": AnyPersistentKeyValueStore(FileKeyValueStore(url: URL(filePath: arguments[1]))),
+                "to": AnyPersistentKeyValueStore(FileKeyValueStore(url: URL(filePath: arguments[2]))),
+            ]
+            countArgument = arguments[3]
+        case "rename" where arguments.count == 3:
+            let store = AnyPersistentKeyValueStore(FileKeyValueStore(url: URL(filePath: arguments[1])))
+            stores = ["from": store, "to": store]
+            countArgument = arguments[2]
+        default:
+            fail("usage: move <from.plist> <to.plist> <count> | rename <file.plist> <count>")
+        }
+        guard let count = Int(countArgument), count > 0 else { fail("bad count '\(countArgument)'") }
+
+        FileHandle.standardOutput.write(Data("started\n".utf8))
+        let report = KeyMigrator.run(migrations(count: count)) { stores[$0] }
+        FileHandle.standardOutput.write(
+            Data("done \(report.migrated.count) migrated, \(report.skipped.count) skipped, \(report.failed.count) failed\n".utf8)
+        )
+    }
+
+    /// Key `i`: `new.<i>` in store "to", from the string `old.<i>` in store "from".
+    static func migrations(count: Int) -> [KeyMigration] {
+        (0..<count).map { index in
+            KeyMigration(
+                name: "value\(index)",
+                key: PersistentKey<Int>("new.\(index)", defaultValue: -1),
+                store: "to",
+                sources: [
+                    KeyMigrationSource(
+                        fromKey: "old.\(index)",
+                        store: "from",
+                        representation: String.persistentKeyValueRepresentation,
+                        transform: { Int($0) }
+                    )
+                ]
+            )
+        }
+    }
+
+    static func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("KeyCatalogMigrationHelper: \(message)\n".utf8))
+        exit(2)
+    }
+}
