@@ -22,12 +22,31 @@ public struct KeyMigration: Sendable {
 
     let sources: [ErasedSource]
 
+    /// Whether a stored value already reads as the key's type through the key's representation.
+    ///
+    /// A source at the key's own storage key in the key's own store (a type or representation
+    /// changed in place) is converted only when this is false: a value the key can read is taken
+    /// to be migrated already, which keeps a rerun from converting it twice.
+    let isCurrent: @Sendable (PropertyListValue) -> Bool
+
     /// What the migrator needs of a source, without its type.
     struct ErasedSource: Sendable {
         let fromKey: String
         let store: String
-        /// The old stored value, read, transformed and encoded as the key stores it; `nil` when rejected.
-        let migratedValue: @Sendable (PropertyListValue) throws -> PropertyListValue?
+        /// The old stored value, read, transformed and encoded as the key stores it.
+        let convert: @Sendable (PropertyListValue) -> Conversion
+    }
+
+    /// What became of a source's stored value.
+    enum Conversion {
+        /// Read, transformed and encoded as the key stores it.
+        case converted(PropertyListValue)
+        /// The transform returned `nil`.
+        case rejected
+        /// The old type's representation could not read it.
+        case unreadable(any Error)
+        /// The transformed value could not be encoded as the key stores it.
+        case unstorable(any Error)
     }
 
     public init<Key: PersistentKeyProtocol>(name: String, key: Key, store: String, sources: [KeyMigrationSource<Key.Value>]) {
@@ -35,14 +54,25 @@ public struct KeyMigration: Sendable {
         self.storageKey = key.id
         self.store = store
         self.sourceLocations = sources.map { ($0.fromKey, $0.store) }
+        self.isCurrent = { stored in (try? key.representation.value(from: stored)) != nil }
         self.sources = sources.map { source in
             ErasedSource(fromKey: source.fromKey, store: source.store) { stored in
-                guard let value = try source.read(stored) else { return nil }
-                guard let encoded = try key.representation.persistentValue(for: value) else {
-                    throw PersistentKeyValueEncodingError("the transformed value is nil, which the key cannot store")
+                let value: Key.Value
+                do {
+                    guard let read = try source.read(stored) else { return .rejected }
+                    value = read
+                } catch {
+                    return .unreadable(error)
                 }
-                try encoded.validateForPropertyList()
-                return encoded
+                do {
+                    guard let encoded = try key.representation.persistentValue(for: value) else {
+                        throw PersistentKeyValueEncodingError("the key stores the transformed value as nothing (nil)")
+                    }
+                    try encoded.validateForPropertyList()
+                    return .converted(encoded)
+                } catch {
+                    return .unstorable(error)
+                }
             }
         }
     }

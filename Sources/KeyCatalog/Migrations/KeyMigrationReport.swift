@@ -21,7 +21,8 @@ public struct KeyMigrationReport: Sendable, CustomStringConvertible {
     public enum Outcome: Sendable, Equatable, CustomStringConvertible {
         /// The value moved: written to the key, verified, and removed from the source.
         case migrated
-        /// An earlier, interrupted run had written the key; the leftover source was removed.
+        /// The key already held exactly what the source converts to (what a run interrupted
+        /// between writing the key and removing the source leaves); the source was removed.
         case completedInterruptedMove
         /// The key already holds a different value; the source is left in place.
         case skippedKeyHasValue
@@ -31,7 +32,7 @@ public struct KeyMigrationReport: Sendable, CustomStringConvertible {
         public var description: String {
             switch self {
             case .migrated: "migrated"
-            case .completedInterruptedMove: "completed an interrupted move (source removed)"
+            case .completedInterruptedMove: "source removed: the key already holds its value (an interrupted move completed)"
             case .skippedKeyHasValue: "skipped: the key already holds a different value; source left in place"
             case .failed(let reason): "failed: \(reason); source left in place"
             }

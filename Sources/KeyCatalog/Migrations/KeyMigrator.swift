@@ -7,6 +7,12 @@
 /// and is reported. Running twice is the same as running once; a run killed at any point and run
 /// again ends as an uninterrupted run would.
 ///
+/// A source at the key's own storage key in the key's own store (a type or representation
+/// changed in place) is converted where it is, in one write, and only when the key cannot read
+/// the stored value as it is: a value the key reads counts as migrated. So an in-place change
+/// whose old values the new type also reads (an `Int` index becoming an `Int`-backed enum) never
+/// runs; give such a change a new storage key.
+///
 /// ```swift
 /// let report = KeyMigrator.run(migrations) { name in stores[name] }
 /// ```
@@ -46,16 +52,29 @@ public enum KeyMigrator {
             guard origin.hasPersistentValue(forKey: source.fromKey),
                 let stored = origin.persistentValue(forKey: source.fromKey)
             else { continue }
+            let isInPlace = source.fromKey == migration.storageKey
+                && (source.store == migration.store || isSameStore(origin, target))
+            // In place, a value the key already reads is migrated: converting it again would
+            // apply the transform twice, and "removing the source" would remove the key's value.
+            if isInPlace && migration.isCurrent(stored) { continue }
 
             let migrated: PropertyListValue
-            do {
-                guard let value = try source.migratedValue(stored) else {
-                    record(&report, migration, source, .failed("the transform rejected the stored value \(stored)"))
-                    continue
-                }
+            switch source.convert(stored) {
+            case .converted(let value):
                 migrated = value
-            } catch {
+            case .rejected:
+                record(&report, migration, source, .failed("the transform rejected the stored value \(stored)"))
+                continue
+            case .unreadable(let error):
                 record(&report, migration, source, .failed("the stored value \(stored) could not be read: \(error)"))
+                continue
+            case .unstorable(let error):
+                record(&report, migration, source, .failed("the stored value \(stored) converted to a value the key cannot store: \(error)"))
+                continue
+            }
+
+            if isInPlace {
+                convertInPlace(migration, source, from: stored, to: migrated, in: target, report: &report)
                 continue
             }
 
@@ -103,6 +122,48 @@ public enum KeyMigrator {
                 record(&report, migration, source, .failed("the key was written but the source could not be removed (the next run removes it): \(error)"))
             }
         }
+    }
+
+    /// Replaces a value stored in an older form with its conversion, at the same key in the same
+    /// store: one write, so there is no source to remove and no moment when the value is nowhere.
+    private static func convertInPlace(
+        _ migration: KeyMigration,
+        _ source: KeyMigration.ErasedSource,
+        from stored: PropertyListValue,
+        to migrated: PropertyListValue,
+        in target: any PersistentKeyValueStore,
+        report: inout KeyMigrationReport
+    ) {
+        do {
+            try target.setPersistentValue(migrated, forKey: migration.storageKey)
+        } catch {
+            record(&report, migration, source, .failed("could not write the converted value: \(error)"))
+            return
+        }
+        guard target.persistentValue(forKey: migration.storageKey) == migrated else {
+            try? target.setPersistentValue(stored, forKey: migration.storageKey)
+            record(&report, migration, source, .failed("the key read back differently from what was written; the old value was put back"))
+            return
+        }
+        target.keyValueChanges.post(key: migration.storageKey, value: migrated)
+        do {
+            try target.flushPersistentValues()
+        } catch {
+            record(&report, migration, source, .failed("the converted value was written but could not be made durable yet: \(error)"))
+            return
+        }
+        record(&report, migration, source, .migrated)
+    }
+
+    /// Whether two stores are the same one, seen through any ``AnyPersistentKeyValueStore`` wrapping.
+    private static func isSameStore(_ first: any PersistentKeyValueStore, _ second: any PersistentKeyValueStore) -> Bool {
+        let first = (first as? AnyPersistentKeyValueStore)?.base ?? first
+        let second = (second as? AnyPersistentKeyValueStore)?.base ?? second
+        if first === second { return true }
+        if let first = first as? FileKeyValueStore, let second = second as? FileKeyValueStore {
+            return first.url == second.url
+        }
+        return false
     }
 
     private static func record(
