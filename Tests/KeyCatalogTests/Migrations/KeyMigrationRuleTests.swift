@@ -1,0 +1,165 @@
+import Foundation
+import KeyCatalog
+import Testing
+
+@Suite("Migrations: the rules of issue 5")
+struct KeyMigrationRuleTests {
+    @Test("key and source both hold values: the key's is kept, the source left, reported as skipped", arguments: migrationStorePairs)
+    func bothHoldValues(source: MigrationStoreKind, key: MigrationStoreKind) throws {
+        let stores = MigrationStores()
+        try stores.set(.string("old-token"), "legacyToken", in: source)
+        try stores.set(.string("new-token"), "token", in: key)
+        let failures = FailureRecorder()
+
+        let report = failures.record {
+            stores.run([
+                KeyMigration(name: "token", key: PersistentKey<String>("token", defaultValue: ""), store: key.rawValue, sources: [
+                    KeyMigrationSource(fromKey: "legacyToken", store: source.rawValue, representation: String.persistentKeyValueRepresentation)
+                ])
+            ])
+        }
+
+        let entry = try #require(report.entries.first)
+        #expect(report.entries.count == 1)
+        #expect(entry.key == "token" && entry.storageKey == "token" && entry.fromKey == "legacyToken" && entry.fromStore == source.rawValue)
+        #expect(entry.outcome == .skippedKeyHasValue)
+        #expect(report.skipped.count == 1 && report.migrated.isEmpty && report.failed.isEmpty)
+        #expect(stores.contents(source) == ["legacyToken": .string("old-token")])
+        #expect(stores.contents(key) == ["token": .string("new-token")])
+        #expect(failures.failures.isEmpty, "a skip is reported in the report, not as a failure")
+    }
+
+    /// A source that cannot become the key's value, and why.
+    struct Rejection: Sendable, CustomTestStringConvertible {
+        let name: String
+        let stored: PropertyListValue
+        let source: @Sendable (String) -> KeyMigrationSource<Int>
+        let reason: String
+        var testDescription: String { name }
+
+        static let all: [Rejection] = [
+            Rejection(
+                name: "transform returns nil", stored: .string("loud"),
+                source: { KeyMigrationSource(fromKey: "old", store: $0, representation: String.persistentKeyValueRepresentation) { Int($0) } },
+                reason: "the transform rejected the stored value string(\"loud\")"
+            ),
+            Rejection(
+                name: "does not decode as the old type", stored: .string("seven"),
+                source: { KeyMigrationSource(fromKey: "old", store: $0, representation: Int.persistentKeyValueRepresentation) },
+                reason: "the stored value string(\"seven\") could not be read: expected a value of type 'Int', found a string"
+            ),
+            Rejection(
+                name: "Codable that does not decode", stored: .data(Data("{not json".utf8)),
+                source: {
+                    KeyMigrationSource(fromKey: "old", store: $0, representation: CodablePersistentKeyValueRepresentation<MigrationProfileV1, JSONEncoder, JSONDecoder>()) { $0.name.count }
+                },
+                reason: "the stored value data(9 bytes) could not be read"
+            ),
+        ]
+    }
+
+    @Test("a source that does not convert stays, is reported (report and failure handler), and other keys still migrate", arguments: Rejection.all, MigrationStoreKind.allCases)
+    func rejectedSourceStays(_ rejection: Rejection, in kind: MigrationStoreKind) throws {
+        let stores = MigrationStores()
+        try stores.set(rejection.stored, "old", in: kind)
+        try stores.set(.int(1), "before.old", in: kind)
+        try stores.set(.int(2), "after.old", in: kind)
+        func rename(_ name: String) -> KeyMigration {
+            KeyMigration(name: name, key: PersistentKey<Int>(name, defaultValue: 0), store: kind.rawValue, sources: [
+                KeyMigrationSource(fromKey: "\(name).old", store: kind.rawValue, representation: Int.persistentKeyValueRepresentation)
+            ])
+        }
+        let failures = FailureRecorder()
+
+        let report = failures.record {
+            stores.run([
+                rename("before"),
+                KeyMigration(name: "volume", key: PersistentKey<Int>("volume", defaultValue: 0), store: kind.rawValue, sources: [rejection.source(kind.rawValue)]),
+                rename("after"),
+            ])
+        }
+
+        #expect(report.entries.map(\.outcome.kind) == ["migrated", "failed", "migrated"])
+        let failed = try #require(report.failed.first)
+        #expect(failed.key == "volume" && failed.fromKey == "old" && failed.fromStore == kind.rawValue)
+        guard case .failed(let reason) = failed.outcome else { return }
+        #expect(reason.hasPrefix(rejection.reason))
+        #expect(stores.contents(kind) == ["old": rejection.stored, "before": .int(1), "after": .int(2)])
+
+        let failure = try #require(failures.failures.first)
+        #expect(failures.failures.count == 1)
+        #expect(failure.operation == .migrate)
+        #expect(failure.key == "volume")
+        #expect(failure.store == "\(kind.rawValue) -> \(kind.rawValue)")
+        #expect(failure.message == "from 'old': \(reason)")
+        #expect(report.description.contains("1 failed"))
+    }
+
+    @Test("running twice is the same as running once: same stores, and the second report only repeats skips and failures")
+    func idempotent() throws {
+        let once = MigrationStores()
+        try MigrationScenario.seed(once)
+        let first = once.run(MigrationScenario.migrations)
+        let afterFirst = once.snapshot
+
+        let second = once.run(MigrationScenario.migrations)
+
+        #expect(once.snapshot == afterFirst)
+        #expect(Dictionary(uniqueKeysWithValues: first.entries.map { ($0.key, $0.outcome.kind) }) == MigrationScenario.firstRunOutcomes)
+        #expect(second.entries == first.entries.filter { $0.outcome.kind != "migrated" })
+        #expect(second.migrated.isEmpty)
+        #expect(once.run(MigrationScenario.migrations).entries == second.entries)
+        // Every value is where the scenario says.
+        for expectation in MigrationScenario.expectations {
+            if expectation.moves {
+                #expect(once.contents(expectation.store)[expectation.key] == expectation.value, "\(expectation.key)")
+                #expect(once.contents(expectation.sourceStore)[expectation.sourceKey] == nil, "\(expectation.sourceKey)")
+            } else {
+                #expect(once.contents(expectation.sourceStore)[expectation.sourceKey] == expectation.original, "\(expectation.sourceKey)")
+            }
+        }
+        #expect(once.contents(.userDefaults)["unrelated"] == .string("untouched"))
+    }
+
+    @Test("a registered default on the key does not stop its migration", arguments: MigrationStoreKind.allCases, [PropertyListValue.int(0), .int(42)])
+    func registeredDefaultDoesNotBlock(in kind: MigrationStoreKind, registered: PropertyListValue) throws {
+        let stores = MigrationStores()
+        let key = PersistentKey<Int>("count", defaultValue: 0)
+        stores.store(kind).registerPersistentValues(["count": registered])
+        try stores.set(.string("42"), "launches", in: kind)
+        #expect(!stores.store(kind).contains(key))
+
+        let report = stores.run([
+            KeyMigration(name: "count", key: key, store: kind.rawValue, sources: [
+                KeyMigrationSource(fromKey: "launches", store: kind.rawValue, representation: String.persistentKeyValueRepresentation) { Int($0) }
+            ])
+        ])
+
+        #expect(report.entries.map(\.outcome) == [.migrated])
+        #expect(stores.contents(kind) == ["count": .int(42)])
+        #expect(stores.store(kind).get(key) == 42)
+        #expect(stores.run([]).isEmpty)
+    }
+
+    @Test("a source holding exactly the key's value (left by an interrupted move) is removed", arguments: migrationStorePairs)
+    func completesInterruptedMove(source: MigrationStoreKind, key: MigrationStoreKind) throws {
+        let stores = MigrationStores()
+        try stores.set(.string("7"), "launches", in: source)
+        try stores.set(.int(7), "count", in: key)
+
+        let report = stores.run([MigrationScenario.migrations[0].moved(to: key, from: source)])
+
+        #expect(report.entries.map(\.outcome) == [.completedInterruptedMove])
+        #expect(stores.contents(source) == [:])
+        #expect(stores.contents(key) == ["count": .int(7)])
+    }
+}
+
+extension KeyMigration {
+    /// The "count" migration of the scenario between other stores.
+    func moved(to key: MigrationStoreKind, from source: MigrationStoreKind) -> KeyMigration {
+        KeyMigration(name: "count", key: PersistentKey<Int>("count", defaultValue: 0), store: key.rawValue, sources: [
+            KeyMigrationSource(fromKey: "launches", store: source.rawValue, representation: String.persistentKeyValueRepresentation) { Int($0) }
+        ])
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import KeyCatalog
+import Testing
+
+/// Every ordered pair of distinct store kinds.
+let migrationStorePairs: [(MigrationStoreKind, MigrationStoreKind)] = MigrationStoreKind.allCases.flatMap { from in
+    MigrationStoreKind.allCases.filter { $0 != from }.map { (from, $0) }
+}
+
+@Suite("Migrations: moves between stores")
+struct KeyMigrationStoreMoveTests {
+    @Test("values move between every pair of store kinds, made durable before the source goes", arguments: migrationStorePairs)
+    func move(from: MigrationStoreKind, to: MigrationStoreKind) throws {
+        let stores = MigrationStores()
+        try stores.set(.string("42"), "old.count", in: from)
+        try stores.set(.int(2), "old.theme", in: from)
+        try stores.set(.bool(true), "kept", in: from)
+        let counter = FailingStore.Counter(failAt: nil)
+        let lookup: (String) -> (any PersistentKeyValueStore)? = { name in
+            stores.lookup(name).map { FailingStore($0, name: name, counter: counter) }
+        }
+        let migrations = [
+            KeyMigration(name: "count", key: PersistentKey<Int>("new", defaultValue: 0), store: to.rawValue, sources: [
+                KeyMigrationSource(fromKey: "old.count", store: from.rawValue, representation: String.persistentKeyValueRepresentation) { Int($0) }
+            ]),
+            KeyMigration(name: "theme", key: PersistentKey<MigrationTheme>("theme", defaultValue: .light, representation: RawRepresentablePersistentKeyValueRepresentation()), store: to.rawValue, sources: [
+                KeyMigrationSource(fromKey: "old.theme", store: from.rawValue, representation: Int.persistentKeyValueRepresentation) {
+                    MigrationTheme.allCases.indices.contains($0) ? MigrationTheme.allCases[$0] : nil
+                }
+            ]),
+        ]
+        let failures = FailureRecorder()
+
+        let report = failures.record { KeyMigrator.run(migrations, stores: lookup) }
+
+        // What is on disk agrees, read without KeyCatalog (and before anything synchronizes).
+        switch to {
+        case .userDefaults, .secondSuite:
+            let suite = to == .userDefaults ? stores.suite : stores.secondSuite
+            #expect(try readPropertyListFile(suite.fileURL) == ["new": .int(42), "theme": .string("sepia")])
+        case .file:
+            #expect(try readPropertyListFile(stores.file.url) == ["new": .int(42), "theme": .string("sepia")])
+        case .memory:
+            break
+        }
+        #expect(failures.failures.isEmpty)
+        #expect(report.entries.map(\.outcome) == [.migrated, .migrated])
+        #expect(report.entries.map(\.fromStore) == [from.rawValue, from.rawValue])
+        #expect(stores.contents(from) == ["kept": .bool(true)])
+        #expect(stores.contents(to) == ["new": .int(42), "theme": .string("sepia")])
+        // Each value is written, then flushed to disk, and only then removed from its source.
+        #expect(counter.operations == [
+            "\(to).set(new)", "\(to).flush", "\(from).remove(old.count)",
+            "\(to).set(theme)", "\(to).flush", "\(from).remove(old.theme)",
+        ])
+    }
+
+    @Test("sources are tried in order: the first holding a usable value wins; later ones are left and reported")
+    func sourcesInOrder() throws {
+        let stores = MigrationStores()
+        try stores.set(.int(1), "legacyCount", in: .userDefaults)
+        try stores.set(.string("2"), "count-v2", in: .secondSuite)
+        try stores.set(.string("three"), "count-v3", in: .memory)
+        let migration = KeyMigration(name: "count", key: PersistentKey<Int>("count", defaultValue: 0), store: "file", sources: [
+            KeyMigrationSource(fromKey: "absent", store: "file", representation: Int.persistentKeyValueRepresentation),
+            KeyMigrationSource(fromKey: "count-v3", store: "memory", representation: String.persistentKeyValueRepresentation) { Int($0) },
+            KeyMigrationSource(fromKey: "count-v2", store: "secondSuite", representation: String.persistentKeyValueRepresentation) { Int($0) },
+            KeyMigrationSource(fromKey: "legacyCount", store: "userDefaults", representation: Int.persistentKeyValueRepresentation),
+        ])
+        let failures = FailureRecorder()
+
+        let report = failures.record { stores.run([migration]) }
+
+        // "three" does not convert: it stays and is reported; "2" is the first usable value.
+        #expect(report.entries.map(\.fromKey) == ["count-v3", "count-v2", "legacyCount"])
+        #expect(report.entries[0].outcome == .failed("the transform rejected the stored value string(\"three\")"))
+        #expect(report.entries[1].outcome == .migrated)
+        #expect(report.entries[2].outcome == .skippedKeyHasValue)
+        #expect(stores.contents(.file) == ["count": .int(2)])
+        #expect(stores.contents(.memory) == ["count-v3": .string("three")])
+        #expect(stores.contents(.secondSuite) == [:])
+        #expect(stores.contents(.userDefaults) == ["legacyCount": .int(1)])
+        #expect(failures.failures.map(\.key) == ["count"])
+    }
+}

@@ -1,0 +1,221 @@
+import Foundation
+import KeyCatalog
+import Testing
+
+/// The kinds of real store a migration reads from or writes to.
+enum MigrationStoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case userDefaults
+    case secondSuite
+    case file
+    case memory
+
+    var testDescription: String { rawValue }
+}
+
+/// One real store of each kind, by name: two UserDefaults suites with unique names, a file in a
+/// temporary folder, and memory. Everything is removed when the set is released.
+final class MigrationStores: @unchecked Sendable {
+    let suite = TemporarySuite("migrations")
+    let secondSuite = TemporarySuite("migrations2")
+    let directory = TemporaryDirectory()
+    let memory = InMemoryKeyValueStore()
+    let file: FileKeyValueStore
+
+    init() {
+        file = FileKeyValueStore(url: directory.file("settings.plist"))
+    }
+
+    func store(_ kind: MigrationStoreKind) -> any PersistentKeyValueStore {
+        switch kind {
+        case .userDefaults: suite.defaults
+        case .secondSuite: secondSuite.defaults
+        case .file: file
+        case .memory: memory
+        }
+    }
+
+    /// The store lookup `KeyMigrator.run` takes: store names are the kinds' raw values.
+    func lookup(_ name: String) -> (any PersistentKeyValueStore)? {
+        MigrationStoreKind(rawValue: name).map(store)
+    }
+
+    func run(_ migrations: [KeyMigration]) -> KeyMigrationReport {
+        KeyMigrator.run(migrations, stores: lookup)
+    }
+
+    /// What each store holds (the persistent domain for UserDefaults, so registered defaults are
+    /// left out).
+    func contents(_ kind: MigrationStoreKind) -> [String: PropertyListValue] {
+        switch kind {
+        case .userDefaults: Self.domain(suite)
+        case .secondSuite: Self.domain(secondSuite)
+        case .file: file.storedValues
+        case .memory: memory.storedValues
+        }
+    }
+
+    /// Every store's contents, by kind.
+    var snapshot: [MigrationStoreKind: [String: PropertyListValue]] {
+        Dictionary(uniqueKeysWithValues: MigrationStoreKind.allCases.map { ($0, contents($0)) })
+    }
+
+    func set(_ value: PropertyListValue, _ key: String, in kind: MigrationStoreKind) throws {
+        try store(kind).setPersistentValue(value, forKey: key)
+    }
+
+    /// The suite's persistent domain. On Linux `persistentDomain(forName:)` reflects only what was
+    /// synchronized, so this synchronizes first (as the exit hook would).
+    private static func domain(_ suite: TemporarySuite) -> [String: PropertyListValue] {
+        suite.defaults.synchronize()
+        let domain = suite.defaults.persistentDomain(forName: suite.name) ?? [:]
+        // On Linux the domain's values come boxed as `Optional<Any>`, which
+        // `PropertyListValue(foundationObject:)` does not unwrap (Bool and Double would be lost).
+        return domain.compactMapValues { value in unwrapped(value).flatMap(PropertyListValue.init(foundationObject:)) }
+    }
+
+    private static func unwrapped(_ value: Any) -> Any? {
+        let mirror = Mirror(reflecting: value)
+        guard mirror.displayStyle == .optional else { return value }
+        return mirror.children.first.flatMap { unwrapped($0.value) }
+    }
+}
+
+/// A real store that fails on demand: its throwing operations (set, remove, flush) count
+/// themselves, shared across every store wrapping the same counter, and the one numbered
+/// `failAt` throws; in `crash` mode every later one throws too, as if the process had died.
+final class FailingStore: PersistentKeyValueStore, @unchecked Sendable {
+    enum Timing: String, Sendable, CaseIterable {
+        /// The operation throws before reaching the real store.
+        case before
+        /// The operation reaches the real store, then throws (a crash right after a write).
+        case after
+    }
+
+    struct Injection: Sendable, CustomTestStringConvertible {
+        var timing: Timing
+        /// Whether every operation after the failing one fails too.
+        var crash: Bool
+
+        var testDescription: String { "\(timing)\(crash ? ", then dead" : ", once")" }
+
+        static let all: [Injection] = Timing.allCases.flatMap { [Injection(timing: $0, crash: false), Injection(timing: $0, crash: true)] }
+    }
+
+    /// The operation count shared by every wrapper of one run.
+    final class Counter: @unchecked Sendable {
+        let failAt: Int?
+        let injection: Injection
+        private let lock = NSLock()
+        private var count = 0
+        private(set) var operations: [String] = []
+
+        init(failAt: Int?, injection: Injection = Injection(timing: .before, crash: false)) {
+            self.failAt = failAt
+            self.injection = injection
+        }
+
+        var operationCount: Int { lock.withLock { count } }
+
+        /// Counts one operation; returns whether it fails, and whether the real store sees it first.
+        func next(_ description: String) -> (fails: Bool, applyFirst: Bool) {
+            lock.withLock {
+                count += 1
+                operations.append(description)
+                guard let failAt else { return (false, true) }
+                if count == failAt { return (true, injection.timing == .after) }
+                if count > failAt && injection.crash { return (true, false) }
+                return (false, true)
+            }
+        }
+    }
+
+    struct InjectedFailure: Error, CustomStringConvertible {
+        let operation: String
+        var description: String { "injected failure of \(operation)" }
+    }
+
+    let base: any PersistentKeyValueStore
+    let counter: Counter
+    let name: String
+
+    init(_ base: any PersistentKeyValueStore, name: String, counter: Counter) {
+        self.base = base
+        self.name = name
+        self.counter = counter
+    }
+
+    private func perform(_ description: String, _ operation: () throws -> Void) throws {
+        let (fails, applyFirst) = counter.next("\(name).\(description)")
+        if applyFirst { try operation() }
+        if fails { throw InjectedFailure(operation: "\(name).\(description)") }
+    }
+
+    func persistentValue(forKey key: String) -> PropertyListValue? { base.persistentValue(forKey: key) }
+    func hasPersistentValue(forKey key: String) -> Bool { base.hasPersistentValue(forKey: key) }
+
+    func setPersistentValue(_ value: PropertyListValue, forKey key: String) throws {
+        try perform("set(\(key))") { try base.setPersistentValue(value, forKey: key) }
+    }
+
+    func removePersistentValue(forKey key: String) throws {
+        try perform("remove(\(key))") { try base.removePersistentValue(forKey: key) }
+    }
+
+    func flushPersistentValues() throws {
+        try perform("flush") { try base.flushPersistentValues() }
+    }
+
+    func registerPersistentValues(_ values: [String: PropertyListValue]) { base.registerPersistentValues(values) }
+    var keyValueChanges: KeyValueChangeCenter { base.keyValueChanges }
+    var persistentStoreDescription: String { "failing \(base.persistentStoreDescription)" }
+}
+
+/// The migration helper executable, built beside the test bundle.
+enum MigrationHelperExecutable {
+    static var url: URL? {
+        let candidates = [
+            URL(filePath: CommandLine.arguments[0]).deletingLastPathComponent(),
+            Bundle.main.bundleURL,
+            Bundle.main.bundleURL.deletingLastPathComponent(),
+            URL(filePath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent(),
+        ]
+        for directory in candidates {
+            let url = directory.appending(path: "KeyCatalogMigrationHelper")
+            if FileManager.default.isExecutableFile(atPath: url.path(percentEncoded: false)) { return url }
+        }
+        return nil
+    }
+
+    /// Starts the helper with standard output on a pipe.
+    static func start(_ arguments: [String]) throws -> Process {
+        guard let url else {
+            throw PersistentKeyValueEncodingError("KeyCatalogMigrationHelper not found beside \(CommandLine.arguments[0])")
+        }
+        let process = Process()
+        process.executableURL = url
+        process.arguments = arguments
+        process.standardOutput = Pipe()
+        process.standardError = Pipe()
+        try process.run()
+        return process
+    }
+}
+
+/// Writes a property-list file directly, without opening a `FileKeyValueStore` (whose contents
+/// this process would then cache while a child changes the file).
+func writePropertyListFile(_ values: [String: PropertyListValue], to url: URL) throws {
+    let data = try PropertyListSerialization.data(
+        fromPropertyList: PropertyListValue.dictionary(values).foundationObject, format: .xml, options: 0
+    )
+    try data.write(to: url)
+}
+
+/// Reads a property-list file directly; an absent file is empty.
+func readPropertyListFile(_ url: URL) throws -> [String: PropertyListValue] {
+    guard FileManager.default.fileExists(atPath: url.path(percentEncoded: false)) else { return [:] }
+    let object = try PropertyListSerialization.propertyList(from: Data(contentsOf: url), format: nil)
+    guard case .dictionary(let values)? = PropertyListValue(foundationObject: object) else {
+        throw PersistentKeyValueEncodingError("\(url.path(percentEncoded: false)) is not a dictionary")
+    }
+    return values
+}
