@@ -4,6 +4,30 @@ extension PropertyListValue {
     /// Bridges a property-list object as Foundation returns it (`UserDefaults.object(forKey:)`,
     /// `PropertyListSerialization`) into a typed value; `nil` when it is not a property-list type.
     public init?(foundationObject object: Any) {
+        // The hot path: an exact Swift type, which is what Foundation hands back on Linux. Comparing
+        // metatypes is cheap; a failing `as?` cast (an Int tried as a String) searches for bridging
+        // conformances and costs more than the whole UserDefaults lookup it follows.
+        let dynamicType = Swift.type(of: object)
+        if dynamicType == Int.self {
+            self = .int(object as! Int)
+            return
+        }
+        if dynamicType == String.self {
+            self = .string(object as! String)
+            return
+        }
+        if dynamicType == Bool.self {
+            self = .bool(object as! Bool)
+            return
+        }
+        if dynamicType == Double.self {
+            self = .double(object as! Double)
+            return
+        }
+        if dynamicType == Data.self {
+            self = .data(object as! Data)
+            return
+        }
         // Exact Swift types first: they are what Foundation hands back on Linux, and checking
         // them by type avoids NSNumber's Bool/Int ambiguity.
         switch object {

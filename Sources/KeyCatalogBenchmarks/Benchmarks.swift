@@ -1,0 +1,113 @@
+import Foundation
+import KeyCatalog
+
+/// Typed access through KeyCatalog beside the raw API doing the same work, in ns/op.
+///
+/// ```
+/// swift run -c release keycatalog-benchmarks                 # the timing table
+/// swift run -c release keycatalog-benchmarks --valgrind      # also instructions and allocations per op
+/// swift run -c release keycatalog-benchmarks --filter file/get
+/// ```
+///
+/// Each number is the median of 7 timed runs of a calibrated number of iterations (~25 ms a run),
+/// after a warm-up run; results feed a `blackHole` so the optimizer keeps the work.
+enum Benchmarks {
+    static func main(_ arguments: [String]) {
+        if arguments.first == "--count" {
+            // A child run under valgrind: `--count <case> <typed|raw> <n>`.
+            countMode(Array(arguments.dropFirst()))
+            return
+        }
+        let filter = arguments.firstIndex(of: "--filter").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+        let fixture = BenchmarkFixture()
+        defer { fixture.cleanUp() }
+
+        print("| Store | Op | Type | KeyCatalog ns/op | Raw ns/op | Ratio |")
+        print("|---|---|---|---:|---:|---:|")
+        for benchmark in fixture.cases where filter.map(benchmark.id.contains) ?? true {
+            // Interleave so that drift (background synchronize, CPU frequency) hits both sides alike.
+            let raw = measure(maxIterations: benchmark.maxIterations, benchmark.raw)
+            let typed = measure(maxIterations: benchmark.maxIterations, benchmark.typed)
+            let raw2 = measure(maxIterations: benchmark.maxIterations, benchmark.raw)
+            let rawBest = min(raw, raw2)
+            print("| \(benchmark.store) | \(benchmark.operation) | \(benchmark.type) | \(format(typed)) | \(format(rawBest)) | \(String(format: "%.2fx", typed / rawBest)) |")
+            fflush(nil)
+        }
+
+        if arguments.contains("--valgrind") {
+            print()
+            valgrindTable(filter: filter)
+        }
+    }
+
+    static func format(_ nanoseconds: Double) -> String {
+        nanoseconds >= 100 ? String(format: "%.0f", nanoseconds) : String(format: "%.1f", nanoseconds)
+    }
+
+    // MARK: - Instructions and allocations, under valgrind
+
+    /// Runs this executable under valgrind doing `base` and then `base + count` operations of each
+    /// case, and prints the differences per operation: instructions (callgrind), which a loaded
+    /// machine does not disturb, and heap blocks allocated (dhat).
+    static func valgrindTable(filter: String?) {
+        guard let valgrind = ["/usr/bin/valgrind", "/usr/local/bin/valgrind"].first(where: FileManager.default.isExecutableFile(atPath:)) else {
+            print("(valgrind not found: no instruction or allocation counts)")
+            return
+        }
+        let executable = URL(filePath: "/proc/self/exe").resolvingSymlinksInPath().path
+        let fixture = BenchmarkFixture()
+        // File writes are dominated by fsync, which valgrind does not count: reads only for the file store.
+        let ids = fixture.cases
+            .filter { !($0.store == "file" && $0.operation == "set") && (filter.map($0.id.contains) ?? true) }
+            .map(\.id)
+        fixture.cleanUp()
+        let base = 200, count = 2_000
+        print("| Store | Op | Type | KeyCatalog instructions/op | Raw instructions/op | Ratio | KeyCatalog allocations/op | Raw allocations/op |")
+        print("|---|---|---|---:|---:|---:|---:|---:|")
+        for id in ids {
+            func perOperation(_ tool: String, _ side: String) -> Double? {
+                guard let low = total(tool, valgrind, executable, [id, side, String(base)]),
+                      let high = total(tool, valgrind, executable, [id, side, String(base + count)]) else { return nil }
+                return Double(high - low) / Double(count)
+            }
+            let typedInstructions = perOperation("callgrind", "typed"), rawInstructions = perOperation("callgrind", "raw")
+            let typedBlocks = perOperation("dhat", "typed"), rawBlocks = perOperation("dhat", "raw")
+            let ratio = typedInstructions.flatMap { typed in rawInstructions.map { String(format: "%.2fx", typed / $0) } } ?? "?"
+            let parts = id.split(separator: "/")
+            print("| \(parts[0]) | \(parts[1]) | \(parts[2]) | \(typedInstructions.map { String(format: "%.0f", $0) } ?? "?") | \(rawInstructions.map { String(format: "%.0f", $0) } ?? "?") | \(ratio) | \(typedBlocks.map { String(format: "%.2f", $0) } ?? "?") | \(rawBlocks.map { String(format: "%.2f", $0) } ?? "?") |")
+            fflush(nil)
+        }
+    }
+
+    /// A child run's total instructions (callgrind's `Collected : N`) or heap blocks (dhat's
+    /// `Total: N bytes in M blocks`).
+    static func total(_ tool: String, _ valgrind: String, _ executable: String, _ arguments: [String]) -> Int? {
+        let process = Process()
+        process.executableURL = URL(filePath: valgrind)
+        let output = tool == "dhat" ? "--dhat-out-file=/dev/null" : "--callgrind-out-file=/dev/null"
+        process.arguments = ["--tool=\(tool)", output, executable, "--count"] + arguments
+        // Random hash seeds change dictionary probe lengths from run to run.
+        process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_DETERMINISTIC_HASHING": "1"]) { _, new in new }
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return nil }
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let pattern = tool == "dhat" ? #"in ([0-9,]+) blocks"# : #"Collected : ([0-9]+)"#
+        guard let regex = try? NSRegularExpression(pattern: pattern),
+              let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+              let range = Range(match.range(at: 1), in: text) else { return nil }
+        return Int(text[range].replacingOccurrences(of: ",", with: ""))
+    }
+
+    static func countMode(_ arguments: [String]) {
+        guard arguments.count == 3, let count = Int(arguments[2]) else { return }
+        let fixture = BenchmarkFixture()
+        defer { fixture.cleanUp() }
+        guard let benchmark = fixture.cases.first(where: { $0.id == arguments[0] }) else { return }
+        let body = arguments[1] == "typed" ? benchmark.typed : benchmark.raw
+        body(1)  // warm up lazily created state
+        body(count)
+    }
+}

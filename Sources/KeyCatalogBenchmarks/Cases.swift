@@ -1,0 +1,305 @@
+import Foundation
+import KeyCatalog
+
+struct BenchmarkProfile: Codable, Equatable, KeyValuePersistible {
+    var name: String
+    var age: Int
+    var tags: [String]
+
+    static var persistentKeyValueRepresentation: some PersistentKeyValueRepresentation<Self> {
+        CodablePersistentKeyValueRepresentation()
+    }
+
+    static let sample = BenchmarkProfile(name: "Ann", age: 41, tags: ["a", "b"])
+}
+
+enum BenchmarkKeys {
+    static let int = PersistentKey<Int>("bench.int", defaultValue: 0)
+    static let string = PersistentKey<String>("bench.string", defaultValue: "")
+    static let strings = PersistentKey<[String]>("bench.strings", defaultValue: [])
+    static let profile = PersistentKey<BenchmarkProfile>("bench.profile", defaultValue: BenchmarkProfile(name: "", age: 0, tags: []))
+
+    static let stringValue = "hello, world"
+    static let stringsValue = ["alpha", "beta", "gamma", "delta"]
+}
+
+/// One measured operation: typed through KeyCatalog, and the raw API doing the same work.
+struct BenchmarkCase {
+    let store: String
+    let operation: String
+    let type: String
+    let typed: (Int) -> Void
+    let raw: (Int) -> Void
+    /// Cheap reads can run many more iterations than file writes.
+    var maxIterations = 2_000_000
+
+    var id: String { "\(store)/\(operation)/\(type)" }
+}
+
+/// A dictionary behind a lock: the raw in-memory store the typed one is compared with.
+final class LockedDictionary: @unchecked Sendable {
+    let lock = NSLock()
+    var values: [String: Any] = [:]
+
+    @inline(__always)
+    func get(_ key: String) -> Any? {
+        lock.lock()
+        defer { lock.unlock() }
+        return values[key]
+    }
+
+    @inline(__always)
+    func set(_ value: Any, _ key: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        values[key] = value
+    }
+}
+
+/// The raw file store: a locked dictionary, written with PropertyListSerialization and the same
+/// atomic replacement as FileKeyValueStore (temporary file, fsync, rename, fsync the folder).
+final class RawPropertyListFile: @unchecked Sendable {
+    let url: URL
+    let contents = LockedDictionary()
+
+    init(url: URL) {
+        self.url = url
+        if let data = try? Data(contentsOf: url),
+           let object = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] {
+            contents.values = object
+        }
+    }
+
+    func get(_ key: String) -> Any? { contents.get(key) }
+
+    func set(_ value: Any, _ key: String) {
+        contents.lock.lock()
+        defer { contents.lock.unlock() }
+        contents.values[key] = value
+        let data = try! PropertyListSerialization.data(fromPropertyList: contents.values, format: .xml, options: 0)
+        let directory = url.deletingLastPathComponent().path
+        let temporary = "\(directory)/.\(url.lastPathComponent).\(UUID().uuidString).tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        precondition(descriptor >= 0)
+        data.withUnsafeBytes { _ = write(descriptor, $0.baseAddress!, $0.count) }
+        fsync(descriptor)
+        close(descriptor)
+        rename(temporary, url.path)
+        let directoryDescriptor = open(directory, O_RDONLY | O_CLOEXEC)
+        fsync(directoryDescriptor)
+        close(directoryDescriptor)
+    }
+}
+
+/// The stores under test, created once, and the cases over them.
+final class BenchmarkFixture {
+    let suiteName = "keycatalog.benchmarks.\(getpid())"
+    let defaults: UserDefaults
+    let memory = InMemoryKeyValueStore()
+    let rawMemory = LockedDictionary()
+    let directory: URL
+    let file: FileKeyValueStore
+    let rawFile: RawPropertyListFile
+    let encoder: JSONEncoder
+    let decoder = JSONDecoder()
+
+    init() {
+        defaults = UserDefaults(suiteName: suiteName)!
+        directory = FileManager.default.temporaryDirectory.appending(path: "keycatalog-benchmarks-\(getpid())")
+        try! FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        file = FileKeyValueStore(url: directory.appending(path: "typed.plist"))
+        rawFile = RawPropertyListFile(url: directory.appending(path: "raw.plist"))
+        encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        seed()
+    }
+
+    /// Stores every benchmark value, so reads find one.
+    func seed() {
+        for store in [defaults, memory, file] as [any PersistentKeyValueStore] {
+            store.set(BenchmarkKeys.int, to: 42)
+            store.set(BenchmarkKeys.string, to: BenchmarkKeys.stringValue)
+            store.set(BenchmarkKeys.strings, to: BenchmarkKeys.stringsValue)
+            store.set(BenchmarkKeys.profile, to: .sample)
+        }
+        let profile = try! encoder.encode(BenchmarkProfile.sample)
+        defaults.set(42, forKey: "raw.int")
+        defaults.set(BenchmarkKeys.stringValue, forKey: "raw.string")
+        defaults.set(BenchmarkKeys.stringsValue, forKey: "raw.strings")
+        defaults.set(profile, forKey: "raw.profile")
+        for raw in [rawMemory] {
+            raw.set(42, "raw.int")
+            raw.set(BenchmarkKeys.stringValue, "raw.string")
+            raw.set(BenchmarkKeys.stringsValue, "raw.strings")
+            raw.set(profile, "raw.profile")
+        }
+        rawFile.set(42, "raw.int")
+        rawFile.set(BenchmarkKeys.stringValue, "raw.string")
+        rawFile.set(BenchmarkKeys.stringsValue, "raw.strings")
+        rawFile.set(profile, "raw.profile")
+    }
+
+    func cleanUp() {
+        UserDefaultsPersistence.synchronizePendingWrites()
+        defaults.removePersistentDomain(forName: suiteName)
+        try? FileManager.default.removeItem(at: URL(filePath: NSHomeDirectory()).appending(path: ".config/\(suiteName).plist"))
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    var cases: [BenchmarkCase] { userDefaultsCases + memoryCases + fileCases }
+
+    var userDefaultsCases: [BenchmarkCase] {
+        let defaults = defaults, encoder = encoder, decoder = decoder
+        return [
+            BenchmarkCase(
+                store: "UserDefaults", operation: "get", type: "Int",
+                typed: { n in for _ in 0..<n { blackHole(defaults.get(BenchmarkKeys.int)) } },
+                raw: { n in for _ in 0..<n { blackHole(defaults.integer(forKey: "raw.int")) } }
+            ),
+            BenchmarkCase(
+                store: "UserDefaults", operation: "get", type: "String",
+                typed: { n in for _ in 0..<n { blackHole(defaults.get(BenchmarkKeys.string)) } },
+                raw: { n in for _ in 0..<n { blackHole(defaults.string(forKey: "raw.string") ?? "") } }
+            ),
+            BenchmarkCase(
+                store: "UserDefaults", operation: "get", type: "[String]",
+                typed: { n in for _ in 0..<n { blackHole(defaults.get(BenchmarkKeys.strings)) } },
+                raw: { n in for _ in 0..<n { blackHole(defaults.stringArray(forKey: "raw.strings") ?? []) } }
+            ),
+            BenchmarkCase(
+                store: "UserDefaults", operation: "get", type: "Codable",
+                typed: { n in for _ in 0..<n { blackHole(defaults.get(BenchmarkKeys.profile)) } },
+                raw: { n in
+                    for _ in 0..<n {
+                        blackHole(defaults.data(forKey: "raw.profile").flatMap { try? decoder.decode(BenchmarkProfile.self, from: $0) })
+                    }
+                }
+            ),
+            BenchmarkCase(
+                store: "UserDefaults", operation: "set", type: "Int",
+                typed: { n in for i in 0..<n { defaults.set(BenchmarkKeys.int, to: i) } },
+                raw: { n in for i in 0..<n { defaults.set(i, forKey: "raw.int") } }
+            ),
+            BenchmarkCase(
+                store: "UserDefaults", operation: "set", type: "String",
+                typed: { n in for _ in 0..<n { defaults.set(BenchmarkKeys.string, to: BenchmarkKeys.stringValue) } },
+                raw: { n in for _ in 0..<n { defaults.set(BenchmarkKeys.stringValue, forKey: "raw.string") } }
+            ),
+            BenchmarkCase(
+                store: "UserDefaults", operation: "set", type: "[String]",
+                typed: { n in for _ in 0..<n { defaults.set(BenchmarkKeys.strings, to: BenchmarkKeys.stringsValue) } },
+                raw: { n in for _ in 0..<n { defaults.set(BenchmarkKeys.stringsValue, forKey: "raw.strings") } }
+            ),
+            BenchmarkCase(
+                store: "UserDefaults", operation: "set", type: "Codable",
+                typed: { n in for _ in 0..<n { defaults.set(BenchmarkKeys.profile, to: .sample) } },
+                raw: { n in for _ in 0..<n { defaults.set(try! encoder.encode(BenchmarkProfile.sample), forKey: "raw.profile") } }
+            ),
+        ]
+    }
+
+    var memoryCases: [BenchmarkCase] {
+        let memory = memory, raw = rawMemory, encoder = encoder, decoder = decoder
+        return [
+            BenchmarkCase(
+                store: "in-memory", operation: "get", type: "Int",
+                typed: { n in for _ in 0..<n { blackHole(memory.get(BenchmarkKeys.int)) } },
+                raw: { n in for _ in 0..<n { blackHole(raw.get("raw.int") as? Int ?? 0) } }
+            ),
+            BenchmarkCase(
+                store: "in-memory", operation: "get", type: "String",
+                typed: { n in for _ in 0..<n { blackHole(memory.get(BenchmarkKeys.string)) } },
+                raw: { n in for _ in 0..<n { blackHole(raw.get("raw.string") as? String ?? "") } }
+            ),
+            BenchmarkCase(
+                store: "in-memory", operation: "get", type: "[String]",
+                typed: { n in for _ in 0..<n { blackHole(memory.get(BenchmarkKeys.strings)) } },
+                raw: { n in for _ in 0..<n { blackHole(raw.get("raw.strings") as? [String] ?? []) } }
+            ),
+            BenchmarkCase(
+                store: "in-memory", operation: "get", type: "Codable",
+                typed: { n in for _ in 0..<n { blackHole(memory.get(BenchmarkKeys.profile)) } },
+                raw: { n in
+                    for _ in 0..<n {
+                        blackHole((raw.get("raw.profile") as? Data).flatMap { try? decoder.decode(BenchmarkProfile.self, from: $0) })
+                    }
+                }
+            ),
+            BenchmarkCase(
+                store: "in-memory", operation: "set", type: "Int",
+                typed: { n in for i in 0..<n { memory.set(BenchmarkKeys.int, to: i) } },
+                raw: { n in for i in 0..<n { raw.set(i, "raw.int") } }
+            ),
+            BenchmarkCase(
+                store: "in-memory", operation: "set", type: "String",
+                typed: { n in for _ in 0..<n { memory.set(BenchmarkKeys.string, to: BenchmarkKeys.stringValue) } },
+                raw: { n in for _ in 0..<n { raw.set(BenchmarkKeys.stringValue, "raw.string") } }
+            ),
+            BenchmarkCase(
+                store: "in-memory", operation: "set", type: "[String]",
+                typed: { n in for _ in 0..<n { memory.set(BenchmarkKeys.strings, to: BenchmarkKeys.stringsValue) } },
+                raw: { n in for _ in 0..<n { raw.set(BenchmarkKeys.stringsValue, "raw.strings") } }
+            ),
+            BenchmarkCase(
+                store: "in-memory", operation: "set", type: "Codable",
+                typed: { n in for _ in 0..<n { memory.set(BenchmarkKeys.profile, to: .sample) } },
+                raw: { n in for _ in 0..<n { raw.set(try! encoder.encode(BenchmarkProfile.sample), "raw.profile") } }
+            ),
+        ]
+    }
+
+    var fileCases: [BenchmarkCase] {
+        let file = file, raw = rawFile, encoder = encoder, decoder = decoder
+        let writes = 20_000
+        return [
+            BenchmarkCase(
+                store: "file", operation: "get", type: "Int",
+                typed: { n in for _ in 0..<n { blackHole(file.get(BenchmarkKeys.int)) } },
+                raw: { n in for _ in 0..<n { blackHole(raw.get("raw.int") as? Int ?? 0) } }
+            ),
+            BenchmarkCase(
+                store: "file", operation: "get", type: "String",
+                typed: { n in for _ in 0..<n { blackHole(file.get(BenchmarkKeys.string)) } },
+                raw: { n in for _ in 0..<n { blackHole(raw.get("raw.string") as? String ?? "") } }
+            ),
+            BenchmarkCase(
+                store: "file", operation: "get", type: "[String]",
+                typed: { n in for _ in 0..<n { blackHole(file.get(BenchmarkKeys.strings)) } },
+                raw: { n in for _ in 0..<n { blackHole(raw.get("raw.strings") as? [String] ?? []) } }
+            ),
+            BenchmarkCase(
+                store: "file", operation: "get", type: "Codable",
+                typed: { n in for _ in 0..<n { blackHole(file.get(BenchmarkKeys.profile)) } },
+                raw: { n in
+                    for _ in 0..<n {
+                        blackHole((raw.get("raw.profile") as? Data).flatMap { try? decoder.decode(BenchmarkProfile.self, from: $0) })
+                    }
+                }
+            ),
+            BenchmarkCase(
+                store: "file", operation: "set", type: "Int",
+                typed: { n in for i in 0..<n { file.set(BenchmarkKeys.int, to: i) } },
+                raw: { n in for i in 0..<n { raw.set(i, "raw.int") } },
+                maxIterations: writes
+            ),
+            BenchmarkCase(
+                store: "file", operation: "set", type: "String",
+                typed: { n in for _ in 0..<n { file.set(BenchmarkKeys.string, to: BenchmarkKeys.stringValue) } },
+                raw: { n in for _ in 0..<n { raw.set(BenchmarkKeys.stringValue, "raw.string") } },
+                maxIterations: writes
+            ),
+            BenchmarkCase(
+                store: "file", operation: "set", type: "[String]",
+                typed: { n in for _ in 0..<n { file.set(BenchmarkKeys.strings, to: BenchmarkKeys.stringsValue) } },
+                raw: { n in for _ in 0..<n { raw.set(BenchmarkKeys.stringsValue, "raw.strings") } },
+                maxIterations: writes
+            ),
+            BenchmarkCase(
+                store: "file", operation: "set", type: "Codable",
+                typed: { n in for _ in 0..<n { file.set(BenchmarkKeys.profile, to: .sample) } },
+                raw: { n in for _ in 0..<n { raw.set(try! encoder.encode(BenchmarkProfile.sample), "raw.profile") } },
+                maxIterations: writes
+            ),
+        ]
+    }
+}
