@@ -99,8 +99,7 @@ struct KeyAccessorRenderer {
         let name = SwiftSyntax.identifier(key.name)
         guard key.isParameterized else { return name }
         let arguments = key.parameters.map { parameter in
-            let parameterName = SwiftSyntax.identifier(parameter.name)
-            return "\(parameterName): \(parameterName)"
+            "\(SwiftSyntax.argumentLabel(parameter.name)): \(SwiftSyntax.identifier(parameter.name))"
         }
         return "\(name)(\(arguments.joined(separator: ", ")))"
     }

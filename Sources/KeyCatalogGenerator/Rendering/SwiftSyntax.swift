@@ -14,6 +14,12 @@ enum SwiftSyntax {
         keywords.contains(name) ? "`\(name)`" : name
     }
 
+    /// `name` as an argument label at a call site: keywords need no backticks there (the
+    /// compiler warns about them), except `inout`.
+    static func argumentLabel(_ name: String) -> String {
+        name == "inout" ? "`inout`" : name
+    }
+
     /// A Swift string literal with the exact contents of `text`: `"a \"b\"\n"`.
     ///
     /// Backslashes are doubled (so a manifest's `\(` stays text), quotes and control characters

@@ -316,6 +316,14 @@ internal struct RepresentationKeys: Swift.Sendable {
 
     // MARK: - Migrations
 
-    // Reserved for the migrations issue: `migrate()` will move values from where the
-    // manifest's `migrations` say they used to live. Nothing is generated here yet.
+    /// Where keys' values used to live (the manifest's `migrations`), in manifest order.
+    internal static var migrations: [KeyCatalog.KeyMigration] {
+        []
+    }
+
+    /// Moves values from where they used to live into their keys, never losing one: run it at
+    /// launch, before reading keys. Running it again changes nothing; see `KeyCatalog.KeyMigrator`.
+    internal func migrate() -> KeyCatalog.KeyMigrationReport {
+        KeyCatalog.KeyMigrator.run(Self.migrations) { stores[$0] }
+    }
 }

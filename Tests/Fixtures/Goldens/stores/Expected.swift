@@ -241,9 +241,27 @@ package struct StoreKeys: Swift.Sendable {
 
     // MARK: - Migrations
 
-    // Reserved for the migrations issue: `migrate()` will move values from where the
-    // manifest's `migrations` say they used to live. Nothing is generated here yet.
-    // Declared migrations:
-    // - fileVolume <- "Volume" in standard
-    // - fileVolume <- "VolumePercent" in standard, from Int, transformed
+    /// Where keys' values used to live (the manifest's `migrations`), in manifest order.
+    package static var migrations: [KeyCatalog.KeyMigration] {
+        var migrations: [KeyCatalog.KeyMigration] = []
+        migrations.reserveCapacity(1)
+        migrations.append(KeyCatalog.KeyMigration(
+            name: "fileVolume",
+            key: KeyCatalog.PersistentKey<Swift.Double>.fileVolume,
+            store: "settingsFile",
+            sources: [
+                KeyCatalog.KeyMigrationSource(fromKey: "Volume", store: "standard", representationOf: KeyCatalog.PersistentKey<Swift.Double>.fileVolume),
+                // Write this function in your module (return nil to keep a value that does not convert):
+                //     func goldenVolumeFromPercent(_ oldValue: Swift.Int) -> Swift.Double?
+                KeyCatalog.KeyMigrationSource(fromKey: "VolumePercent", store: "standard", representation: Swift.Int.persistentKeyValueRepresentation, transform: goldenVolumeFromPercent),
+            ]
+        ))
+        return migrations
+    }
+
+    /// Moves values from where they used to live into their keys, never losing one: run it at
+    /// launch, before reading keys. Running it again changes nothing; see `KeyCatalog.KeyMigrator`.
+    package func migrate() -> KeyCatalog.KeyMigrationReport {
+        KeyCatalog.KeyMigrator.run(Self.migrations) { stores[$0] }
+    }
 }

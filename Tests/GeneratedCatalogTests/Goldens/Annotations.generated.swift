@@ -1,0 +1,1 @@
+../../Fixtures/Goldens/annotations/Expected.swift

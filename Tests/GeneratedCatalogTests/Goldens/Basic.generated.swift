@@ -1,0 +1,1 @@
+../../Fixtures/Goldens/basic/Expected.swift

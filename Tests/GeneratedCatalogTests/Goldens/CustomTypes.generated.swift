@@ -1,0 +1,1 @@
+../../Fixtures/Goldens/custom-types/Expected.swift

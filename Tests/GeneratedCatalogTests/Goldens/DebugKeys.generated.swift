@@ -1,0 +1,1 @@
+../../Fixtures/Goldens/debug-keys/Expected.swift

@@ -1,0 +1,1 @@
+../../Fixtures/Goldens/enums/Expected.swift

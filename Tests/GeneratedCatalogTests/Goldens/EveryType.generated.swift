@@ -1,0 +1,1 @@
+../../Fixtures/Goldens/every-type/Expected.swift

@@ -1,0 +1,1 @@
+../../Fixtures/Goldens/keywords/Expected.swift

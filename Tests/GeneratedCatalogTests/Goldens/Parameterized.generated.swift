@@ -1,0 +1,1 @@
+../../Fixtures/Goldens/parameterized/Expected.swift

@@ -1,0 +1,1 @@
+../../Fixtures/Goldens/public-access/Expected.swift

@@ -1,0 +1,1 @@
+../../Fixtures/Goldens/representations/Expected.swift

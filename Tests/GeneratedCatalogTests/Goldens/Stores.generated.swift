@@ -1,0 +1,1 @@
+../../Fixtures/Goldens/stores/Expected.swift

@@ -1,0 +1,45 @@
+import Foundation
+import KeyCatalog
+import Testing
+
+/// The `representations` golden: every `representation` of the manifest, on plain and optional
+/// types; checks what each one stores.
+@Suite("Generated catalog: representations")
+struct RepresentationCatalogTests {
+    @Test("each representation stores its form", arguments: StoreSetup.allCases)
+    func storedForms(_ setup: StoreSetup) throws {
+        let suite = TemporarySuite()
+        let keys = RepresentationKeys(stores: setup == .inMemory ? .inMemory() : .init(standard: suite.store))
+        let store = keys.stores.standard
+
+        checkRoundTrip("nativeCount", get: { keys.nativeCount }, set: { keys.nativeCount = $0 }, default: 1, sample: 2)
+        checkRoundTrip("nativeNames", get: { keys.nativeNames }, set: { keys.nativeNames = $0 }, default: ["x"], sample: ["y", "z"])
+        checkRoundTrip("rawFruit", get: { keys.rawFruit }, set: { keys.rawFruit = $0 }, default: .pear, sample: .apple)
+        checkRoundTrip("rawOptionalFruit", get: { keys.rawOptionalFruit }, set: { keys.rawOptionalFruit = $0 }, default: nil, sample: .pear)
+        checkRoundTrip("codableFruits", get: { keys.codableFruits }, set: { keys.codableFruits = $0 }, default: [.apple], sample: [.pear, .apple])
+        checkRoundTrip(
+            "codableURL", get: { keys.codableURL }, set: { keys.codableURL = $0 },
+            default: URL(string: "https://example.com/codable")!, sample: URL(string: "https://swift.org")!
+        )
+        checkRoundTrip("codableOptionalScores", get: { keys.codableOptionalScores }, set: { keys.codableOptionalScores = $0 }, default: nil, sample: ["b": 2])
+        checkRoundTrip("stringCount", get: { keys.stringCount }, set: { keys.stringCount = $0 }, default: 3, sample: 42)
+        checkRoundTrip("stringFlag", get: { keys.stringFlag }, set: { keys.stringFlag = $0 }, default: nil, sample: false)
+        checkRoundTrip("stringRatio", get: { keys.stringRatio }, set: { keys.stringRatio = $0 }, default: 0.5, sample: 0.25)
+        let date = Date(timeIntervalSince1970: 1_800_000_000)
+        checkRoundTrip("isoDate", get: { keys.isoDate }, set: { keys.isoDate = $0 }, default: Date(timeIntervalSince1970: 1_772_600_767), sample: date)
+        checkRoundTrip("isoOptionalDate", get: { keys.isoOptionalDate }, set: { keys.isoOptionalDate = $0 }, default: nil, sample: date)
+        checkRoundTrip("intervalDate", get: { keys.intervalDate }, set: { keys.intervalDate = $0 }, default: Date(timeIntervalSince1970: 0), sample: date)
+        checkRoundTrip("intervalOptionalDate", get: { keys.intervalOptionalDate }, set: { keys.intervalOptionalDate = $0 }, default: nil, sample: date)
+
+        #expect(store.persistentValue(forKey: "rawFruit") == .string("apple"))
+        #expect(store.persistentValue(forKey: "stringCount") == .string("42"))
+        #expect(store.persistentValue(forKey: "stringFlag") == .string("false"))
+        #expect(store.persistentValue(forKey: "isoDate") == .string("2027-01-15T08:00:00.000Z"))
+        #expect(store.persistentValue(forKey: "intervalDate") == .double(date.timeIntervalSinceReferenceDate))
+        guard case .data(let json)? = store.persistentValue(forKey: "codableFruits") else {
+            Issue.record("codable stores JSON data")
+            return
+        }
+        #expect(String(decoding: json, as: UTF8.self) == #"["pear","apple"]"#)
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import KeyCatalog
+import Testing
+
+/// The `stores` golden: every store kind, a `defaultStore`, `package` access, and declared
+/// migrations.
+@Suite("Generated catalog: stores")
+struct StoreCatalogTests {
+    @Test("each key lives in its declared store, and only there")
+    func separation() {
+        let stores = StoreKeys.Stores.inMemory()
+        let keys = StoreKeys(stores: stores)
+        keys.sharedCounter = 1
+        keys.standardFlag = true
+        keys.cloudNote = "note"
+        keys.sessionToken = "t1"
+        keys.groupToken = "t2"
+        keys.fileVolume = 0.1
+        keys.scratchItems = ["a"]
+        let document = UUID()
+        keys.setPerDocumentFlag(false, id: document)
+
+        #expect(stores.shared.get(.sharedCounter) == 1 && !stores.standard.contains(.sharedCounter), "defaultStore is 'shared'")
+        #expect(stores.standard.get(.standardFlag) && !stores.shared.contains(.standardFlag))
+        #expect(stores.cloud.get(.cloudNote) == "note")
+        #expect(stores.secrets.get(.sessionToken) == "t1" && stores.groupSecrets.get(.groupToken) == "t2")
+        #expect(stores.settingsFile.get(.fileVolume) == 0.1 && stores.scratch.get(.scratchItems) == ["a"])
+        #expect(!stores.settingsFile.get(.perDocumentFlag(id: document)) && keys.perDocumentFlag(id: UUID()))
+        for store in ["standard", "shared", "cloud", "secrets", "groupSecrets", "settingsFile", "scratch"] {
+            #expect(stores[store] != nil, "\(store)")
+        }
+    }
+
+    @Test("every key round-trips on real UserDefaults suites")
+    func userDefaults() {
+        let suites = (0..<7).map { TemporarySuite("stores\($0)") }
+        let keys = StoreKeys(stores: .init(
+            standard: suites[0].store, shared: suites[1].store, cloud: suites[2].store, secrets: suites[3].store,
+            groupSecrets: suites[4].store, settingsFile: suites[5].store, scratch: suites[6].store
+        ))
+        checkRoundTrip("sharedCounter", get: { keys.sharedCounter }, set: { keys.sharedCounter = $0 }, default: 0, sample: 5)
+        checkRoundTrip("standardFlag", get: { keys.standardFlag }, set: { keys.standardFlag = $0 }, default: false, sample: true)
+        checkRoundTrip("cloudNote", get: { keys.cloudNote }, set: { keys.cloudNote = $0 }, default: "", sample: "x")
+        checkRoundTrip("sessionToken", get: { keys.sessionToken }, set: { keys.sessionToken = $0 }, default: nil, sample: "s")
+        checkRoundTrip("groupToken", get: { keys.groupToken }, set: { keys.groupToken = $0 }, default: nil, sample: "g")
+        checkRoundTrip("fileVolume", get: { keys.fileVolume }, set: { keys.fileVolume = $0 }, default: 0.8, sample: 0.3)
+        checkRoundTrip("scratchItems", get: { keys.scratchItems }, set: { keys.scratchItems = $0 }, default: [], sample: ["b"])
+        #expect(suites[1].defaults.integer(forKey: "sharedCounter") == 5)
+        #expect(suites[0].defaults.object(forKey: "sharedCounter") == nil)
+
+        // UserDefaults' registration domain is one per process, shared by every suite.
+        StoreKeys.register(in: suites[6].defaults)
+        #expect(suites[6].defaults.object(forKey: "standardFlag") as? Bool == false, "register(in:) takes the UserDefaults-backed keys")
+        #expect(suites[6].defaults.object(forKey: "cloudNote") == nil, "…and not the others")
+        keys.register()
+        #expect(suites[6].defaults.object(forKey: "cloudNote") as? String == "", "register() registers every key in its store")
+        keys.reset()
+        #expect(keys.sharedCounter == 0 && keys.sessionToken == nil && keys.scratchItems == [])
+    }
+
+    @Test("live stores open what the manifest describes")
+    func live() throws {
+        let (stores, failures) = recordFailures { StoreKeys.Stores.live }
+        #expect(stores.standard.base as? UserDefaults === UserDefaults.standard)
+        #expect(stores.shared.base is UserDefaults)
+        #expect(stores.scratch.base is InMemoryKeyValueStore)
+        let file = try #require(stores.settingsFile.base as? FileKeyValueStore)
+        #expect(file.url.path(percentEncoded: false).hasSuffix("/KeyCatalogGoldens/settings.plist"))
+        #if os(Linux)
+        #expect(stores.cloud.base is InMemoryKeyValueStore, "no iCloud on Linux: memory, reported once")
+        #expect(failures.count <= 1)
+        #expect(failures.allSatisfy { $0.message.contains("iCloud") })
+        let secrets = try #require(stores.secrets.base as? FileKeyValueStore)
+        #expect(secrets.url.path(percentEncoded: false).hasSuffix("/.local/share/keycatalog/keychain/com.example.keycatalog.goldens.plist"))
+        #else
+        _ = failures
+        #endif
+    }
+
+    @Test("entries name their stores; secrets are marked")
+    func entries() {
+        let keys = StoreKeys(stores: .inMemory())
+        checkEntries(
+            StoreKeys.entries,
+            names: ["sharedCounter", "standardFlag", "cloudNote", "sessionToken", "groupToken", "fileVolume", "scratchItems", "perDocumentFlag"],
+            store: { keys.stores[$0] }
+        )
+        #expect(StoreKeys.entries.map(\.store) == ["shared", "standard", "cloud", "secrets", "groupSecrets", "settingsFile", "scratch", "settingsFile"])
+        #expect(StoreKeys.entries.filter { $0.isSecret }.map(\.name) == ["sessionToken", "groupToken"])
+    }
+}

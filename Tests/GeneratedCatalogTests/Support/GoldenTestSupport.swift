@@ -1,0 +1,77 @@
+import Foundation
+import KeyCatalog
+import Testing
+
+/// A real UserDefaults suite with a unique name, removed (with its file) when released.
+final class TemporarySuite: @unchecked Sendable {
+    let name: String
+    let defaults: UserDefaults
+    let store: AnyPersistentKeyValueStore
+
+    init(_ label: String = #function) {
+        let sanitized = label.filter { $0.isLetter || $0.isNumber }
+        name = "keycatalog.goldens.\(sanitized).\(UUID().uuidString)"
+        defaults = UserDefaults(suiteName: name)!
+        store = AnyPersistentKeyValueStore(defaults)
+    }
+
+    deinit {
+        defaults.removePersistentDomain(forName: name)
+        try? FileManager.default.removeItem(at: URL(filePath: NSHomeDirectory()).appending(path: ".config/\(name).plist"))
+    }
+}
+
+/// Where a golden catalog's tests put its stores: fresh in-memory stores (`Stores.inMemory()`)
+/// or a real UserDefaults suite per store.
+enum StoreSetup: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case inMemory
+    case userDefaults
+
+    var testDescription: String { rawValue }
+}
+
+/// Checks one key through a catalog member: a fresh store gives the default; a set value reads
+/// back; after `reset` (when given) the default is back.
+func checkRoundTrip<Value: Equatable>(
+    _ name: String,
+    get: () -> Value,
+    set: (Value) -> Void,
+    default expected: Value,
+    sample: Value,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    #expect(get() == expected, "\(name): default", sourceLocation: sourceLocation)
+    #expect(sample != expected, "\(name): the sample must differ from the default", sourceLocation: sourceLocation)
+    set(sample)
+    #expect(get() == sample, "\(name): round trip", sourceLocation: sourceLocation)
+}
+
+/// Collects the failures reported while `body` runs, in this task only.
+func recordFailures<R>(_ body: () throws -> R) rethrows -> (R, [PersistentKeyValueFailure]) {
+    let box = FailureBox()
+    let result = try PersistentKeyValueFailure.$taskHandler.withValue({ box.append($0) }, operation: body)
+    return (result, box.failures)
+}
+
+final class FailureBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var recorded: [PersistentKeyValueFailure] = []
+    func append(_ failure: PersistentKeyValueFailure) { lock.withLock { recorded.append(failure) } }
+    var failures: [PersistentKeyValueFailure] { lock.withLock { recorded } }
+}
+
+/// Checks what every generated catalog's table promises: names in manifest order, a declared
+/// store for every entry, and parameterized entries without operations.
+func checkEntries(
+    _ entries: [KeyCatalogEntry],
+    names: [String],
+    store: (String) -> AnyPersistentKeyValueStore?,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    #expect(entries.map(\.name) == names, sourceLocation: sourceLocation)
+    for entry in entries {
+        #expect(store(entry.store) != nil, "\(entry.name): store '\(entry.store)' is declared", sourceLocation: sourceLocation)
+        #expect(entry.isParameterized == !entry.parameters.isEmpty, "\(entry.name)", sourceLocation: sourceLocation)
+    }
+    #expect(store("no such store") == nil, sourceLocation: sourceLocation)
+}

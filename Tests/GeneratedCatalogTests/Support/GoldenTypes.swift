@@ -1,0 +1,44 @@
+import Foundation
+import KeyCatalog
+
+// The app's own types that the custom-types golden (Tests/Fixtures/Goldens/custom-types) names.
+
+/// A type with its own `KeyValuePersistible` conformance: keys need no `representation`.
+struct GoldenWindowFrame: Sendable, Codable, Equatable, KeyValuePersistible {
+    var x: Double
+    var y: Double
+    var width: Double
+    var height: Double
+
+    static var persistentKeyValueRepresentation: CodablePersistentKeyValueRepresentation<GoldenWindowFrame, JSONEncoder, JSONDecoder> {
+        CodablePersistentKeyValueRepresentation()
+    }
+}
+
+/// A `Codable` type stored with `"representation": "codable"`.
+struct GoldenContact: Sendable, Codable, Equatable {
+    var nickname: String
+    var age: Int
+}
+
+/// A `RawRepresentable` struct stored with `"representation": "rawValue"`.
+struct GoldenAccountKind: RawRepresentable, Sendable, Equatable {
+    var rawValue: String
+    init(rawValue: String) { self.rawValue = rawValue }
+}
+
+/// A `LosslessStringConvertible` type stored with `"representation": "string"`.
+struct GoldenCelsius: LosslessStringConvertible, Sendable, Equatable {
+    var degrees: Double
+    init(_ degrees: Double) { self.degrees = degrees }
+    init?(_ description: String) {
+        guard let degrees = Double(description) else { return nil }
+        self.degrees = degrees
+    }
+    var description: String { "\(degrees)" }
+}
+
+/// The stores golden's migration transform: an old percentage becomes a 0...1 volume.
+@Sendable func goldenVolumeFromPercent(_ percent: Int) -> Double? {
+    (0...100).contains(percent) ? Double(percent) / 100 : nil
+}

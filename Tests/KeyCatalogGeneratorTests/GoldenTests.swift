@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+@testable import KeyCatalogGenerator
+
+/// The generator's golden files: each `Tests/Fixtures/Goldens/<case>/keys.json` renders exactly
+/// its `Expected.swift`. The same files are compiled and exercised by `GeneratedCatalogTests`.
+///
+/// Re-record after an intended change with `KEYCATALOG_RECORD=1 swift test --filter GoldenTests`,
+/// then review the diff in git.
+@Suite("Golden generated catalogs")
+struct GoldenTests {
+    static let goldensFolder = URL(filePath: #filePath)
+        .deletingLastPathComponent()
+        .deletingLastPathComponent()
+        .appending(path: "Fixtures/Goldens")
+
+    static let cases: [String] = {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: goldensFolder.path(percentEncoded: false))) ?? []
+        return names.filter { FileManager.default.fileExists(atPath: goldensFolder.appending(path: "\($0)/keys.json").path(percentEncoded: false)) }.sorted()
+    }()
+
+    static var isRecording: Bool {
+        ProcessInfo.processInfo.environment["KEYCATALOG_RECORD"].map { !$0.isEmpty && $0 != "0" } ?? false
+    }
+
+    @Test("the goldens folder holds every case")
+    func casesExist() {
+        #expect(Self.cases == [
+            "annotations", "basic", "custom-types", "debug-keys", "enums", "every-type", "keywords",
+            "parameterized", "public-access", "representations", "stores",
+        ])
+    }
+
+    @Test("keys.json renders exactly Expected.swift", arguments: cases)
+    func golden(_ name: String) throws {
+        let folder = Self.goldensFolder.appending(path: name)
+        let manifest = folder.appending(path: "keys.json")
+        let result = ManifestLoader.load(fileAtPath: manifest.path(percentEncoded: false))
+        #expect(result.diagnostics.map(\.description) == [], "goldens are clean manifests")
+        let catalog = try #require(result.catalog)
+        let actual = SwiftRenderer(catalog: catalog, manifestPath: "keys.json").render()
+
+        let expectedURL = folder.appending(path: "Expected.swift")
+        if Self.isRecording {
+            try Data(actual.utf8).write(to: expectedURL)
+            return
+        }
+        let expected = try String(contentsOf: expectedURL, encoding: .utf8)
+        if expected != actual {
+            Issue.record(
+                """
+                \(name)/Expected.swift differs from the rendered catalog (- expected, + actual); \
+                re-record with KEYCATALOG_RECORD=1 if the change is intended:
+                \(LineDiff.render(expected: expected, actual: actual))
+                """
+            )
+        }
+    }
+
+    @Test("rendering is deterministic and independent of the manifest's folder", arguments: cases)
+    func deterministic(_ name: String) throws {
+        let manifest = Self.goldensFolder.appending(path: "\(name)/keys.json").path(percentEncoded: false)
+        let catalog = try #require(ManifestLoader.load(fileAtPath: manifest).catalog)
+        let relative = SwiftRenderer(catalog: catalog, manifestPath: "keys.json").render()
+        let absolute = SwiftRenderer(catalog: catalog, manifestPath: manifest).render()
+        #expect(relative == absolute)
+        #expect(relative == SwiftRenderer(catalog: catalog, manifestPath: "keys.json").render())
+    }
+
+    @Test("every golden is symlinked into GeneratedCatalogTests, so it is compiled", arguments: cases)
+    func compiled(_ name: String) throws {
+        let link = Self.goldensFolder
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .appending(path: "GeneratedCatalogTests/Goldens/\(GoldenTests.symlinkName(for: name))")
+        let destination = try FileManager.default.destinationOfSymbolicLink(atPath: link.path(percentEncoded: false))
+        #expect(destination == "../../Fixtures/Goldens/\(name)/Expected.swift")
+    }
+
+    /// `public-access` -> `PublicAccess.generated.swift`.
+    static func symlinkName(for name: String) -> String {
+        name.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined() + ".generated.swift"
+    }
+
+    @Test("the line diff shows what changed, with context")
+    func lineDiff() {
+        let diff = LineDiff.render(expected: "a\nb\nc\nd\n", actual: "a\nb\nX\nd\n")
+        #expect(diff == "@@ line 1 @@\n  a\n  b\n- c\n+ X\n  d\n  ")
+        #expect(LineDiff.render(expected: "same\n", actual: "same\n") == "")
+    }
+}
