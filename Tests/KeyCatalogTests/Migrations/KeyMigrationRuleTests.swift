@@ -95,6 +95,36 @@ struct KeyMigrationRuleTests {
         #expect(report.description.contains("1 failed"))
     }
 
+    @Test("a store missing from the catalog, or a transformed value the key cannot store: reported, nothing touched")
+    func missingStoreAndUnstorableValue() throws {
+        let stores = MigrationStores()
+        try stores.set(.string("x"), "old", in: .file)
+        let failures = FailureRecorder()
+
+        let report = failures.record {
+            stores.run([
+                KeyMigration(name: "a", key: PersistentKey<Int>("a", defaultValue: 0), store: "file", sources: [
+                    KeyMigrationSource(fromKey: "old", store: "keychain", representation: Int.persistentKeyValueRepresentation)
+                ]),
+                KeyMigration(name: "b", key: PersistentKey<Int>("b", defaultValue: 0), store: "cloud", sources: [
+                    KeyMigrationSource(fromKey: "old", store: "file", representation: Int.persistentKeyValueRepresentation)
+                ]),
+                // The transform returns `.some(nil)`, which an optional key stores as nothing.
+                KeyMigration(name: "c", key: PersistentKey<Int?>("c", defaultValue: nil), store: "file", sources: [
+                    KeyMigrationSource(fromKey: "old", store: "file", representation: String.persistentKeyValueRepresentation) { _ in .some(nil) }
+                ]),
+            ])
+        }
+
+        #expect(report.entries.map(\.outcome) == [
+            .failed("store 'keychain' is not in the catalog"),
+            .failed("the key's store 'cloud' is not in the catalog"),
+            .failed("the stored value string(\"x\") converted to a value the key cannot store: the key stores the transformed value as nothing (nil)"),
+        ])
+        #expect(failures.failures.map(\.key) == ["a", "b", "c"])
+        #expect(stores.contents(.file) == ["old": .string("x")])
+    }
+
     @Test("running twice is the same as running once: same stores, and the second report only repeats skips and failures")
     func idempotent() throws {
         let once = MigrationStores()
@@ -139,6 +169,26 @@ struct KeyMigrationRuleTests {
         #expect(stores.contents(kind) == ["count": .int(42)])
         #expect(stores.store(kind).get(key) == 42)
         #expect(stores.run([]).isEmpty)
+    }
+
+    @Test("a key explicitly set to its registered default keeps it, and the source stays", arguments: [MigrationStoreKind.userDefaults, .file, .memory])
+    func explicitValueEqualToRegisteredDefault(in kind: MigrationStoreKind) throws {
+        let stores = MigrationStores()
+        stores.store(kind).registerPersistentValues(["count": .int(0)])
+        try stores.set(.int(0), "count", in: kind)
+        try stores.set(.string("42"), "launches", in: kind)
+
+        let report = stores.run([MigrationScenario.migrations[0].moved(to: kind, from: kind)])
+
+        // UserDefaults cannot tell a stored value from the registered default it equals
+        // (`hasPersistentValue` says "not stored"), so the migration overwrites the user's 0 with
+        // the old 42 and removes the source: the rule "the key's value is kept" does not hold.
+        withKnownIssue("UserDefaults: a stored value equal to the registered default counts as not stored") {
+            #expect(report.entries.map(\.outcome) == [.skippedKeyHasValue])
+            #expect(stores.contents(kind) == ["count": .int(0), "launches": .string("42")])
+        } when: {
+            kind == .userDefaults
+        }
     }
 
     @Test("a source holding exactly the key's value (left by an interrupted move) is removed", arguments: migrationStorePairs)
