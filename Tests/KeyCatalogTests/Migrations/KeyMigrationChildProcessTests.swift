@@ -37,7 +37,7 @@ struct KeyMigrationChildProcessTests {
         let to = kill.mode == .move ? directory.file("to.plist") : from
         var seed = Dictionary(uniqueKeysWithValues: (0..<Self.count).map { ("old.\($0)", Self.old($0)) })
         seed["unrelated"] = .bool(true)
-        try writePropertyListFile(seed, to: from)
+        try writeMigrationPropertyList(seed, to: from)
         let arguments = kill.mode == .move
             ? ["move", from.path(percentEncoded: false), to.path(percentEncoded: false), "\(Self.count)"]
             : ["rename", from.path(percentEncoded: false), "\(Self.count)"]
@@ -51,8 +51,8 @@ struct KeyMigrationChildProcessTests {
 
         // What the killed child left on disk: every value at its new key or still at its old one.
         var moved = 0
-        let fromAfterKill = try readPropertyListFile(from)
-        let toAfterKill = try readPropertyListFile(to)
+        let fromAfterKill = try readMigrationPropertyList(from)
+        let toAfterKill = try readMigrationPropertyList(to)
         for index in 0..<Self.count {
             let atKey = toAfterKill["new.\(index)"]
             let atSource = fromAfterKill["old.\(index)"]
@@ -77,11 +77,11 @@ struct KeyMigrationChildProcessTests {
 
         var expected = Dictionary(uniqueKeysWithValues: (0..<Self.count).map { ("new.\($0)", Self.new($0)) })
         if kill.mode == .move {
-            #expect(try readPropertyListFile(from) == ["unrelated": .bool(true)])
+            #expect(try readMigrationPropertyList(from) == ["unrelated": .bool(true)])
         } else {
             expected["unrelated"] = .bool(true)
         }
-        #expect(try readPropertyListFile(to) == expected)
+        #expect(try readMigrationPropertyList(to) == expected)
     }
 
     /// The helper's table, rebuilt here (an executable's code cannot be imported).

@@ -37,9 +37,9 @@ struct KeyMigrationStoreMoveTests {
         switch to {
         case .userDefaults, .secondSuite:
             let suite = to == .userDefaults ? stores.suite : stores.secondSuite
-            #expect(try readPropertyListFile(suite.fileURL) == ["new": .int(42), "theme": .string("sepia")])
+            #expect(try readMigrationPropertyList(suite.fileURL) == ["new": .int(42), "theme": .string("sepia")])
         case .file:
-            #expect(try readPropertyListFile(stores.file.url) == ["new": .int(42), "theme": .string("sepia")])
+            #expect(try readMigrationPropertyList(stores.file.url) == ["new": .int(42), "theme": .string("sepia")])
         case .memory:
             break
         }

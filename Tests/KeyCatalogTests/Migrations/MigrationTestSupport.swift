@@ -203,7 +203,7 @@ enum MigrationHelperExecutable {
 
 /// Writes a property-list file directly, without opening a `FileKeyValueStore` (whose contents
 /// this process would then cache while a child changes the file).
-func writePropertyListFile(_ values: [String: PropertyListValue], to url: URL) throws {
+func writeMigrationPropertyList(_ values: [String: PropertyListValue], to url: URL) throws {
     let data = try PropertyListSerialization.data(
         fromPropertyList: PropertyListValue.dictionary(values).foundationObject, format: .xml, options: 0
     )
@@ -211,7 +211,7 @@ func writePropertyListFile(_ values: [String: PropertyListValue], to url: URL) t
 }
 
 /// Reads a property-list file directly; an absent file is empty.
-func readPropertyListFile(_ url: URL) throws -> [String: PropertyListValue] {
+func readMigrationPropertyList(_ url: URL) throws -> [String: PropertyListValue] {
     guard FileManager.default.fileExists(atPath: url.path(percentEncoded: false)) else { return [:] }
     let object = try PropertyListSerialization.propertyList(from: Data(contentsOf: url), format: nil)
     guard case .dictionary(let values)? = PropertyListValue(foundationObject: object) else {
