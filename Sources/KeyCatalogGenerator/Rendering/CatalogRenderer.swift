@@ -40,9 +40,10 @@ struct CatalogRenderer {
             if !catalog.keys.isEmpty {
                 writer.blank()
                 writer.line("// MARK: - Values")
-                for key in catalog.keys {
+                let keys = catalog.keys
+                for index in keys.indices {
                     writer.blank()
-                    renderMember(for: key, into: &writer)
+                    renderMember(for: keys[index], into: &writer)
                 }
             }
             writer.blank()
@@ -107,7 +108,7 @@ struct CatalogRenderer {
     private func renderEntries(into writer: inout CodeWriter) {
         let keys = catalog.keys
         let chunks = stride(from: 0, to: keys.count, by: Self.entriesPerFunction).map {
-            keys[$0..<min($0 + Self.entriesPerFunction, keys.count)]
+            $0..<min($0 + Self.entriesPerFunction, keys.count)
         }
         let entryType = "KeyCatalog.KeyCatalogEntry"
         writer.line("/// Every declared key, in manifest order: for settings screens, docs and resetting.")
@@ -132,8 +133,10 @@ struct CatalogRenderer {
         }
     }
 
-    private func renderAppends(_ keys: ArraySlice<KeyDeclaration>, into writer: inout CodeWriter) {
-        for key in keys {
+    private func renderAppends(_ range: Range<Int>, into writer: inout CodeWriter) {
+        let keys = catalog.keys
+        for index in range {
+            let key = keys[index]
             guard key.isParameterized else {
                 writer.line("entries.append(\(entry(for: key, defaultDescription: nil)))")
                 continue

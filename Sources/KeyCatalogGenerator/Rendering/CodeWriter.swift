@@ -14,9 +14,12 @@ struct CodeWriter {
     private var level = 0
     private var lastLineWasBlank = true
 
-    init() {
-        text.reserveCapacity(64 * 1024)
+    /// A writer with room for about `capacity` bytes, so a big catalog is not copied as it grows.
+    init(capacity: Int = 64 * 1024) {
+        text.reserveCapacity(capacity)
     }
+
+    private static let indentation = (0..<16).map { String(repeating: "    ", count: $0) }
 
     /// Writes one line at the current indentation; an empty string writes a blank line.
     mutating func line(_ content: String) {
@@ -24,7 +27,7 @@ struct CodeWriter {
             blank()
             return
         }
-        for _ in 0..<level { text += "    " }
+        text += level < Self.indentation.count ? Self.indentation[level] : String(repeating: "    ", count: level)
         text += content
         text += "\n"
         lastLineWasBlank = false
@@ -49,7 +52,7 @@ struct CodeWriter {
         body(&self)
         level -= 1
         // A body ending in a blank line would leave `\n\n}`: take the blank back.
-        if lastLineWasBlank, text.hasSuffix("\n\n") { text.removeLast() }
+        if lastLineWasBlank, !text.isEmpty { text.removeLast() }
         line(closer)
     }
 
@@ -75,7 +78,8 @@ struct CodeWriter {
         let comments = arguments.compactMap(\.comment)
         let comment = comments.isEmpty ? "" : " // " + comments.joined(separator: ", ")
         let single = opening + joined + closing + comment
-        if level * 4 + single.count <= Self.lineLimit || arguments.count < 2 {
+        // UTF-8 length: cheaper than counting characters, and only non-ASCII text differs.
+        if level * 4 + single.utf8.count <= Self.lineLimit || arguments.count < 2 {
             line(single)
             return
         }

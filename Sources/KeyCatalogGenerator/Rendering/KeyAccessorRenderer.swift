@@ -24,23 +24,25 @@ struct KeyAccessorRenderer {
     static let deprecatedDefinitionsName = "_DeprecatedKeyDefinitions"
 
     func render(into writer: inout CodeWriter) {
-        var groups: [(keyType: String, keys: [KeyDeclaration])] = []
+        // Indices, not copies: a key declaration is big, and 10,000 of them add up.
+        let keys = catalog.keys
+        var groups: [(keyType: String, members: [Int])] = []
         var groupIndex: [String: Int] = [:]
-        for key in catalog.keys {
-            let keyType = SwiftTypes.keyType(of: key)
-            if let index = groupIndex[keyType] {
-                groups[index].keys.append(key)
+        for index in keys.indices {
+            let keyType = SwiftTypes.keyType(of: keys[index])
+            if let group = groupIndex[keyType] {
+                groups[group].members.append(index)
             } else {
                 groupIndex[keyType] = groups.count
-                groups.append((keyType, [key]))
+                groups.append((keyType, [index]))
             }
         }
         for group in groups {
             writer.blank()
             writer.block("extension KeyCatalog.PersistentKeyProtocol where Self == \(group.keyType) {") { writer in
-                for (index, key) in group.keys.enumerated() {
-                    if index > 0 { writer.blank() }
-                    renderAccessor(key, into: &writer)
+                for (position, index) in group.members.enumerated() {
+                    if position > 0 { writer.blank() }
+                    renderAccessor(keys[index], into: &writer)
                 }
             }
         }

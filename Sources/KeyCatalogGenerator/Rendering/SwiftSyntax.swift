@@ -31,6 +31,10 @@ enum SwiftSyntax {
 
     /// The contents of a string literal for `text`, without the quotes.
     static func escaped(_ text: String) -> String {
+        // Most text is plain printable ASCII and needs nothing.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") && $0 != UInt8(ascii: "\"") }) {
+            return text
+        }
         var result = ""
         result.reserveCapacity(text.utf8.count + 2)
         for scalar in text.unicodeScalars {
