@@ -20,6 +20,14 @@ enum SwiftIdentifier {
     /// SwiftIdentifier.isValid("launch-count") // false
     /// ```
     static func isValid(_ name: String) -> Bool {
+        // ASCII names (nearly all) are checked byte by byte, without Unicode properties.
+        let utf8 = name.utf8
+        if let first = utf8.first, utf8.allSatisfy({ $0 < 0x80 }) {
+            func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") }
+            func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+            let underscore = UInt8(ascii: "_")
+            return (first == underscore || isLetter(first)) && utf8.allSatisfy { $0 == underscore || isLetter($0) || isDigit($0) }
+        }
         guard let first = name.first, first == "_" || first.isLetter else { return false }
         return name.allSatisfy { $0 == "_" || $0.isLetter || $0.isNumber && $0.isASCII }
     }
