@@ -53,7 +53,7 @@ extension AnyPersistentKeyValueStore {
     /// `UserDefaults.standard`, or the suite with the given name.
     public static func userDefaults(suite: String? = nil) -> AnyPersistentKeyValueStore {
         guard let suite else { return AnyPersistentKeyValueStore(UserDefaults.standard) }
-        guard let defaults = UserDefaults(suiteName: suite) else {
+        guard let defaults = UserDefaultsPersistence.suite(named: suite) else {
             PersistentKeyValueFailure.report(
                 PersistentKeyValueFailure(
                     operation: .load, key: nil, store: "UserDefaults(suiteName: \"\(suite)\")",

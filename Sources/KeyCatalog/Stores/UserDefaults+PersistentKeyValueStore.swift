@@ -22,12 +22,16 @@ extension UserDefaults: PersistentKeyValueStore {
         return value
     }
 
-    /// Whether a value is stored for `key` in a domain other than the registration domain.
+    /// Whether a value is stored for `key` in the instance's persistent domain; a registered
+    /// default does not count.
     ///
-    /// UserDefaults cannot say which domain a value comes from; a value equal to the registered
-    /// default counts as not stored. (On Linux the registration domain cannot be read back, so
-    /// KeyCatalog remembers what it registered itself.)
+    /// Exact for `.standard` and for suites opened through ``UserDefaultsPersistence/suite(named:)``
+    /// (catalogs open theirs so). For other instances, whose domain name UserDefaults does not tell,
+    /// a value equal to the registered default counts as not stored.
     public func hasPersistentValue(forKey key: String) -> Bool {
+        if let domain = UserDefaultsPersistence.persistentDomainName(of: self) {
+            return persistentDomain(forName: domain)?[key] != nil
+        }
         guard let object = object(forKey: key) else { return false }
         let registered = UserDefaultsPersistence.registeredValue(forKey: key, in: self)
             ?? volatileDomain(forName: UserDefaults.registrationDomain)[key].flatMap(PropertyListValue.init(foundationObject:))
@@ -64,6 +68,8 @@ extension UserDefaults: PersistentKeyValueStore {
     }
 
     public var persistentStoreDescription: String {
-        self === UserDefaults.standard ? "UserDefaults.standard" : "UserDefaults(\(ObjectIdentifier(self)))"
+        if self === UserDefaults.standard { return "UserDefaults.standard" }
+        if let name = UserDefaultsPersistence.persistentDomainName(of: self) { return "UserDefaults(suiteName: \"\(name)\")" }
+        return "UserDefaults(\(ObjectIdentifier(self)))"
     }
 }

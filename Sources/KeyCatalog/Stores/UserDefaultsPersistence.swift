@@ -21,9 +21,40 @@ public enum UserDefaultsPersistence {
         /// process-wide (a default registered through one suite is read through every other one
         /// and `standard`), and on Linux it cannot be read back.
         var registrations: [String: PropertyListValue] = [:]
+        /// The suite names of the instances KeyCatalog opened (UserDefaults cannot tell its own).
+        var suiteNames: [ObjectIdentifier: (defaults: _UncheckedSendable<UserDefaults>, name: String)] = [:]
     }
 
     private static let state = _Locked(State())
+
+    /// Opens the UserDefaults suite `name`, remembering its name so that
+    /// ``PersistentKeyValueStore/contains(_:)`` can tell a stored value from a registered default
+    /// exactly. Catalogs open their suites this way.
+    ///
+    /// ```swift
+    /// let group = UserDefaultsPersistence.suite(named: "group.com.example.app")!
+    /// ```
+    ///
+    /// - Returns: `nil` when Foundation refuses the name (the global domain, the app's own domain).
+    public static func suite(named name: String) -> UserDefaults? {
+        guard let defaults = UserDefaults(suiteName: name) else { return nil }
+        state.withLock { $0.suiteNames[ObjectIdentifier(defaults)] = (_UncheckedSendable(defaults), name) }
+        return defaults
+    }
+
+    /// The name of the persistent domain `defaults` writes to, when it is known: the suite's name
+    /// for suites opened through ``suite(named:)``, the application's domain for `.standard`.
+    static func persistentDomainName(of defaults: UserDefaults) -> String? {
+        if defaults === UserDefaults.standard {
+            #if canImport(Darwin)
+            return Bundle.main.bundleIdentifier
+            #else
+            // swift-corelibs-foundation files the standard defaults under this CFPreferences name.
+            return "kCFPreferencesCurrentApplication"
+            #endif
+        }
+        return state.withLock { $0.suiteNames[ObjectIdentifier(defaults)]?.name }
+    }
 
     /// Writes every pending change to disk now.
     public static func synchronizePendingWrites() {

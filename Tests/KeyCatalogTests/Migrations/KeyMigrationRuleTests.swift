@@ -180,15 +180,27 @@ struct KeyMigrationRuleTests {
 
         let report = stores.run([MigrationScenario.migrations[0].moved(to: kind, from: kind)])
 
-        // UserDefaults cannot tell a stored value from the registered default it equals
-        // (`hasPersistentValue` says "not stored"), so the migration overwrites the user's 0 with
-        // the old 42 and removes the source: the rule "the key's value is kept" does not hold.
-        withKnownIssue("UserDefaults: a stored value equal to the registered default counts as not stored") {
-            #expect(report.entries.map(\.outcome) == [.skippedKeyHasValue])
-            #expect(stores.contents(kind) == ["count": .int(0), "launches": .string("42")])
-        } when: {
-            kind == .userDefaults
-        }
+        // UserDefaults suites opened through KeyCatalog read their persistent domain, so a stored
+        // value equal to the registered default still counts as stored.
+        #expect(report.entries.map(\.outcome) == [.skippedKeyHasValue])
+        #expect(stores.contents(kind) == ["count": .int(0), "launches": .string("42")])
+    }
+
+    @Test("a UserDefaults instance KeyCatalog did not open falls back to comparing with the registered default")
+    func registeredDefaultOnAnInstanceOfUnknownSuite() throws {
+        let suite = TemporarySuite()
+        let foreign = try #require(UserDefaults(suiteName: suite.name))
+        let key = PersistentKey<Int>("count", defaultValue: 0)
+        foreign.register(key)
+        #expect(!foreign.contains(key))
+        foreign.set(key, to: 5)
+        #expect(foreign.contains(key))
+        // The documented limit: UserDefaults does not tell its suite name, so a stored value equal
+        // to the registered default is indistinguishable from it. The instance KeyCatalog opened
+        // for the same suite tells them apart.
+        foreign.set(key, to: 0)
+        #expect(!foreign.contains(key))
+        #expect(suite.defaults.contains(key))
     }
 
     @Test("a source holding exactly the key's value (left by an interrupted move) is removed", arguments: migrationStorePairs)

@@ -10,7 +10,7 @@ final class TemporarySuite: @unchecked Sendable {
     init(_ label: String = #function) {
         let sanitized = label.filter { $0.isLetter || $0.isNumber }
         name = "keycatalog.tests.\(sanitized).\(UUID().uuidString)"
-        defaults = UserDefaults(suiteName: name)!
+        defaults = UserDefaultsPersistence.suite(named: name)!
     }
 
     /// The plist Foundation writes on Linux.
