@@ -109,6 +109,21 @@ final class PropertyListFile: Sendable {
     private init(url: URL) {
         self.url = url
         self.contents = _Locked(Contents(stored: Self.load(url)))
+        Self.removeAbandonedTemporaryFiles(of: url)
+    }
+
+    /// Removes the temporary files of writes that never reached their rename (the process was
+    /// killed), once they are old enough that no live writer can own them.
+    private static func removeAbandonedTemporaryFiles(of url: URL, olderThan age: TimeInterval = 60) {
+        let directory = url.deletingLastPathComponent()
+        let prefix = ".\(url.lastPathComponent)."
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path(percentEncoded: false)) else { return }
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+            let file = directory.appending(path: name)
+            let attributes = try? FileManager.default.attributesOfItem(atPath: file.path(percentEncoded: false))
+            guard let modified = attributes?[.modificationDate] as? Date, modified < Date(timeIntervalSinceNow: -age) else { continue }
+            try? FileManager.default.removeItem(at: file)
+        }
     }
 
     /// Applies `change` and writes the file; if writing fails, the contents stay as they were.

@@ -17,6 +17,7 @@ public enum UserDefaultsPersistence {
         var isScheduled = false
         var isExitHookInstalled = false
         var changeCenters: [ObjectIdentifier: (defaults: _UncheckedSendable<UserDefaults>, center: KeyValueChangeCenter)] = [:]
+        var domainChangeCenters: [String: KeyValueChangeCenter] = [:]
         /// What KeyCatalog registered, in any instance: UserDefaults' registration domain is
         /// process-wide (a default registered through one suite is read through every other one
         /// and `standard`), and on Linux it cannot be read back.
@@ -101,8 +102,17 @@ public enum UserDefaultsPersistence {
         state.withLock { $0.registrations[key] }
     }
 
+    /// The change center of `defaults`: shared by every instance of the same suite when its name is
+    /// known (so a change through one is seen through another), else the instance's own.
     static func changeCenter(for defaults: UserDefaults) -> KeyValueChangeCenter {
-        state.withLock { state in
+        let domain = persistentDomainName(of: defaults)
+        return state.withLock { state in
+            if let domain {
+                if let center = state.domainChangeCenters[domain] { return center }
+                let center = KeyValueChangeCenter()
+                state.domainChangeCenters[domain] = center
+                return center
+            }
             let id = ObjectIdentifier(defaults)
             if let entry = state.changeCenters[id], entry.defaults.value === defaults {
                 return entry.center

@@ -28,6 +28,12 @@ extension PropertyListValue {
             self = .data(object as! Data)
             return
         }
+        // Values of `persistentDomain(forName:)` and arrays come back wrapped in Optional on Linux.
+        if let optional = object as? any _OptionalWrapping {
+            guard let wrapped = optional._wrapped else { return nil }
+            self.init(foundationObject: wrapped)
+            return
+        }
         // Exact Swift types first: they are what Foundation hands back on Linux, and checking
         // them by type avoids NSNumber's Bool/Int ambiguity.
         switch object {
@@ -107,6 +113,20 @@ extension PropertyListValue {
         case .date(let value): value
         case .array(let elements): elements.map(\.foundationObject)
         case .dictionary(let members): members.mapValues(\.foundationObject)
+        }
+    }
+}
+
+/// Lets a value of unknown type that is an `Optional` be unwrapped.
+private protocol _OptionalWrapping {
+    var _wrapped: Any? { get }
+}
+
+extension Optional: _OptionalWrapping {
+    fileprivate var _wrapped: Any? {
+        switch self {
+        case .some(let value): value
+        case .none: nil
         }
     }
 }

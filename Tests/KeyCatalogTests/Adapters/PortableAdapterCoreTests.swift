@@ -110,3 +110,45 @@ final class LockedValues<Value: Sendable>: @unchecked Sendable {
     var values: [Value] { lock.withLock { storage } }
     func append(_ value: Value) { lock.withLock { storage.append(value) } }
 }
+
+@Suite("Store housekeeping")
+struct StoreHousekeepingTests {
+    @Test func twoInstancesOfOneSuiteSeeEachOthersChanges() throws {
+        let suite = TemporarySuite()
+        let other = try #require(UserDefaultsPersistence.suite(named: suite.name))
+        #expect(other !== suite.defaults)
+        let key = PersistentKey<Int>("Shared", defaultValue: 0)
+        let seen = LockedValues<Int>()
+        let observation = other.observe(key) { seen.append($0) }
+        suite.defaults.set(key, to: 3)
+        #expect(seen.values == [3])
+        #expect(other.get(key) == 3)
+        observation.cancel()
+    }
+
+    @Test func optionalWrappedFoundationValuesBridge() {
+        let wrapped: [String: Any?] = ["flag": Optional<Any>.some(true), "ratio": Optional<Any>.some(0.5), "none": nil]
+        #expect(PropertyListValue(foundationObject: wrapped["flag"]! as Any) == .bool(true))
+        #expect(PropertyListValue(foundationObject: wrapped["ratio"]! as Any) == .double(0.5))
+        #expect(PropertyListValue(foundationObject: wrapped["none"]! as Any) == nil)
+    }
+
+    @Test func abandonedTemporaryFilesAreRemovedWhenTheFileIsOpened() throws {
+        let folder = TemporaryDirectory()
+        let url = folder.file("settings.plist")
+        let abandoned = folder.file(".settings.plist.\(UUID().uuidString).tmp")
+        let recent = folder.file(".settings.plist.\(UUID().uuidString).tmp")
+        let unrelated = folder.file(".other.plist.\(UUID().uuidString).tmp")
+        for file in [abandoned, recent, unrelated] {
+            try Data("partial".utf8).write(to: file)
+        }
+        let old = Date(timeIntervalSinceNow: -3600)
+        for file in [abandoned, unrelated] {
+            try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: file.path)
+        }
+        _ = FileKeyValueStore(url: url)
+        #expect(!FileManager.default.fileExists(atPath: abandoned.path))
+        #expect(FileManager.default.fileExists(atPath: recent.path), "a writer may still own a recent one")
+        #expect(FileManager.default.fileExists(atPath: unrelated.path))
+    }
+}
