@@ -13,8 +13,8 @@ enum ExampleCommand {
         """
 
     static func run(_ arguments: [String]) -> Int32 {
+        // No explicit synchronize: KeyCatalog makes UserDefaults writes durable at normal exit.
         let keys = AppKeys(stores: .live)
-        defer { UserDefaultsPersistence.synchronizePendingWrites() }
         switch arguments.first {
         case nil:
             return launch(keys)

@@ -73,6 +73,15 @@ struct PluginEndToEndTests {
     }
 
     @Test(.timeLimit(.minutes(15)))
+    func aMissingTransformIsACompileErrorBesideWhatToWrite() throws {
+        let build = try client.swift("build", "--target", "MissingTransform")
+        #expect(build.status != 0)
+        #expect(build.output.contains("error: cannot find 'compactFromLayoutMode' in scope"), "\(build.output)")
+        // The error's line in the generated file follows the comment that says what to write.
+        #expect(build.output.contains("//     func compactFromLayoutMode(_ oldValue: Swift.Int) -> Swift.Bool?"), "\(build.output)")
+    }
+
+    @Test(.timeLimit(.minutes(15)))
     func lintKeysPassesCleanManifestsAndFailsBrokenOnes() throws {
         let clean = try client.swift("package", "lint-keys", "--target", "PluginClient", "--strict")
         #expect(clean.status == 0, "\(clean.output)")

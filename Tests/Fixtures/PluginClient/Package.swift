@@ -18,5 +18,11 @@ let package = Package(
             dependencies: [.product(name: "KeyCatalog", package: "KeyCatalog")],
             plugins: [.plugin(name: "KeyCatalogPlugin", package: "KeyCatalog")]
         ),
+        // Its keys.json names a migration transform this target does not define.
+        .target(
+            name: "MissingTransform",
+            dependencies: [.product(name: "KeyCatalog", package: "KeyCatalog")],
+            plugins: [.plugin(name: "KeyCatalogPlugin", package: "KeyCatalog")]
+        ),
     ]
 )

@@ -1,0 +1,1 @@
+// keys.json names a transform, compactFromLayoutMode, that this target does not define.
