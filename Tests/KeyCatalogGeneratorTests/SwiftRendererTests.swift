@@ -63,15 +63,15 @@ struct SwiftRendererTests {
         #expect(source.hasSuffix("}\n"))
     }
 
-    @Test("big registration tables are split into functions of 500 entries")
+    @Test("big registration tables are split into functions of 100 entries")
     func entriesChunks() {
         let location = SourceLocation(file: "keys.json", line: 1, column: 1)
-        let keys = (0..<1_001).map { index in
+        let keys = (0..<201).map { index in
             KeyDeclaration(name: "key\(index)", storageKey: StorageKeyTemplate(literal: "Key\(index)"), type: .int, default: .value(.integer("0")), location: location)
         }
         let source = SwiftRenderer(catalog: Catalog(keys: keys, location: location), manifestPath: "keys.json").render()
         #expect(source.contains("        _appendEntries0(to: &entries)\n        _appendEntries1(to: &entries)\n        _appendEntries2(to: &entries)\n"))
-        #expect(source.contains("private static func _appendEntries2(to entries: inout [KeyCatalog.KeyCatalogEntry]) {\n        entries.append(KeyCatalog.KeyCatalogEntry(name: \"key1000\""))
+        #expect(source.contains("private static func _appendEntries2(to entries: inout [KeyCatalog.KeyCatalogEntry]) {\n        entries.append(KeyCatalog.KeyCatalogEntry(name: \"key200\""))
         #expect(!source.contains("_appendEntries3"))
     }
 }

@@ -15,7 +15,7 @@ struct CatalogRenderer {
 
     /// Registration-table entries appended per helper function; many small functions type-check
     /// and compile faster than one very long one.
-    static let entriesPerFunction = 500
+    static let entriesPerFunction = 100
 
     private var definitions: String { KeyAccessorRenderer.deprecatedDefinitionsName }
 
