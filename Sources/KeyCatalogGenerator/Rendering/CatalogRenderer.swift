@@ -62,38 +62,41 @@ struct CatalogRenderer {
     // MARK: Members
 
     private func renderMember(for key: KeyDeclaration, into writer: inout CodeWriter) {
+        // Written without closures or intermediate arrays: this runs once per key.
         let name = SwiftSyntax.identifier(key.name)
         let valueType = SwiftTypes.name(of: key.type)
         let store = SwiftSyntax.identifier(key.store)
-        let reference = key.deprecated != nil
-            ? "\(definitions).\(KeyAccessorRenderer.reference(to: key))"
-            : ".\(KeyAccessorRenderer.reference(to: key))"
-        let availability = key.deprecated.map { "@available(*, deprecated, message: \(SwiftSyntax.stringLiteral($0)))" }
+        let reference = (key.deprecated != nil ? definitions + "." : ".") + KeyAccessorRenderer.reference(to: key)
+        let availability = key.deprecated.map { "@available(*, deprecated, message: " + SwiftSyntax.stringLiteral($0) + ")" }
 
+        writer.documentation(key.doc)
+        if let availability { writer.line(availability) }
         guard key.isParameterized else {
-            writer.documentation(key.doc)
-            if let availability { writer.line(availability) }
-            writer.block("\(access) var \(name): \(valueType) {") { writer in
-                writer.line("get { stores.\(store).get(\(reference)) }")
-                writer.line("nonmutating set { stores.\(store).set(\(reference), to: newValue) }")
+            writer.line(access + " var " + name + ": " + valueType + " {")
+            writer.indented { writer in
+                writer.line("get { stores." + store + ".get(" + reference + ") }")
+                writer.line("nonmutating set { stores." + store + ".set(" + reference + ", to: newValue) }")
             }
+            writer.line("}")
             return
         }
 
         let parameters = KeyAccessorRenderer.parameterList(of: key)
-        writer.documentation(key.doc)
-        if let availability { writer.line(availability) }
-        writer.block("\(access) func \(name)(\(parameters)) -> \(valueType) {") { writer in
-            writer.line("self.stores.\(store).get(\(reference))")
+        writer.line(access + " func " + name + "(" + parameters + ") -> " + valueType + " {")
+        writer.indented { writer in
+            writer.line("self.stores." + store + ".get(" + reference + ")")
         }
+        writer.line("}")
         writer.blank()
         let newValue = Self.unusedName("newValue", avoiding: key.parameters.map(\.name))
-        let setter = "set" + SwiftSyntax.capitalized(key.name)
-        writer.line("/// Stores a new value for `\(key.name)`.")
+        let setter = SwiftSyntax.identifier("set" + SwiftSyntax.capitalized(key.name))
+        writer.line("/// Stores a new value for `" + key.name + "`.")
         if let availability { writer.line(availability) }
-        writer.block("\(access) func \(SwiftSyntax.identifier(setter))(_ \(newValue): \(valueType), \(parameters)) {") { writer in
-            writer.line("self.stores.\(store).set(\(reference), to: \(newValue))")
+        writer.line(access + " func " + setter + "(_ " + newValue + ": " + valueType + ", " + parameters + ") {")
+        writer.indented { writer in
+            writer.line("self.stores." + store + ".set(" + reference + ", to: " + newValue + ")")
         }
+        writer.line("}")
     }
 
     /// `base`, or `base_`, `base__`… when a parameter already has that name.
@@ -138,7 +141,7 @@ struct CatalogRenderer {
         for index in range {
             let key = keys[index]
             guard key.isParameterized else {
-                writer.line("entries.append(\(entry(for: key, defaultDescription: nil)))")
+                writer.line("entries.append(" + entry(for: key, defaultDescription: nil) + ")")
                 continue
             }
             switch key.default {
@@ -157,24 +160,33 @@ struct CatalogRenderer {
     /// `KeyCatalog.KeyCatalogEntry(name: "launchCount", key: …, store: "standard", typeName: "Int")`;
     /// a parameterized key's entry takes its template and a description of its default instead.
     private func entry(for key: KeyDeclaration, defaultDescription: DefaultValue?) -> String {
-        var arguments = ["name: \(SwiftSyntax.stringLiteral(key.name))"]
+        // Built with appends, not an array of interpolated arguments: this runs once per key.
+        var entry = "KeyCatalog.KeyCatalogEntry(name: "
+        entry.reserveCapacity(160)
+        entry += SwiftSyntax.stringLiteral(key.name)
         if defaultDescription != nil {
-            arguments.append("storageKeyTemplate: \(SwiftSyntax.stringLiteral(key.storageKey.text))")
-            arguments.append("parameters: [" + key.parameters.map { SwiftSyntax.stringLiteral($0.name) }.joined(separator: ", ") + "]")
+            entry += ", storageKeyTemplate: " + SwiftSyntax.stringLiteral(key.storageKey.text) + ", parameters: ["
+            for (index, parameter) in key.parameters.enumerated() {
+                if index > 0 { entry += ", " }
+                entry += SwiftSyntax.stringLiteral(parameter.name)
+            }
+            entry += "]"
         } else {
-            let owner = key.deprecated != nil ? definitions : SwiftTypes.keyType(of: key)
-            arguments.append("key: \(owner).\(SwiftSyntax.identifier(key.name))")
+            entry += ", key: "
+            entry += key.deprecated != nil ? definitions : SwiftTypes.keyType(of: key)
+            entry += "." + SwiftSyntax.identifier(key.name)
         }
-        arguments.append("store: \(SwiftSyntax.stringLiteral(key.store))")
-        arguments.append("typeName: \(SwiftSyntax.stringLiteral(key.type.description))")
+        entry += ", store: " + SwiftSyntax.stringLiteral(key.store)
+        entry += ", typeName: " + SwiftSyntax.stringLiteral(SwiftTypes.manifestSpelling(of: key.type))
         if let defaultDescription {
-            arguments.append("defaultDescription: \(SwiftSyntax.stringLiteral(SwiftLiterals.description(of: defaultDescription)))")
+            entry += ", defaultDescription: " + SwiftSyntax.stringLiteral(SwiftLiterals.description(of: defaultDescription))
         }
-        if let doc = key.doc { arguments.append("doc: \(SwiftSyntax.stringLiteral(doc))") }
-        if key.isDebugKey { arguments.append("isDebugKey: true") }
-        if let message = key.deprecated { arguments.append("deprecationMessage: \(SwiftSyntax.stringLiteral(message))") }
-        if key.secret { arguments.append("isSecret: true") }
-        return "KeyCatalog.KeyCatalogEntry(\(arguments.joined(separator: ", ")))"
+        if let doc = key.doc { entry += ", doc: " + SwiftSyntax.stringLiteral(doc) }
+        if key.isDebugKey { entry += ", isDebugKey: true" }
+        if let message = key.deprecated { entry += ", deprecationMessage: " + SwiftSyntax.stringLiteral(message) }
+        if key.secret { entry += ", isSecret: true" }
+        entry += ")"
+        return entry
     }
 
     private func renderRegistration(into writer: inout CodeWriter) {

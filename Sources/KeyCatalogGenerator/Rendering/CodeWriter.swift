@@ -74,10 +74,15 @@ struct CodeWriter {
     /// writer.call("Stores(", [("standard: .userDefaults()", nil), ("cache: .memory()", nil)], closing: ")")
     /// ```
     mutating func call(_ opening: String, _ arguments: [(text: String, comment: String?)], closing: String) {
-        let joined = arguments.map(\.text).joined(separator: ", ")
-        let comments = arguments.compactMap(\.comment)
-        let comment = comments.isEmpty ? "" : " // " + comments.joined(separator: ", ")
-        let single = opening + joined + closing + comment
+        var single = opening
+        var comment = ""
+        for (index, argument) in arguments.enumerated() {
+            if index > 0 { single += ", " }
+            single += argument.text
+            if let text = argument.comment { comment += (comment.isEmpty ? " // " : ", ") + text }
+        }
+        single += closing
+        single += comment
         // UTF-8 length: cheaper than counting characters, and only non-ASCII text differs.
         if level * 4 + single.utf8.count <= Self.lineLimit || arguments.count < 2 {
             line(single)

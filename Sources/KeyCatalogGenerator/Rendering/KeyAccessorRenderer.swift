@@ -51,16 +51,18 @@ struct KeyAccessorRenderer {
     private func renderAccessor(_ key: KeyDeclaration, into writer: inout CodeWriter) {
         writer.documentation(key.doc)
         if let message = key.deprecated {
-            writer.line("@available(*, deprecated, message: \(SwiftSyntax.stringLiteral(message)))")
+            writer.line("@available(*, deprecated, message: " + SwiftSyntax.stringLiteral(message) + ")")
         }
-        writer.block("\(access) static \(Self.signature(of: key, returning: "Self")) {") { writer in
+        writer.line(access + " static " + Self.signature(of: key, returning: "Self") + " {")
+        writer.indented { writer in
             if key.deprecated != nil {
-                let definitions = "\(SwiftSyntax.identifier(catalog.name)).\(Self.deprecatedDefinitionsName)"
-                writer.line("\(definitions).\(Self.reference(to: key))")
+                let definitions = SwiftSyntax.identifier(catalog.name) + "." + Self.deprecatedDefinitionsName
+                writer.line(definitions + "." + Self.reference(to: key))
             } else {
                 Self.renderConstruction(of: key, constructor: "Self", into: &writer)
             }
         }
+        writer.line("}")
     }
 
     /// The deprecated keys' definitions, as an extension of the catalog; nothing when no key is

@@ -34,6 +34,36 @@ enum SwiftTypes {
         }
     }
 
+    /// The manifest's spelling of a type, as `ValueType.description` gives it (`[String: Int]?`),
+    /// without its table lookup: the registration table spells every key's type.
+    static func manifestSpelling(of type: ValueType) -> String {
+        switch type {
+        case .bool: "Bool"
+        case .int: "Int"
+        case .int8: "Int8"
+        case .int16: "Int16"
+        case .int32: "Int32"
+        case .int64: "Int64"
+        case .uint: "UInt"
+        case .uint8: "UInt8"
+        case .uint16: "UInt16"
+        case .uint32: "UInt32"
+        case .uint64: "UInt64"
+        case .double: "Double"
+        case .float: "Float"
+        case .string: "String"
+        case .data: "Data"
+        case .date: "Date"
+        case .url: "URL"
+        case .uuid: "UUID"
+        case .array(let element): "[" + manifestSpelling(of: element) + "]"
+        case .dictionary(let value): "[String: " + manifestSpelling(of: value) + "]"
+        case .optional(.optional(let wrapped)): "(" + manifestSpelling(of: .optional(wrapped)) + ")?"
+        case .optional(let wrapped): manifestSpelling(of: wrapped) + "?"
+        case .declaredEnum(let name), .custom(let name): name
+        }
+    }
+
     /// The Swift spelling of a storage-key parameter's type.
     static func name(of type: ParameterType) -> String {
         switch type {
