@@ -40,10 +40,11 @@ struct CatalogRenderer {
             if !catalog.keys.isEmpty {
                 writer.blank()
                 writer.line("// MARK: - Values")
-                let keys = catalog.keys
-                for index in keys.indices {
-                    writer.blank()
-                    renderMember(for: keys[index], into: &writer)
+                catalog.keys.withUnsafeBufferPointer { keys in
+                    for index in keys.indices {
+                        writer.blank()
+                        renderMember(for: keys[index], into: &writer)
+                    }
                 }
             }
             writer.blank()
@@ -137,23 +138,28 @@ struct CatalogRenderer {
     }
 
     private func renderAppends(_ range: Range<Int>, into writer: inout CodeWriter) {
-        let keys = catalog.keys
-        for index in range {
-            let key = keys[index]
-            guard key.isParameterized else {
-                writer.line("entries.append(" + entry(for: key, defaultDescription: nil) + ")")
-                continue
+        // Through a buffer pointer, keys are borrowed rather than copied one by one.
+        catalog.keys.withUnsafeBufferPointer { keys in
+            for index in range {
+                renderAppend(keys[index], into: &writer)
             }
-            switch key.default {
-            case .value(let value):
-                writer.line("entries.append(\(entry(for: key, defaultDescription: value)))")
-            case .debugRelease(let debug, let release):
-                writer.line("#if DEBUG")
-                writer.line("entries.append(\(entry(for: key, defaultDescription: debug)))")
-                writer.line("#else")
-                writer.line("entries.append(\(entry(for: key, defaultDescription: release)))")
-                writer.line("#endif")
-            }
+        }
+    }
+
+    private func renderAppend(_ key: KeyDeclaration, into writer: inout CodeWriter) {
+        guard key.isParameterized else {
+            writer.line("entries.append(" + entry(for: key, defaultDescription: nil) + ")")
+            return
+        }
+        switch key.default {
+        case .value(let value):
+            writer.line("entries.append(\(entry(for: key, defaultDescription: value)))")
+        case .debugRelease(let debug, let release):
+            writer.line("#if DEBUG")
+            writer.line("entries.append(\(entry(for: key, defaultDescription: debug)))")
+            writer.line("#else")
+            writer.line("entries.append(\(entry(for: key, defaultDescription: release)))")
+            writer.line("#endif")
         }
     }
 

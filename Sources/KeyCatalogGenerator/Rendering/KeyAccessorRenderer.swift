@@ -25,7 +25,12 @@ struct KeyAccessorRenderer {
 
     func render(into writer: inout CodeWriter) {
         // Indices, not copies: a key declaration is big, and 10,000 of them add up.
-        let keys = catalog.keys
+        catalog.keys.withUnsafeBufferPointer { keys in
+            render(keys, into: &writer)
+        }
+    }
+
+    private func render(_ keys: UnsafeBufferPointer<KeyDeclaration>, into writer: inout CodeWriter) {
         var groups: [(keyType: String, members: [Int])] = []
         var groupIndex: [String: Int] = [:]
         for index in keys.indices {
