@@ -454,7 +454,21 @@ struct LintRuleTests {
                 }
                 """#,
             expected: [
-                #"keys.json:4:111: error: migration of key 'launchCount' changes the type from 'String' to 'Int' without a 'transform'; add one, as in "transform": "Int($0)""#,
+                #"keys.json:4:111: error: migration of key 'launchCount' changes the type from 'String' to 'Int' without a 'transform'; add one naming a function you write, as in "transform": "launchCountFromString" for func launchCountFromString(_ oldValue: String) -> Int?"#,
+            ]
+        ),
+        RuleCase(
+            rule: "migration-transform",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "keys": [
+                    { "name": "launchCount", "type": "Int", "default": 0, "migrations": [{ "fromKey": "launches", "fromType": "String", "transform": "Int($0) ?? 0" }] }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:4:134: error: transform 'Int($0) ?? 0' of key 'launchCount' is not the name of a function; name a function you write, as in "transform": "launchCountFromOldValue", or a static one, "Type.function""#,
             ]
         ),
         RuleCase(

@@ -53,7 +53,7 @@ struct ManifestLoaderTests {
         #expect(migrations.count == 3)
         #expect(migrations[0].fromStore == "standard")
         #expect(migrations[1].fromType == .string)
-        #expect(migrations[1].transform == "Int($0) ?? 0")
+        #expect(migrations[1].transform == "sessionsFromString")
         #expect(migrations[2].fromStore == "shared")
         #expect(migrations[2].fromRepresentation == .string)
     }

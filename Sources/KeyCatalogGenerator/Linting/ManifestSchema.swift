@@ -73,7 +73,7 @@ enum ManifestSchema {
                 Field(name: "fromStore", kinds: [.string], required: false, example: "\"standard\""),
                 Field(name: "fromType", kinds: [.string], required: false, example: "\"String\""),
                 Field(name: "fromRepresentation", kinds: [.string], required: false, example: "\"string\""),
-                Field(name: "transform", kinds: [.string], required: false, example: "\"Int($0) ?? 0\""),
+                Field(name: "transform", kinds: [.string], required: false, example: "\"launchCountFromString\""),
             ]
         }
     }

@@ -5,7 +5,7 @@
 ///
 /// ```json
 /// "migrations": [
-///     { "fromKey": "launches", "fromType": "String", "transform": "Int($0) ?? 0" }
+///     { "fromKey": "launches", "fromType": "String", "transform": "launchCountFromString" }
 /// ]
 /// ```
 public struct MigrationDeclaration: Sendable, Equatable {
@@ -17,7 +17,7 @@ public struct MigrationDeclaration: Sendable, Equatable {
     public var fromType: ValueType?
     /// The old representation, when it differs.
     public var fromRepresentation: Representation?
-    /// Swift source converting the old value (`$0`) to the new type; never empty when set.
+    /// The name of the function that converts the old value to the new type (`func f(_ old: Old) -> New?`).
     public var transform: String?
     /// Where the entry's `fromKey` value is written.
     public var location: SourceLocation

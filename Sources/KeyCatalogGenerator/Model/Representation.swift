@@ -17,6 +17,6 @@ public enum Representation: String, Sendable, Hashable, CaseIterable {
     case string
     /// A `Date` as ISO 8601 text.
     case iso8601
-    /// A `Date` as seconds since 1970 (`Double`).
+    /// A `Date` as seconds since 2001-01-01 (`timeIntervalSinceReferenceDate`, a `Double`): `Date`'s usual representation.
     case timeInterval
 }

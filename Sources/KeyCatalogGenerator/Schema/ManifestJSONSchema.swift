@@ -139,7 +139,7 @@ public enum ManifestJSONSchema {
                 "fromStore": { "$ref": "#/$defs/identifier" },
                 "fromType": { "$ref": "#/$defs/type" },
                 "fromRepresentation": { "$ref": "#/$defs/representation" },
-                "transform": { "type": "string", "minLength": 1, "description": "Swift converting the old value $0." }
+                "transform": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*$", "description": "The name of a function you write, (Old) -> New?, that converts the old value (nil keeps it where it is)." }
               }
             }
           }

@@ -48,7 +48,7 @@ enum Manifests {
             { "name": "sessions", "type": "Int", "default": 0,
               "migrations": [
                 { "fromKey": "sessionCount" },
-                { "fromKey": "sessions", "fromType": "String", "transform": "Int($0) ?? 0" },
+                { "fromKey": "sessions", "fromType": "String", "transform": "sessionsFromString" },
                 { "fromKey": "Sessions", "fromStore": "shared", "fromRepresentation": "string" }
               ] }
           ]

@@ -17,7 +17,7 @@ struct EmptySwiftExpressionRule: LintRule {
             }
             for migration in key.value["migrations"]?.elements ?? [] {
                 if let transform = migration["transform"], let text = transform.string, text.allSatisfy(\.isWhitespace) {
-                    findings.append(error("'transform' in a migration of \(key.label) is empty; write Swift source converting the old value $0, as in \"Int($0) ?? 0\", or remove it", at: transform.location))
+                    findings.append(error("'transform' in a migration of \(key.label) is empty; name a function you write that converts the old value, as in \"launchCountFromString\", or remove it", at: transform.location))
                 }
             }
         }

@@ -1,26 +1,46 @@
 /// A migration that changes the type (`fromType` differs from the key's type) without a
-/// `transform` to convert the old value.
+/// `transform` to convert the old value, or a `transform` that is not the name of a function.
 ///
 /// ```json
 /// { "name": "launchCount", "type": "Int", "default": 0, "migrations": [{ "fromKey": "launches", "fromType": "String" }] }
-/// // error: migration of key 'launchCount' changes the type from 'String' to 'Int' without a 'transform'; add one, as in "transform": "Int($0) ?? 0"
+/// // error: migration of key 'launchCount' changes the type from 'String' to 'Int' without a 'transform';
+/// //        add one naming a function you write, as in "transform": "launchCountFromString" for
+/// //        func launchCountFromString(_ oldValue: String) -> Int?
 /// ```
 struct MigrationTransformRule: LintRule {
     let id = "migration-transform"
-    let summary = "A migration changes the type without a transform."
+    let summary = "A migration changes the type without a transform, or its transform is no function name."
 
     func check(_ context: LintContext) -> [Diagnostic] {
         var findings: [Diagnostic] = []
         let enums = Set(context.enumCases.keys)
         for key in context.keys {
-            guard let type = key.validType else { continue }
-            for migration in key.value["migrations"]?.elements ?? [] where migration.member("transform") == nil {
-                guard let value = migration["fromType"], let text = value.string,
+            for migration in key.value["migrations"]?.elements ?? [] {
+                if let transform = migration["transform"], let text = transform.string, !text.isEmpty,
+                    !Self.isFunctionName(text)
+                {
+                    findings.append(error("transform '\(text)' of \(key.label) is not the name of a function; name a function you write, as in \"transform\": \"\(key.name ?? "value")FromOldValue\", or a static one, \"Type.function\"", at: transform.location))
+                }
+                guard migration.member("transform") == nil, let type = key.validType,
+                    let value = migration["fromType"], let text = value.string,
                     let fromType = try? TypeParser.parse(text, enums: enums).get(), fromType != type
                 else { continue }
-                findings.append(error("migration of \(key.label) changes the type from '\(fromType)' to '\(type)' without a 'transform'; add one, as in \"transform\": \"\(type)($0)\"", at: value.location))
+                let suggestion = "\(key.name ?? "value")From\(Self.typeWord(fromType))"
+                findings.append(error("migration of \(key.label) changes the type from '\(fromType)' to '\(type)' without a 'transform'; add one naming a function you write, as in \"transform\": \"\(suggestion)\" for func \(suggestion)(_ oldValue: \(fromType)) -> \(type)?", at: value.location))
             }
         }
         return findings
+    }
+
+    /// `name` or `Type.name`: Swift identifiers joined by dots.
+    static func isFunctionName(_ text: String) -> Bool {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.allSatisfy { SwiftIdentifier.isValid(String($0)) || (SwiftIdentifier.isValid(String($0.dropFirst().dropLast())) && $0.first == "`" && $0.last == "`") }
+    }
+
+    /// A word for a type in a suggested function name: `String`, `Int`, `Strings` for `[String]`…
+    private static func typeWord(_ type: ValueType) -> String {
+        let letters = "\(type)".filter { $0.isLetter || $0.isNumber }
+        return letters.isEmpty ? "OldValue" : letters
     }
 }
