@@ -7,6 +7,7 @@ import KeyCatalog
 /// swift run -c release keycatalog-benchmarks                 # the timing table
 /// swift run -c release keycatalog-benchmarks --valgrind      # also instructions and allocations per op
 /// swift run -c release keycatalog-benchmarks --filter file/get
+/// swift run -c release keycatalog-benchmarks --migrations    # migrations at a launch with nothing to do
 /// ```
 ///
 /// Each number is the median of 7 timed runs of a calibrated number of iterations (~25 ms a run),
@@ -16,6 +17,10 @@ enum Benchmarks {
         if arguments.first == "--count" {
             // A child run under valgrind: `--count <case> <typed|raw> <n>`.
             countMode(Array(arguments.dropFirst()))
+            return
+        }
+        if arguments.first == "--migrations" {
+            MigrationBenchmarks.run()
             return
         }
         let filter = arguments.firstIndex(of: "--filter").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }

@@ -29,6 +29,17 @@ struct DurabilityTests {
         #expect(defaults.get(PersistentKey<String>("Name", defaultValue: "")) == "héllo")
     }
 
+    @Test func standardDefaultsWrittenAfterContainsAreReadByTheNextLaunch() throws {
+        // `.standard`, not a suite: its file is named by the process, and asking `contains` first
+        // (as migrations do) must not send the write anywhere else.
+        let key = "KeyCatalogDurability.\(UUID().uuidString)"
+        defer { _ = try? TestHelperExecutable.run(["defaults", "standard", "remove", key]) }
+        #expect(try TestHelperExecutable.run(["defaults", "standard", "set", key, "41"]).status == 0)
+        #expect(try TestHelperExecutable.run(["defaults", "standard", "get", key]).output == "41\n")
+        #expect(try TestHelperExecutable.run(["defaults", "standard", "set", key, "42"]).status == 0)
+        #expect(try TestHelperExecutable.run(["defaults", "standard", "get", key]).output == "42\n")
+    }
+
     @Test func fileStoreWrittenByAChildIsReadBackByAnotherProcess() throws {
         let directory = TemporaryDirectory()
         let url = directory.file("nested/settings.plist")

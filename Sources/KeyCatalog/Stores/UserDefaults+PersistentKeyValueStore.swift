@@ -25,14 +25,17 @@ extension UserDefaults: PersistentKeyValueStore {
     /// Whether a value is stored for `key` in the instance's persistent domain; a registered
     /// default does not count.
     ///
-    /// Exact for `.standard` and for suites opened through ``UserDefaultsPersistence/suite(named:)``
-    /// (catalogs open theirs so). For other instances, whose domain name UserDefaults does not tell,
-    /// a value equal to the registered default counts as not stored.
+    /// Exact for suites opened through ``UserDefaultsPersistence/suite(named:)`` (catalogs open theirs
+    /// so) and, on Apple platforms, for `.standard`. For other instances, whose domain name
+    /// UserDefaults does not tell (and for `.standard` on Linux), a value equal to the registered
+    /// default counts as not stored.
     public func hasPersistentValue(forKey key: String) -> Bool {
+        // Nothing in any domain: the common case (a migration's source that is long gone), and
+        // cheaper than copying the persistent domain.
+        guard let object = object(forKey: key) else { return false }
         if let domain = UserDefaultsPersistence.persistentDomainName(of: self) {
             return persistentDomain(forName: domain)?[key] != nil
         }
-        guard let object = object(forKey: key) else { return false }
         let registered = UserDefaultsPersistence.registeredValue(forKey: key, in: self)
             ?? volatileDomain(forName: UserDefaults.registrationDomain)[key].flatMap(PropertyListValue.init(foundationObject:))
         guard let registered else { return true }

@@ -44,14 +44,17 @@ public enum UserDefaultsPersistence {
     }
 
     /// The name of the persistent domain `defaults` writes to, when it is known: the suite's name
-    /// for suites opened through ``suite(named:)``, the application's domain for `.standard`.
+    /// for suites opened through ``suite(named:)``; the bundle identifier for `.standard` on Apple
+    /// platforms.
     static func persistentDomainName(of defaults: UserDefaults) -> String? {
         if defaults === UserDefaults.standard {
             #if canImport(Darwin)
             return Bundle.main.bundleIdentifier
             #else
-            // swift-corelibs-foundation files the standard defaults under this CFPreferences name.
-            return "kCFPreferencesCurrentApplication"
+            // Not on Linux: swift-corelibs-foundation answers for the standard domain under the
+            // name "kCFPreferencesCurrentApplication", but asking for it makes later writes go to a
+            // file of that name, which the next launch does not read (seen on Swift 6.3.1).
+            return nil
             #endif
         }
         return state.withLock { $0.suiteNames[ObjectIdentifier(defaults)]?.name }
