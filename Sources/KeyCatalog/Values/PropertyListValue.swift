@@ -49,7 +49,7 @@ extension PropertyListValue {
     private func validate(path: String) throws(IncompatibilityError) {
         switch self {
         case .string(let string):
-            if let scalar = string.unicodeScalars.first(where: Self.isForbiddenInXML) {
+            if let scalar = Self.forbiddenScalar(in: string) {
                 throw IncompatibilityError(
                     path: path,
                     reason: "string contains control character U+\(String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4))"
@@ -61,7 +61,7 @@ extension PropertyListValue {
             }
         case .dictionary(let members):
             for (key, member) in members {
-                if let scalar = key.unicodeScalars.first(where: Self.isForbiddenInXML) {
+                if let scalar = Self.forbiddenScalar(in: key) {
                     throw IncompatibilityError(
                         path: path,
                         reason: "dictionary key contains control character U+\(String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4))"
@@ -72,6 +72,20 @@ extension PropertyListValue {
         case .bool, .int, .uint, .double, .data, .date:
             break
         }
+    }
+
+    /// The first character an XML property list cannot hold, if any. Scans UTF-8 bytes: every
+    /// forbidden scalar is a C0 control byte or U+FFFE/U+FFFF (EF BF BE / EF BF BF), so nearly all
+    /// strings are cleared without decoding a scalar.
+    private static func forbiddenScalar(in string: String) -> Unicode.Scalar? {
+        var mayHoldOne = false
+        for byte in string.utf8 where byte < 0x20 || byte == 0xEF {
+            if byte == 0x09 || byte == 0x0A || byte == 0x0D { continue }
+            mayHoldOne = true
+            break
+        }
+        guard mayHoldOne else { return nil }
+        return string.unicodeScalars.first(where: isForbiddenInXML)
     }
 
     private static func isForbiddenInXML(_ scalar: Unicode.Scalar) -> Bool {
