@@ -373,6 +373,24 @@ struct LintRuleTests {
             ]
         ),
         RuleCase(
+            rule: "duplicate-storage-key",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "keys": [
+                    { "name": "layout", "key": "{listID}::Layout", "parameters": { "listID": "String" }, "type": "Int", "default": 1 },
+                    { "name": "inboxLayout", "key": "inbox::Layout", "type": "Int", "default": 1 },
+                    { "name": "other", "key": "{name}::Layout", "parameters": { "name": "String" }, "type": "Int", "default": 1 }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:5:37: warning: storage key 'inbox::Layout' of key 'inboxLayout' is also what key 'layout' (4:32) stores under when listID is 'inbox', in store 'standard'; change one so they cannot meet"#,
+                #"keys.json:5:37: warning: storage key 'inbox::Layout' of key 'inboxLayout' is also what key 'other' (6:31) stores under when name is 'inbox', in store 'standard'; change one so they cannot meet"#,
+                #"keys.json:6:31: warning: storage key '{name}::Layout' of key 'other' has the same shape as that of key 'layout' (4:32) in store 'standard': equal parameters give equal storage keys; change one"#,
+            ]
+        ),
+        RuleCase(
             rule: "placeholder",
             manifest: #"""
                 {
