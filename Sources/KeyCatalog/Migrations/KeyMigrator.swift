@@ -103,8 +103,13 @@ public enum KeyMigrator {
                 continue
             }
             guard target.persistentValue(forKey: migration.storageKey) == migrated else {
-                try? target.removePersistentValue(forKey: migration.storageKey)
-                record(&report, migration, source, .failed("the key read back differently from what was written"))
+                // The key held nothing before: take the wrong value away so the next run retries.
+                do {
+                    try target.removePersistentValue(forKey: migration.storageKey)
+                    record(&report, migration, source, .failed("the key read back differently from what was written; it was removed again, and the source kept"))
+                } catch {
+                    record(&report, migration, source, .failed("the key read back differently from what was written, and could not be removed again (\(error)); the source is kept"))
+                }
                 continue
             }
             target.keyValueChanges.post(key: migration.storageKey, value: migrated)
@@ -141,8 +146,12 @@ public enum KeyMigrator {
             return
         }
         guard target.persistentValue(forKey: migration.storageKey) == migrated else {
-            try? target.setPersistentValue(stored, forKey: migration.storageKey)
-            record(&report, migration, source, .failed("the key read back differently from what was written; the old value was put back"))
+            do {
+                try target.setPersistentValue(stored, forKey: migration.storageKey)
+                record(&report, migration, source, .failed("the key read back differently from what was written; the old value was put back"))
+            } catch {
+                record(&report, migration, source, .failed("the key read back differently from what was written, and the old value \(stored) could not be put back: \(error)"))
+            }
             return
         }
         target.keyValueChanges.post(key: migration.storageKey, value: migrated)
@@ -161,7 +170,8 @@ public enum KeyMigrator {
         let second = (second as? AnyPersistentKeyValueStore)?.base ?? second
         if first === second { return true }
         if let first = first as? FileKeyValueStore, let second = second as? FileKeyValueStore {
-            return first.url == second.url
+            // One shared file object per file, whatever path spelling or symlink led to it.
+            return first.file === second.file
         }
         return false
     }

@@ -17,7 +17,8 @@ import Foundation
 public final class FileKeyValueStore: PersistentKeyValueStore, Sendable {
     /// The file's location.
     public let url: URL
-    private let file: PropertyListFile
+    /// The file's shared contents: one per file in this process, however its path is spelled.
+    let file: PropertyListFile
 
     /// Opens the store at `url`, reading the file if it exists; it is created on the first write.
     public init(url: URL) {
@@ -60,6 +61,14 @@ final class PropertyListFile: Sendable {
     struct Contents {
         var stored: [String: PropertyListValue] = [:]
         var registered: [String: PropertyListValue] = [:]
+        /// Why writes are refused: the file exists but could not be read, or it is corrupt and
+        /// could not be moved aside. Writing would destroy it, so every write fails (reported)
+        /// until the file can be read again.
+        var writeBlock: String?
+        /// The file as last read or written, to notice when another process replaced it.
+        var signature: FileSignature?
+        /// A load failure that did not block writes (a corrupt file moved aside), to report once.
+        var loadReport: String?
     }
 
     let url: URL
@@ -70,12 +79,15 @@ final class PropertyListFile: Sendable {
 
     static func shared(at url: URL) -> PropertyListFile {
         let path = canonicalPath(of: url)
-        return openFiles.withLock { files in
-            if let file = files[path] { return file }
+        let (file, failure) = openFiles.withLock { files -> (PropertyListFile, String?) in
+            if let file = files[path] { return (file, nil) }
             let file = PropertyListFile(url: URL(filePath: path))
             files[path] = file
-            return file
+            return (file, file.contents.withLock { $0.writeBlock ?? $0.loadReport })
         }
+        // Reported outside the lock: a handler may itself open a file store.
+        if let failure { report(file.url, failure) }
+        return file
     }
 
     /// The file's path with every symbolic link resolved, also when the file does not exist yet.
@@ -108,7 +120,10 @@ final class PropertyListFile: Sendable {
 
     private init(url: URL) {
         self.url = url
-        self.contents = _Locked(Contents(stored: Self.load(url)))
+        let loaded = Self.load(url)
+        var contents = Contents(stored: loaded.values, writeBlock: loaded.writeBlock, signature: FileSignature(of: url))
+        contents.loadReport = loaded.report
+        self.contents = _Locked(contents)
         Self.removeAbandonedTemporaryFiles(of: url)
     }
 
@@ -127,45 +142,67 @@ final class PropertyListFile: Sendable {
     }
 
     /// Applies `change` and writes the file; if writing fails, the contents stay as they were.
+    ///
+    /// If another process replaced the file since this one last read or wrote it, the file is read
+    /// again first, so the write keeps that process's values.
     func update(_ change: (inout [String: PropertyListValue]) -> Void) throws {
-        try contents.withLock { contents in
+        let report: String? = try contents.withLock { contents in
+            var report: String?
+            if contents.writeBlock != nil || FileSignature(of: url) != contents.signature {
+                let loaded = Self.load(url)
+                if let block = loaded.writeBlock {
+                    contents.writeBlock = block
+                    throw FileStoreUnavailable(description: "not written, to keep the file that is there: \(block)")
+                }
+                contents.writeBlock = nil
+                contents.stored = loaded.values
+                report = loaded.report
+            }
             var updated = contents.stored
             change(&updated)
             try Self.write(updated, to: url)
             contents.stored = updated
+            contents.signature = FileSignature(of: url)
+            return report
         }
+        if let report { Self.report(url, report) }
     }
 
-    private static func load(_ url: URL) -> [String: PropertyListValue] {
+    /// What loading a file found: its values, why writes must be refused, a failure to report.
+    private struct Loaded {
+        var values: [String: PropertyListValue] = [:]
+        var writeBlock: String?
+        var report: String?
+    }
+
+    private static func load(_ url: URL) -> Loaded {
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch CocoaError.fileReadNoSuchFile {
-            return [:]
+            return Loaded()
         } catch let error as NSError where error.domain == NSPOSIXErrorDomain && error.code == Int(ENOENT) {
-            return [:]
+            return Loaded()
         } catch {
-            report(url, "file could not be read (\(error.localizedDescription)); the store starts empty and the file is left as it is")
-            return [:]
+            return Loaded(writeBlock: "file could not be read (\(error.localizedDescription)); the store starts empty, and writes are refused until it can be read")
         }
-        if data.isEmpty { return [:] }
+        if data.isEmpty { return Loaded() }
         do {
             let object = try PropertyListSerialization.propertyList(from: data, format: nil)
             guard case .dictionary(let values)? = PropertyListValue(foundationObject: object) else {
                 throw PersistentKeyValueEncodingError("the top level is not a dictionary of property-list values")
             }
-            return values
+            return Loaded(values: values)
         } catch {
             let aside = url.deletingLastPathComponent().appending(
                 path: "\(url.lastPathComponent).corrupt-\(Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeSeparator(.omitted)))"
             )
             do {
                 try FileManager.default.moveItem(at: url, to: aside)
-                report(url, "file is not a valid property list (\(error)); moved aside to \(aside.path(percentEncoded: false)); the store starts empty")
-            } catch {
-                report(url, "file is not a valid property list and could not be moved aside (\(error)); the store starts empty")
+                return Loaded(report: "file is not a valid property list (\(error)); moved aside to \(aside.path(percentEncoded: false)); the store starts empty")
+            } catch let moveError {
+                return Loaded(writeBlock: "file is not a valid property list (\(error)) and could not be moved aside (\(moveError)); the store starts empty, and writes are refused until it is moved")
             }
-            return [:]
         }
     }
 
@@ -201,14 +238,16 @@ final class PropertyListFile: Sendable {
                 }
             }
             guard fsync(descriptor) == 0 else { throw POSIXFailure("flush \(temporaryPath)") }
-            close(descriptor)
-            guard rename(temporaryPath, url.path(percentEncoded: false)) == 0 else {
-                throw POSIXFailure("replace \(url.path(percentEncoded: false))")
-            }
         } catch {
             close(descriptor)
             unlink(temporaryPath)
             throw error
+        }
+        close(descriptor)
+        guard rename(temporaryPath, url.path(percentEncoded: false)) == 0 else {
+            let failure = POSIXFailure("replace \(url.path(percentEncoded: false))")
+            unlink(temporaryPath)
+            throw failure
         }
         // Make the rename itself durable.
         let directoryDescriptor = open(directory.path(percentEncoded: false), O_RDONLY | O_CLOEXEC)
@@ -216,6 +255,30 @@ final class PropertyListFile: Sendable {
             fsync(directoryDescriptor)
             close(directoryDescriptor)
         }
+    }
+}
+
+/// A file store that refuses to write, so as not to destroy a file it could not read.
+struct FileStoreUnavailable: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// What identifies one version of a file: another process's atomic replace changes it.
+struct FileSignature: Equatable, Sendable {
+    let inode: UInt64
+    let size: UInt64
+    let modified: Date
+
+    /// The file's signature, or `nil` when there is no file.
+    init?(of url: URL) {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path(percentEncoded: false)),
+            let inode = (attributes[.systemFileNumber] as? NSNumber)?.uint64Value,
+            let size = (attributes[.size] as? NSNumber)?.uint64Value,
+            let modified = attributes[.modificationDate] as? Date
+        else { return nil }
+        self.inode = inode
+        self.size = size
+        self.modified = modified
     }
 }
 

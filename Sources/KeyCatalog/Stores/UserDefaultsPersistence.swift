@@ -24,6 +24,7 @@ public enum UserDefaultsPersistence {
         var registrations: [String: PropertyListValue] = [:]
         /// The suite names of the instances KeyCatalog opened (UserDefaults cannot tell its own).
         var suiteNames: [ObjectIdentifier: (defaults: _UncheckedSendable<UserDefaults>, name: String)] = [:]
+        var suitesByName: [String: _UncheckedSendable<UserDefaults>] = [:]
     }
 
     private static let state = _Locked(State())
@@ -36,11 +37,18 @@ public enum UserDefaultsPersistence {
     /// let group = UserDefaultsPersistence.suite(named: "group.com.example.app")!
     /// ```
     ///
+    /// One instance per suite name is opened and kept: calling this again (as every catalog built
+    /// with `Stores.live` does) returns the same instance.
+    ///
     /// - Returns: `nil` when Foundation refuses the name (the global domain, the app's own domain).
     public static func suite(named name: String) -> UserDefaults? {
-        guard let defaults = UserDefaults(suiteName: name) else { return nil }
-        state.withLock { $0.suiteNames[ObjectIdentifier(defaults)] = (_UncheckedSendable(defaults), name) }
-        return defaults
+        state.withLock { state in
+            if let defaults = state.suitesByName[name] { return defaults.value }
+            guard let defaults = UserDefaults(suiteName: name) else { return nil }
+            state.suitesByName[name] = _UncheckedSendable(defaults)
+            state.suiteNames[ObjectIdentifier(defaults)] = (_UncheckedSendable(defaults), name)
+            return defaults
+        }
     }
 
     /// The name of the persistent domain `defaults` writes to, when it is known: the suite's name
@@ -69,8 +77,15 @@ public enum UserDefaultsPersistence {
             }
             return Array(state.pending.values)
         }
-        for defaults in pending {
-            defaults.value.synchronize()
+        for defaults in pending where !defaults.value.synchronize() {
+            PersistentKeyValueFailure.report(
+                PersistentKeyValueFailure(
+                    operation: .write,
+                    key: nil,
+                    store: defaults.value.persistentStoreDescription,
+                    message: "synchronize() failed: the values set since the last synchronization are not on disk"
+                )
+            )
         }
     }
 

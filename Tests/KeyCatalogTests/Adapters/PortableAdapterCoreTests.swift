@@ -113,10 +113,11 @@ final class LockedValues<Value: Sendable>: @unchecked Sendable {
 
 @Suite("Store housekeeping")
 struct StoreHousekeepingTests {
-    @Test func twoInstancesOfOneSuiteSeeEachOthersChanges() throws {
+    @Test func aSuiteIsOpenedOnceAndCatalogsShareItsChanges() throws {
         let suite = TemporarySuite()
         let other = try #require(UserDefaultsPersistence.suite(named: suite.name))
-        #expect(other !== suite.defaults)
+        #expect(other === suite.defaults, "one instance per suite name, however often catalogs open it")
+        #expect(AnyPersistentKeyValueStore.userDefaults(suite: suite.name).base === suite.defaults)
         let key = PersistentKey<Int>("Shared", defaultValue: 0)
         let seen = LockedValues<Int>()
         let observation = other.observe(key) { seen.append($0) }

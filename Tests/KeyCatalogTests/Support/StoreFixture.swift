@@ -120,4 +120,27 @@ enum TestHelperExecutable {
         try process.run()
         return process
     }
+
+    /// Runs the helper as an unprivileged user (through `setpriv` when the tests run as root, for
+    /// whom permissions stop nothing); returns its status and standard error, where the default
+    /// failure handler prints.
+    static func runUnprivileged(_ arguments: [String]) throws -> (status: Int32, errors: String) {
+        guard let url else {
+            throw PersistentKeyValueEncodingError("KeyCatalogTestHelper not found beside \(CommandLine.arguments[0])")
+        }
+        let process = Process()
+        if geteuid() == 0 {
+            process.executableURL = URL(filePath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", url.path(percentEncoded: false)] + arguments
+        } else {
+            process.executableURL = url
+            process.arguments = arguments
+        }
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let data = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
 }

@@ -1,0 +1,102 @@
+import Foundation
+import KeyCatalog
+import Testing
+
+/// The file store against other processes and permissions: real child processes, an
+/// unprivileged user where the tests run as root.
+@Suite("File store: other processes and permissions")
+struct FileStoreProcessTests {
+    let folder = TemporaryDirectory()
+
+    /// A folder anyone may write in, so an unprivileged child can create temporary files there.
+    private func sharedFolder() throws -> URL {
+        let url = folder.file("shared")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        chmod(url.path(percentEncoded: false), 0o777)
+        return url
+    }
+
+    private func writePropertyList(_ values: [String: Any], to url: URL, mode: mode_t) throws {
+        try PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0).write(to: url)
+        chmod(url.path(percentEncoded: false), mode)
+    }
+
+    @Test func aFileThatCannotBeReadIsNeverOverwritten() throws {
+        let url = try sharedFolder().appending(path: "settings.plist")
+        try writePropertyList(["precious": 42], to: url, mode: 0o000)
+
+        let child = try TestHelperExecutable.runUnprivileged(["file", url.path(percentEncoded: false), "set", "new", "1"])
+        #expect(child.status == 0)
+        #expect(child.errors.contains("file could not be read"), "\(child.errors)")
+        #expect(child.errors.contains("not written, to keep the file that is there"), "\(child.errors)")
+        chmod(url.path(percentEncoded: false), 0o600)
+        #expect(try StoreFixture.readPropertyListFile(url) == ["precious": .int(42)], "the file is as it was")
+    }
+
+    @Test func aReadOnlyFolderMakesWritesFailAndKeepsTheOldValue() throws {
+        let directory = try sharedFolder()
+        let url = directory.appending(path: "settings.plist")
+        try writePropertyList(["n": 1], to: url, mode: 0o644)
+        chmod(directory.path(percentEncoded: false), 0o555)
+        defer { chmod(directory.path(percentEncoded: false), 0o777) }
+
+        let child = try TestHelperExecutable.runUnprivileged(["file", url.path(percentEncoded: false), "set", "n", "2"])
+        #expect(child.status == 0)
+        #expect(child.errors.contains("write of 'n'"), "\(child.errors)")
+        #expect(try StoreFixture.readPropertyListFile(url) == ["n": .int(1)])
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path(percentEncoded: false))
+        #expect(names == ["settings.plist"])
+    }
+
+    @Test func aWriteKeepsWhatAnotherProcessWroteMeanwhile() throws {
+        let url = folder.file("settings.plist")
+        let store = FileKeyValueStore(url: url)
+        let mine = PersistentKey<Int>("Mine", defaultValue: 0)
+        store.set(mine, to: 1)
+
+        // Another process writes the file while this one has it open.
+        let child = try TestHelperExecutable.run(["file", url.path(percentEncoded: false), "set", "Theirs", "2"])
+        #expect(child.status == 0)
+
+        store.set(mine, to: 3)
+        #expect(try StoreFixture.readPropertyListFile(url) == ["Mine": .int(3), "Theirs": .int(2)])
+        #expect(store.get(PersistentKey<Int>("Theirs", defaultValue: 0)) == 2, "the write read the file again")
+    }
+}
+
+@Suite("Failures reported from awkward places")
+struct AwkwardFailureTests {
+    @Test(.timeLimit(.minutes(1)))
+    func aHandlerMayOpenAFileStoreWhileALoadFailureIsReported() throws {
+        let folder = TemporaryDirectory()
+        let corrupt = folder.file("corrupt.plist")
+        try Data("not a property list".utf8).write(to: corrupt)
+        let log = folder.file("log.plist")
+        let logged = LockedValues<String>()
+        PersistentKeyValueFailure.$taskHandler.withValue({ failure in
+            // A handler that logs to a file store: it must not deadlock on the store registry.
+            let logStore = FileKeyValueStore(url: log)
+            logStore.set(PersistentKey<String>("last", defaultValue: ""), to: failure.message)
+            logged.append(failure.message)
+        }) {
+            _ = FileKeyValueStore(url: corrupt)
+        }
+        #expect(logged.values.count == 1)
+        #expect(FileKeyValueStore(url: log).get(PersistentKey<String>("last", defaultValue: "")).contains("moved aside"))
+    }
+
+    @Test func aFailedBackgroundSynchronizeIsReported() throws {
+        let suite = TemporarySuite()
+        // A folder where the suite's file should be: Foundation cannot write it.
+        try FileManager.default.createDirectory(at: suite.fileURL.appending(path: "blocked"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: suite.fileURL) }
+        let recorder = FailureRecorder()
+        recorder.record {
+            suite.defaults.set(PersistentKey<Int>("n", defaultValue: 0), to: 1)
+            UserDefaultsPersistence.synchronizePendingWrites()
+        }
+        let mine = recorder.failures.filter { $0.store.contains(suite.name) }
+        #expect(mine.count == 1, "\(recorder.failures)")
+        #expect(mine.first?.message.contains("synchronize() failed") == true)
+    }
+}
