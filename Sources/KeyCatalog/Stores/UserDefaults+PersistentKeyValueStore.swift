@@ -26,9 +26,9 @@ extension UserDefaults: PersistentKeyValueStore {
     /// default does not count.
     ///
     /// Exact for suites opened through ``UserDefaultsPersistence/suite(named:)`` (catalogs open theirs
-    /// so) and, on Apple platforms, for `.standard`. For other instances, whose domain name
-    /// UserDefaults does not tell (and for `.standard` on Linux), a value equal to the registered
-    /// default counts as not stored.
+    /// so) and for `.standard` (on Linux, a value equal to its registered default costs a
+    /// `synchronize()` and a read of the domain's file). For other instances, whose domain name
+    /// UserDefaults does not tell, a value equal to the registered default counts as not stored.
     public func hasPersistentValue(forKey key: String) -> Bool {
         // Nothing in any domain: the common case (a migration's source that is long gone), and
         // cheaper than copying the persistent domain.
@@ -39,7 +39,17 @@ extension UserDefaults: PersistentKeyValueStore {
         let registered = UserDefaultsPersistence.registeredValue(forKey: key, in: self)
             ?? volatileDomain(forName: UserDefaults.registrationDomain)[key].flatMap(PropertyListValue.init(foundationObject:))
         guard let registered else { return true }
-        return PropertyListValue(foundationObject: object) != registered
+        guard PropertyListValue(foundationObject: object) == registered else { return true }
+        #if !canImport(Darwin)
+        if self === UserDefaults.standard {
+            // Equal to the registered default: only the file can tell. Write pending changes, then
+            // read the standard domain's file (never asking for the domain by name: see
+            // `UserDefaultsPersistence.persistentDomainName(of:)`).
+            synchronize()
+            return UserDefaultsPersistence.standardDomainFileContents()?[key] != nil
+        }
+        #endif
+        return false
     }
 
     public func setPersistentValue(_ value: PropertyListValue, forKey key: String) {

@@ -68,6 +68,18 @@ public enum UserDefaultsPersistence {
         return state.withLock { $0.suiteNames[ObjectIdentifier(defaults)]?.name }
     }
 
+    #if !canImport(Darwin)
+    /// What the standard domain's file holds: swift-corelibs-foundation writes it to
+    /// `$XDG_CONFIG_HOME` (else `~/.config`) as `<process name>.plist`.
+    static func standardDomainFileContents() -> [String: Any]? {
+        let configuration = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"].map { URL(filePath: $0) }
+            ?? URL(filePath: NSHomeDirectory()).appending(path: ".config")
+        let file = configuration.appending(path: "\(ProcessInfo.processInfo.processName).plist")
+        guard let data = try? Data(contentsOf: file) else { return nil }
+        return (try? PropertyListSerialization.propertyList(from: data, format: nil)) as? [String: Any]
+    }
+    #endif
+
     /// Writes every pending change to disk now.
     public static func synchronizePendingWrites() {
         let pending = state.withLock { state in
