@@ -38,8 +38,9 @@ extension PropertyListValue {
 
     /// Checks that the value can be written to a property list (XML or binary) and read back unchanged.
     ///
-    /// XML property lists, which UserDefaults writes on Linux, cannot hold most C0 control
-    /// characters; written anyway, they make the whole file unreadable.
+    /// XML property lists, which UserDefaults writes on Linux, may not hold most C0 control
+    /// characters (XML 1.0 forbids them): Foundation on Linux writes them anyway, but other
+    /// readers of the file may reject it whole. So they are refused everywhere, in memory too.
     ///
     /// - Throws: ``PropertyListValue/IncompatibilityError`` naming the offending path.
     public func validateForPropertyList() throws(IncompatibilityError) {
