@@ -113,7 +113,8 @@ public struct KeyCatalogEntry: Sendable, Identifiable {
     /// text as a string, each through the key's representation: `dark` sets an enum, `2026-01-01T00:00:00Z`
     /// an ISO 8601 date.
     ///
-    /// - Throws: ``KeyCatalogEntry/ParseError`` when the text is no valid value; nothing is written then.
+    /// - Throws: ``KeyCatalogEntry/ParseError`` when the text is no valid value, or
+    ///   ``PersistentKeyValueFailure`` when the store refuses the value; nothing is written then.
     public func setValue(parsing text: String, in store: some PersistentKeyValueStore) throws {
         guard let operations else { throw ParseError(key: name, text: text, reason: "a parameterized key needs its parameters") }
         do {

@@ -64,18 +64,6 @@ private struct _ChangeDecoder<Key: PersistentKeyProtocol>: Sendable {
 
     func value(from stored: PropertyListValue?) -> Key.Value {
         guard key.isStoreAccessEnabled, let stored else { return key.defaultValue }
-        do {
-            return try key.representation.value(from: stored)
-        } catch {
-            PersistentKeyValueFailure.report(
-                PersistentKeyValueFailure(
-                    operation: .read,
-                    key: key.id,
-                    store: store,
-                    message: "stored value ignored, default used: \(error)"
-                )
-            )
-            return key.defaultValue
-        }
+        return _decodeOrDefault(stored, for: key, store: store)
     }
 }

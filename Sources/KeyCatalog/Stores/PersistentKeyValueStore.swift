@@ -144,14 +144,7 @@ extension PersistentKeyValueStore {
     /// Decodes a stored value for a key, reporting and falling back to the default on failure.
     @inlinable
     public func _decode<Key: PersistentKeyProtocol>(_ stored: PropertyListValue, for key: Key) -> Key.Value {
-        do {
-            return try key.representation.value(from: stored)
-        } catch {
-            PersistentKeyValueFailure.report(
-                _failure(.read, key: key.id, error, prefix: "stored value ignored, default used: ")
-            )
-            return key.defaultValue
-        }
+        _decodeOrDefault(stored, for: key, store: persistentStoreDescription)
     }
 
     @usableFromInline
@@ -169,4 +162,27 @@ extension PersistentKeyValueStore {
             message: prefix + String(describing: error)
         )
     }
+}
+
+/// A stored value as the key's value; on failure, the failure is reported and the default returned.
+/// Reads and change announcements both decode through this.
+@inlinable
+func _decodeOrDefault<Key: PersistentKeyProtocol>(
+    _ stored: PropertyListValue,
+    for key: Key,
+    store: @autoclosure () -> String
+) -> Key.Value {
+    do {
+        return try key.representation.value(from: stored)
+    } catch {
+        _reportUnreadable(key: key.id, store: store(), error)
+        return key.defaultValue
+    }
+}
+
+@usableFromInline
+func _reportUnreadable(key: String, store: String, _ error: any Error) {
+    PersistentKeyValueFailure.report(
+        PersistentKeyValueFailure(operation: .read, key: key, store: store, message: "stored value ignored, default used: \(error)")
+    )
 }
