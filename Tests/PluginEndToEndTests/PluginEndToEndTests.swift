@@ -61,6 +61,10 @@ struct PluginEndToEndTests {
         let edited = try client.swift("build", "--product", "PluginClient")
         #expect(edited.status == 0, "\(edited.output)")
         #expect(try String(contentsOf: generated, encoding: .utf8).contains("/// Edited."))
+        // Only that target recompiles: not the runtime, not the generator.
+        #expect(edited.output.contains("Compiling PluginClient"), "\(edited.output)")
+        #expect(!edited.output.contains("Compiling KeyCatalog "), "\(edited.output)")
+        #expect(!edited.output.contains("Compiling KeyCatalogGenerator"), "\(edited.output)")
     }
 
     @Test(.timeLimit(.minutes(15)))
