@@ -28,7 +28,7 @@ struct GoldenTests {
     func casesExist() {
         #expect(Self.cases == [
             "annotations", "basic", "custom-types", "debug-keys", "enums", "every-type", "keywords",
-            "parameterized", "public-access", "representations", "stores",
+            "parameterized", "public-access", "representations", "shadowing", "stores",
         ])
     }
 

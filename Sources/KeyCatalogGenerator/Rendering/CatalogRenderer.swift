@@ -75,8 +75,8 @@ struct CatalogRenderer {
         guard key.isParameterized else {
             writer.line(access + " var " + name + ": " + valueType + " {")
             writer.indented { writer in
-                writer.line("get { stores." + store + ".get(" + reference + ") }")
-                writer.line("nonmutating set { stores." + store + ".set(" + reference + ", to: newValue) }")
+                writer.line("get { self.stores." + store + ".get(" + reference + ") }")
+                writer.line("nonmutating set { self.stores." + store + ".set(" + reference + ", to: newValue) }")
             }
             writer.line("}")
             return
@@ -200,7 +200,7 @@ struct CatalogRenderer {
         writer.line("/// the stores without KeyCatalog.")
         writer.block("\(access) func register() {") { writer in
             writer.block("for entry in Self.entries {") { writer in
-                writer.line("guard let store = stores[entry.store] else { continue }")
+                writer.line("guard let store = self.stores[entry.store] else { continue }")
                 writer.line("entry.register(in: store)")
             }
         }
@@ -221,7 +221,7 @@ struct CatalogRenderer {
         writer.line("/// Parameterized keys are left alone: their storage keys are not known.")
         writer.block("\(access) func reset() {") { writer in
             writer.block("for entry in Self.entries where !entry.isParameterized {") { writer in
-                writer.line("guard let store = stores[entry.store] else { continue }")
+                writer.line("guard let store = self.stores[entry.store] else { continue }")
                 writer.line("entry.reset(in: store)")
             }
         }

@@ -43,7 +43,7 @@ struct MigrationsRenderer {
         writer.line("/// Moves values from where they used to live into their keys, never losing one: run it at")
         writer.line("/// launch, before reading keys. Running it again changes nothing; see `KeyCatalog.KeyMigrator`.")
         writer.block("\(access) func migrate() -> KeyCatalog.KeyMigrationReport {") { writer in
-            writer.line("KeyCatalog.KeyMigrator.run(Self.migrations) { stores[$0] }")
+            writer.line("KeyCatalog.KeyMigrator.run(Self.migrations) { self.stores[$0] }")
         }
 
         for key in migrating where key.isParameterized {
@@ -52,7 +52,7 @@ struct MigrationsRenderer {
             writer.line("/// Runs the migrations of `\(key.name)` for one set of parameters.")
             writer.block("\(access) func \(name)(\(KeyAccessorRenderer.parameterList(of: key))) -> KeyCatalog.KeyMigrationReport {") { writer in
                 renderMigration(of: key, opening: "let migration = ", closing: ")", into: &writer)
-                writer.line("return KeyCatalog.KeyMigrator.run([migration]) { stores[$0] }")
+                writer.line("return KeyCatalog.KeyMigrator.run([migration]) { self.stores[$0] }")
             }
         }
     }

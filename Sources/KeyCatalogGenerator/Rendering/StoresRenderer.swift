@@ -47,7 +47,8 @@ struct StoresRenderer {
             writer.block("\(access) subscript(name: Swift.String) -> \(storeType)? {") { writer in
                 writer.line("switch name {")
                 for store in stores {
-                    writer.line("case \(SwiftSyntax.stringLiteral(store.name)): \(SwiftSyntax.identifier(store.name))")
+                    // `self.`: a store may be named like the parameter (`name`).
+                    writer.line("case \(SwiftSyntax.stringLiteral(store.name)): self.\(SwiftSyntax.identifier(store.name))")
                 }
                 writer.line("default: nil")
                 writer.line("}")

@@ -94,8 +94,8 @@ internal struct AnnotatedKeys: Swift.Sendable {
         /// The store with this manifest name (a registration-table entry's `store`), if declared.
         internal subscript(name: Swift.String) -> KeyCatalog.AnyPersistentKeyValueStore? {
             switch name {
-            case "standard": standard
-            case "vault": vault
+            case "standard": self.standard
+            case "vault": self.vault
             default: nil
             }
         }
@@ -116,21 +116,21 @@ internal struct AnnotatedKeys: Swift.Sendable {
     /// It spans paragraphs, mentions `code`, */ and "quotes",
     /// and Windows line ends.
     internal var documentedValue: Swift.Int {
-        get { stores.standard.get(.documentedValue) }
-        nonmutating set { stores.standard.set(.documentedValue, to: newValue) }
+        get { self.stores.standard.get(.documentedValue) }
+        nonmutating set { self.stores.standard.set(.documentedValue, to: newValue) }
     }
 
     @available(*, deprecated, message: "Use 'documentedValue' instead.")
     internal var oldCounter: Swift.Int {
-        get { stores.standard.get(_DeprecatedKeyDefinitions.oldCounter) }
-        nonmutating set { stores.standard.set(_DeprecatedKeyDefinitions.oldCounter, to: newValue) }
+        get { self.stores.standard.get(_DeprecatedKeyDefinitions.oldCounter) }
+        nonmutating set { self.stores.standard.set(_DeprecatedKeyDefinitions.oldCounter, to: newValue) }
     }
 
     /// The old theme name.
     @available(*, deprecated, message: "Themes are enums now: \"appearance\" \\ see the changelog.")
     internal var oldTheme: Swift.String {
-        get { stores.standard.get(_DeprecatedKeyDefinitions.oldTheme) }
-        nonmutating set { stores.standard.set(_DeprecatedKeyDefinitions.oldTheme, to: newValue) }
+        get { self.stores.standard.get(_DeprecatedKeyDefinitions.oldTheme) }
+        nonmutating set { self.stores.standard.set(_DeprecatedKeyDefinitions.oldTheme, to: newValue) }
     }
 
     @available(*, deprecated, message: "Gone.")
@@ -146,20 +146,20 @@ internal struct AnnotatedKeys: Swift.Sendable {
 
     @available(*, deprecated, message: "Debug menus moved.")
     internal var oldDebugFlag: Swift.Bool {
-        get { stores.standard.get(_DeprecatedKeyDefinitions.oldDebugFlag) }
-        nonmutating set { stores.standard.set(_DeprecatedKeyDefinitions.oldDebugFlag, to: newValue) }
+        get { self.stores.standard.get(_DeprecatedKeyDefinitions.oldDebugFlag) }
+        nonmutating set { self.stores.standard.set(_DeprecatedKeyDefinitions.oldDebugFlag, to: newValue) }
     }
 
     /// Never shown in settings screens.
     internal var password: Swift.String? {
-        get { stores.vault.get(.password) }
-        nonmutating set { stores.vault.set(.password, to: newValue) }
+        get { self.stores.vault.get(.password) }
+        nonmutating set { self.stores.vault.set(.password, to: newValue) }
     }
 
     @available(*, deprecated, message: "Use 'password'.")
     internal var pin: Swift.String {
-        get { stores.vault.get(_DeprecatedKeyDefinitions.pin) }
-        nonmutating set { stores.vault.set(_DeprecatedKeyDefinitions.pin, to: newValue) }
+        get { self.stores.vault.get(_DeprecatedKeyDefinitions.pin) }
+        nonmutating set { self.stores.vault.set(_DeprecatedKeyDefinitions.pin, to: newValue) }
     }
 
     // MARK: - Registration table
@@ -182,7 +182,7 @@ internal struct AnnotatedKeys: Swift.Sendable {
     /// the stores without KeyCatalog.
     internal func register() {
         for entry in Self.entries {
-            guard let store = stores[entry.store] else { continue }
+            guard let store = self.stores[entry.store] else { continue }
             entry.register(in: store)
         }
     }
@@ -202,7 +202,7 @@ internal struct AnnotatedKeys: Swift.Sendable {
     /// Parameterized keys are left alone: their storage keys are not known.
     internal func reset() {
         for entry in Self.entries where !entry.isParameterized {
-            guard let store = stores[entry.store] else { continue }
+            guard let store = self.stores[entry.store] else { continue }
             entry.reset(in: store)
         }
     }
@@ -217,7 +217,7 @@ internal struct AnnotatedKeys: Swift.Sendable {
     /// Moves values from where they used to live into their keys, never losing one: run it at
     /// launch, before reading keys. Running it again changes nothing; see `KeyCatalog.KeyMigrator`.
     internal func migrate() -> KeyCatalog.KeyMigrationReport {
-        KeyCatalog.KeyMigrator.run(Self.migrations) { stores[$0] }
+        KeyCatalog.KeyMigrator.run(Self.migrations) { self.stores[$0] }
     }
 }
 

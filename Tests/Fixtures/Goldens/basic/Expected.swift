@@ -58,7 +58,7 @@ internal struct Keys: Swift.Sendable {
         /// The store with this manifest name (a registration-table entry's `store`), if declared.
         internal subscript(name: Swift.String) -> KeyCatalog.AnyPersistentKeyValueStore? {
             switch name {
-            case "standard": standard
+            case "standard": self.standard
             default: nil
             }
         }
@@ -76,18 +76,18 @@ internal struct Keys: Swift.Sendable {
 
     /// How many times the app was launched.
     internal var launchCount: Swift.Int {
-        get { stores.standard.get(.launchCount) }
-        nonmutating set { stores.standard.set(.launchCount, to: newValue) }
+        get { self.stores.standard.get(.launchCount) }
+        nonmutating set { self.stores.standard.set(.launchCount, to: newValue) }
     }
 
     internal var hasSeenOnboarding: Swift.Bool {
-        get { stores.standard.get(.hasSeenOnboarding) }
-        nonmutating set { stores.standard.set(.hasSeenOnboarding, to: newValue) }
+        get { self.stores.standard.get(.hasSeenOnboarding) }
+        nonmutating set { self.stores.standard.set(.hasSeenOnboarding, to: newValue) }
     }
 
     internal var username: Swift.String {
-        get { stores.standard.get(.username) }
-        nonmutating set { stores.standard.set(.username, to: newValue) }
+        get { self.stores.standard.get(.username) }
+        nonmutating set { self.stores.standard.set(.username, to: newValue) }
     }
 
     // MARK: - Registration table
@@ -106,7 +106,7 @@ internal struct Keys: Swift.Sendable {
     /// the stores without KeyCatalog.
     internal func register() {
         for entry in Self.entries {
-            guard let store = stores[entry.store] else { continue }
+            guard let store = self.stores[entry.store] else { continue }
             entry.register(in: store)
         }
     }
@@ -126,7 +126,7 @@ internal struct Keys: Swift.Sendable {
     /// Parameterized keys are left alone: their storage keys are not known.
     internal func reset() {
         for entry in Self.entries where !entry.isParameterized {
-            guard let store = stores[entry.store] else { continue }
+            guard let store = self.stores[entry.store] else { continue }
             entry.reset(in: store)
         }
     }
@@ -141,6 +141,6 @@ internal struct Keys: Swift.Sendable {
     /// Moves values from where they used to live into their keys, never losing one: run it at
     /// launch, before reading keys. Running it again changes nothing; see `KeyCatalog.KeyMigrator`.
     internal func migrate() -> KeyCatalog.KeyMigrationReport {
-        KeyCatalog.KeyMigrator.run(Self.migrations) { stores[$0] }
+        KeyCatalog.KeyMigrator.run(Self.migrations) { self.stores[$0] }
     }
 }

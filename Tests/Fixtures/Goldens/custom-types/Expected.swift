@@ -114,7 +114,7 @@ internal struct CustomKeys: Swift.Sendable {
         /// The store with this manifest name (a registration-table entry's `store`), if declared.
         internal subscript(name: Swift.String) -> KeyCatalog.AnyPersistentKeyValueStore? {
             switch name {
-            case "standard": standard
+            case "standard": self.standard
             default: nil
             }
         }
@@ -132,48 +132,48 @@ internal struct CustomKeys: Swift.Sendable {
 
     /// A KeyValuePersistible struct of the app's own.
     internal var windowFrame: GoldenWindowFrame {
-        get { stores.standard.get(.windowFrame) }
-        nonmutating set { stores.standard.set(.windowFrame, to: newValue) }
+        get { self.stores.standard.get(.windowFrame) }
+        nonmutating set { self.stores.standard.set(.windowFrame, to: newValue) }
     }
 
     internal var contact: GoldenContact {
-        get { stores.standard.get(.contact) }
-        nonmutating set { stores.standard.set(.contact, to: newValue) }
+        get { self.stores.standard.get(.contact) }
+        nonmutating set { self.stores.standard.set(.contact, to: newValue) }
     }
 
     internal var optionalContact: GoldenContact? {
-        get { stores.standard.get(.optionalContact) }
-        nonmutating set { stores.standard.set(.optionalContact, to: newValue) }
+        get { self.stores.standard.get(.optionalContact) }
+        nonmutating set { self.stores.standard.set(.optionalContact, to: newValue) }
     }
 
     internal var accountKind: GoldenAccountKind {
-        get { stores.standard.get(.accountKind) }
-        nonmutating set { stores.standard.set(.accountKind, to: newValue) }
+        get { self.stores.standard.get(.accountKind) }
+        nonmutating set { self.stores.standard.set(.accountKind, to: newValue) }
     }
 
     internal var temperature: GoldenCelsius {
-        get { stores.standard.get(.temperature) }
-        nonmutating set { stores.standard.set(.temperature, to: newValue) }
+        get { self.stores.standard.get(.temperature) }
+        nonmutating set { self.stores.standard.set(.temperature, to: newValue) }
     }
 
     internal var locale: Foundation.Locale {
-        get { stores.standard.get(.locale) }
-        nonmutating set { stores.standard.set(.locale, to: newValue) }
+        get { self.stores.standard.get(.locale) }
+        nonmutating set { self.stores.standard.set(.locale, to: newValue) }
     }
 
     internal var maxCount: Swift.Int {
-        get { stores.standard.get(.maxCount) }
-        nonmutating set { stores.standard.set(.maxCount, to: newValue) }
+        get { self.stores.standard.get(.maxCount) }
+        nonmutating set { self.stores.standard.set(.maxCount, to: newValue) }
     }
 
     internal var sinceForever: Foundation.Date {
-        get { stores.standard.get(.sinceForever) }
-        nonmutating set { stores.standard.set(.sinceForever, to: newValue) }
+        get { self.stores.standard.get(.sinceForever) }
+        nonmutating set { self.stores.standard.set(.sinceForever, to: newValue) }
     }
 
     internal var recentFrames: [GoldenWindowFrame] {
-        get { stores.standard.get(.recentFrames) }
-        nonmutating set { stores.standard.set(.recentFrames, to: newValue) }
+        get { self.stores.standard.get(.recentFrames) }
+        nonmutating set { self.stores.standard.set(.recentFrames, to: newValue) }
     }
 
     // MARK: - Registration table
@@ -198,7 +198,7 @@ internal struct CustomKeys: Swift.Sendable {
     /// the stores without KeyCatalog.
     internal func register() {
         for entry in Self.entries {
-            guard let store = stores[entry.store] else { continue }
+            guard let store = self.stores[entry.store] else { continue }
             entry.register(in: store)
         }
     }
@@ -218,7 +218,7 @@ internal struct CustomKeys: Swift.Sendable {
     /// Parameterized keys are left alone: their storage keys are not known.
     internal func reset() {
         for entry in Self.entries where !entry.isParameterized {
-            guard let store = stores[entry.store] else { continue }
+            guard let store = self.stores[entry.store] else { continue }
             entry.reset(in: store)
         }
     }
@@ -233,6 +233,6 @@ internal struct CustomKeys: Swift.Sendable {
     /// Moves values from where they used to live into their keys, never losing one: run it at
     /// launch, before reading keys. Running it again changes nothing; see `KeyCatalog.KeyMigrator`.
     internal func migrate() -> KeyCatalog.KeyMigrationReport {
-        KeyCatalog.KeyMigrator.run(Self.migrations) { stores[$0] }
+        KeyCatalog.KeyMigrator.run(Self.migrations) { self.stores[$0] }
     }
 }

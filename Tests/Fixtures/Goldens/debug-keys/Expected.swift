@@ -132,7 +132,7 @@ internal struct DebugKeys: Swift.Sendable {
         /// The store with this manifest name (a registration-table entry's `store`), if declared.
         internal subscript(name: Swift.String) -> KeyCatalog.AnyPersistentKeyValueStore? {
             switch name {
-            case "standard": standard
+            case "standard": self.standard
             default: nil
             }
         }
@@ -150,28 +150,28 @@ internal struct DebugKeys: Swift.Sendable {
 
     /// Off while developing, on in the App Store.
     internal var isRatingEnabled: Swift.Bool {
-        get { stores.standard.get(.isRatingEnabled) }
-        nonmutating set { stores.standard.set(.isRatingEnabled, to: newValue) }
+        get { self.stores.standard.get(.isRatingEnabled) }
+        nonmutating set { self.stores.standard.set(.isRatingEnabled, to: newValue) }
     }
 
     internal var apiBaseURL: Foundation.URL {
-        get { stores.standard.get(.apiBaseURL) }
-        nonmutating set { stores.standard.set(.apiBaseURL, to: newValue) }
+        get { self.stores.standard.get(.apiBaseURL) }
+        nonmutating set { self.stores.standard.set(.apiBaseURL, to: newValue) }
     }
 
     internal var logLevel: LogLevel {
-        get { stores.standard.get(.logLevel) }
-        nonmutating set { stores.standard.set(.logLevel, to: newValue) }
+        get { self.stores.standard.get(.logLevel) }
+        nonmutating set { self.stores.standard.set(.logLevel, to: newValue) }
     }
 
     internal var debugFetchLimit: Swift.Int? {
-        get { stores.standard.get(.debugFetchLimit) }
-        nonmutating set { stores.standard.set(.debugFetchLimit, to: newValue) }
+        get { self.stores.standard.get(.debugFetchLimit) }
+        nonmutating set { self.stores.standard.set(.debugFetchLimit, to: newValue) }
     }
 
     internal var debugSyncDate: Foundation.Date? {
-        get { stores.standard.get(.debugSyncDate) }
-        nonmutating set { stores.standard.set(.debugSyncDate, to: newValue) }
+        get { self.stores.standard.get(.debugSyncDate) }
+        nonmutating set { self.stores.standard.set(.debugSyncDate, to: newValue) }
     }
 
     internal func debugOverride(feature: Swift.String) -> Swift.Bool {
@@ -206,7 +206,7 @@ internal struct DebugKeys: Swift.Sendable {
     /// the stores without KeyCatalog.
     internal func register() {
         for entry in Self.entries {
-            guard let store = stores[entry.store] else { continue }
+            guard let store = self.stores[entry.store] else { continue }
             entry.register(in: store)
         }
     }
@@ -226,7 +226,7 @@ internal struct DebugKeys: Swift.Sendable {
     /// Parameterized keys are left alone: their storage keys are not known.
     internal func reset() {
         for entry in Self.entries where !entry.isParameterized {
-            guard let store = stores[entry.store] else { continue }
+            guard let store = self.stores[entry.store] else { continue }
             entry.reset(in: store)
         }
     }
@@ -241,6 +241,6 @@ internal struct DebugKeys: Swift.Sendable {
     /// Moves values from where they used to live into their keys, never losing one: run it at
     /// launch, before reading keys. Running it again changes nothing; see `KeyCatalog.KeyMigrator`.
     internal func migrate() -> KeyCatalog.KeyMigrationReport {
-        KeyCatalog.KeyMigrator.run(Self.migrations) { stores[$0] }
+        KeyCatalog.KeyMigrator.run(Self.migrations) { self.stores[$0] }
     }
 }

@@ -100,7 +100,7 @@ internal struct EnumKeys: Swift.Sendable {
         /// The store with this manifest name (a registration-table entry's `store`), if declared.
         internal subscript(name: Swift.String) -> KeyCatalog.AnyPersistentKeyValueStore? {
             switch name {
-            case "standard": standard
+            case "standard": self.standard
             default: nil
             }
         }
@@ -117,33 +117,33 @@ internal struct EnumKeys: Swift.Sendable {
     // MARK: - Values
 
     internal var appearance: Appearance {
-        get { stores.standard.get(.appearance) }
-        nonmutating set { stores.standard.set(.appearance, to: newValue) }
+        get { self.stores.standard.get(.appearance) }
+        nonmutating set { self.stores.standard.set(.appearance, to: newValue) }
     }
 
     internal var defaultAppearance: Appearance {
-        get { stores.standard.get(.defaultAppearance) }
-        nonmutating set { stores.standard.set(.defaultAppearance, to: newValue) }
+        get { self.stores.standard.get(.defaultAppearance) }
+        nonmutating set { self.stores.standard.set(.defaultAppearance, to: newValue) }
     }
 
     internal var priority: Priority {
-        get { stores.standard.get(.priority) }
-        nonmutating set { stores.standard.set(.priority, to: newValue) }
+        get { self.stores.standard.get(.priority) }
+        nonmutating set { self.stores.standard.set(.priority, to: newValue) }
     }
 
     internal var optionalPriority: Priority? {
-        get { stores.standard.get(.optionalPriority) }
-        nonmutating set { stores.standard.set(.optionalPriority, to: newValue) }
+        get { self.stores.standard.get(.optionalPriority) }
+        nonmutating set { self.stores.standard.set(.optionalPriority, to: newValue) }
     }
 
     internal var favoriteAppearances: [Appearance] {
-        get { stores.standard.get(.favoriteAppearances) }
-        nonmutating set { stores.standard.set(.favoriteAppearances, to: newValue) }
+        get { self.stores.standard.get(.favoriteAppearances) }
+        nonmutating set { self.stores.standard.set(.favoriteAppearances, to: newValue) }
     }
 
     internal var priorityByList: [Swift.String: Priority] {
-        get { stores.standard.get(.priorityByList) }
-        nonmutating set { stores.standard.set(.priorityByList, to: newValue) }
+        get { self.stores.standard.get(.priorityByList) }
+        nonmutating set { self.stores.standard.set(.priorityByList, to: newValue) }
     }
 
     // MARK: - Registration table
@@ -165,7 +165,7 @@ internal struct EnumKeys: Swift.Sendable {
     /// the stores without KeyCatalog.
     internal func register() {
         for entry in Self.entries {
-            guard let store = stores[entry.store] else { continue }
+            guard let store = self.stores[entry.store] else { continue }
             entry.register(in: store)
         }
     }
@@ -185,7 +185,7 @@ internal struct EnumKeys: Swift.Sendable {
     /// Parameterized keys are left alone: their storage keys are not known.
     internal func reset() {
         for entry in Self.entries where !entry.isParameterized {
-            guard let store = stores[entry.store] else { continue }
+            guard let store = self.stores[entry.store] else { continue }
             entry.reset(in: store)
         }
     }
@@ -200,6 +200,6 @@ internal struct EnumKeys: Swift.Sendable {
     /// Moves values from where they used to live into their keys, never losing one: run it at
     /// launch, before reading keys. Running it again changes nothing; see `KeyCatalog.KeyMigrator`.
     internal func migrate() -> KeyCatalog.KeyMigrationReport {
-        KeyCatalog.KeyMigrator.run(Self.migrations) { stores[$0] }
+        KeyCatalog.KeyMigrator.run(Self.migrations) { self.stores[$0] }
     }
 }

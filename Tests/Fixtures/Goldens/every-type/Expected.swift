@@ -234,7 +234,7 @@ internal struct TypeKeys: Swift.Sendable {
         /// The store with this manifest name (a registration-table entry's `store`), if declared.
         internal subscript(name: Swift.String) -> KeyCatalog.AnyPersistentKeyValueStore? {
             switch name {
-            case "standard": standard
+            case "standard": self.standard
             default: nil
             }
         }
@@ -251,163 +251,163 @@ internal struct TypeKeys: Swift.Sendable {
     // MARK: - Values
 
     internal var typeBool: Swift.Bool {
-        get { stores.standard.get(.typeBool) }
-        nonmutating set { stores.standard.set(.typeBool, to: newValue) }
+        get { self.stores.standard.get(.typeBool) }
+        nonmutating set { self.stores.standard.set(.typeBool, to: newValue) }
     }
 
     internal var typeInt: Swift.Int {
-        get { stores.standard.get(.typeInt) }
-        nonmutating set { stores.standard.set(.typeInt, to: newValue) }
+        get { self.stores.standard.get(.typeInt) }
+        nonmutating set { self.stores.standard.set(.typeInt, to: newValue) }
     }
 
     internal var typeInt8: Swift.Int8 {
-        get { stores.standard.get(.typeInt8) }
-        nonmutating set { stores.standard.set(.typeInt8, to: newValue) }
+        get { self.stores.standard.get(.typeInt8) }
+        nonmutating set { self.stores.standard.set(.typeInt8, to: newValue) }
     }
 
     internal var typeInt16: Swift.Int16 {
-        get { stores.standard.get(.typeInt16) }
-        nonmutating set { stores.standard.set(.typeInt16, to: newValue) }
+        get { self.stores.standard.get(.typeInt16) }
+        nonmutating set { self.stores.standard.set(.typeInt16, to: newValue) }
     }
 
     internal var typeInt32: Swift.Int32 {
-        get { stores.standard.get(.typeInt32) }
-        nonmutating set { stores.standard.set(.typeInt32, to: newValue) }
+        get { self.stores.standard.get(.typeInt32) }
+        nonmutating set { self.stores.standard.set(.typeInt32, to: newValue) }
     }
 
     internal var typeInt64: Swift.Int64 {
-        get { stores.standard.get(.typeInt64) }
-        nonmutating set { stores.standard.set(.typeInt64, to: newValue) }
+        get { self.stores.standard.get(.typeInt64) }
+        nonmutating set { self.stores.standard.set(.typeInt64, to: newValue) }
     }
 
     internal var typeUInt: Swift.UInt {
-        get { stores.standard.get(.typeUInt) }
-        nonmutating set { stores.standard.set(.typeUInt, to: newValue) }
+        get { self.stores.standard.get(.typeUInt) }
+        nonmutating set { self.stores.standard.set(.typeUInt, to: newValue) }
     }
 
     internal var typeUInt8: Swift.UInt8 {
-        get { stores.standard.get(.typeUInt8) }
-        nonmutating set { stores.standard.set(.typeUInt8, to: newValue) }
+        get { self.stores.standard.get(.typeUInt8) }
+        nonmutating set { self.stores.standard.set(.typeUInt8, to: newValue) }
     }
 
     internal var typeUInt16: Swift.UInt16 {
-        get { stores.standard.get(.typeUInt16) }
-        nonmutating set { stores.standard.set(.typeUInt16, to: newValue) }
+        get { self.stores.standard.get(.typeUInt16) }
+        nonmutating set { self.stores.standard.set(.typeUInt16, to: newValue) }
     }
 
     internal var typeUInt32: Swift.UInt32 {
-        get { stores.standard.get(.typeUInt32) }
-        nonmutating set { stores.standard.set(.typeUInt32, to: newValue) }
+        get { self.stores.standard.get(.typeUInt32) }
+        nonmutating set { self.stores.standard.set(.typeUInt32, to: newValue) }
     }
 
     internal var typeUInt64: Swift.UInt64 {
-        get { stores.standard.get(.typeUInt64) }
-        nonmutating set { stores.standard.set(.typeUInt64, to: newValue) }
+        get { self.stores.standard.get(.typeUInt64) }
+        nonmutating set { self.stores.standard.set(.typeUInt64, to: newValue) }
     }
 
     internal var typeDouble: Swift.Double {
-        get { stores.standard.get(.typeDouble) }
-        nonmutating set { stores.standard.set(.typeDouble, to: newValue) }
+        get { self.stores.standard.get(.typeDouble) }
+        nonmutating set { self.stores.standard.set(.typeDouble, to: newValue) }
     }
 
     internal var typeWholeDouble: Swift.Double {
-        get { stores.standard.get(.typeWholeDouble) }
-        nonmutating set { stores.standard.set(.typeWholeDouble, to: newValue) }
+        get { self.stores.standard.get(.typeWholeDouble) }
+        nonmutating set { self.stores.standard.set(.typeWholeDouble, to: newValue) }
     }
 
     internal var typeFloat: Swift.Float {
-        get { stores.standard.get(.typeFloat) }
-        nonmutating set { stores.standard.set(.typeFloat, to: newValue) }
+        get { self.stores.standard.get(.typeFloat) }
+        nonmutating set { self.stores.standard.set(.typeFloat, to: newValue) }
     }
 
     internal var typeString: Swift.String {
-        get { stores.standard.get(.typeString) }
-        nonmutating set { stores.standard.set(.typeString, to: newValue) }
+        get { self.stores.standard.get(.typeString) }
+        nonmutating set { self.stores.standard.set(.typeString, to: newValue) }
     }
 
     internal var typeData: Foundation.Data {
-        get { stores.standard.get(.typeData) }
-        nonmutating set { stores.standard.set(.typeData, to: newValue) }
+        get { self.stores.standard.get(.typeData) }
+        nonmutating set { self.stores.standard.set(.typeData, to: newValue) }
     }
 
     internal var typeEmptyData: Foundation.Data {
-        get { stores.standard.get(.typeEmptyData) }
-        nonmutating set { stores.standard.set(.typeEmptyData, to: newValue) }
+        get { self.stores.standard.get(.typeEmptyData) }
+        nonmutating set { self.stores.standard.set(.typeEmptyData, to: newValue) }
     }
 
     internal var typeDate: Foundation.Date {
-        get { stores.standard.get(.typeDate) }
-        nonmutating set { stores.standard.set(.typeDate, to: newValue) }
+        get { self.stores.standard.get(.typeDate) }
+        nonmutating set { self.stores.standard.set(.typeDate, to: newValue) }
     }
 
     internal var typeFractionalDate: Foundation.Date {
-        get { stores.standard.get(.typeFractionalDate) }
-        nonmutating set { stores.standard.set(.typeFractionalDate, to: newValue) }
+        get { self.stores.standard.get(.typeFractionalDate) }
+        nonmutating set { self.stores.standard.set(.typeFractionalDate, to: newValue) }
     }
 
     internal var typeURL: Foundation.URL {
-        get { stores.standard.get(.typeURL) }
-        nonmutating set { stores.standard.set(.typeURL, to: newValue) }
+        get { self.stores.standard.get(.typeURL) }
+        nonmutating set { self.stores.standard.set(.typeURL, to: newValue) }
     }
 
     internal var typeUUID: Foundation.UUID {
-        get { stores.standard.get(.typeUUID) }
-        nonmutating set { stores.standard.set(.typeUUID, to: newValue) }
+        get { self.stores.standard.get(.typeUUID) }
+        nonmutating set { self.stores.standard.set(.typeUUID, to: newValue) }
     }
 
     internal var typeOptionalInt: Swift.Int? {
-        get { stores.standard.get(.typeOptionalInt) }
-        nonmutating set { stores.standard.set(.typeOptionalInt, to: newValue) }
+        get { self.stores.standard.get(.typeOptionalInt) }
+        nonmutating set { self.stores.standard.set(.typeOptionalInt, to: newValue) }
     }
 
     internal var typeOptionalString: Swift.String? {
-        get { stores.standard.get(.typeOptionalString) }
-        nonmutating set { stores.standard.set(.typeOptionalString, to: newValue) }
+        get { self.stores.standard.get(.typeOptionalString) }
+        nonmutating set { self.stores.standard.set(.typeOptionalString, to: newValue) }
     }
 
     internal var typeStrings: [Swift.String] {
-        get { stores.standard.get(.typeStrings) }
-        nonmutating set { stores.standard.set(.typeStrings, to: newValue) }
+        get { self.stores.standard.get(.typeStrings) }
+        nonmutating set { self.stores.standard.set(.typeStrings, to: newValue) }
     }
 
     internal var typeEmptyInts: [Swift.Int] {
-        get { stores.standard.get(.typeEmptyInts) }
-        nonmutating set { stores.standard.set(.typeEmptyInts, to: newValue) }
+        get { self.stores.standard.get(.typeEmptyInts) }
+        nonmutating set { self.stores.standard.set(.typeEmptyInts, to: newValue) }
     }
 
     internal var typeDates: [Foundation.Date] {
-        get { stores.standard.get(.typeDates) }
-        nonmutating set { stores.standard.set(.typeDates, to: newValue) }
+        get { self.stores.standard.get(.typeDates) }
+        nonmutating set { self.stores.standard.set(.typeDates, to: newValue) }
     }
 
     internal var typeNestedInts: [[Swift.Int]] {
-        get { stores.standard.get(.typeNestedInts) }
-        nonmutating set { stores.standard.set(.typeNestedInts, to: newValue) }
+        get { self.stores.standard.get(.typeNestedInts) }
+        nonmutating set { self.stores.standard.set(.typeNestedInts, to: newValue) }
     }
 
     internal var typeScores: [Swift.String: Swift.Int] {
-        get { stores.standard.get(.typeScores) }
-        nonmutating set { stores.standard.set(.typeScores, to: newValue) }
+        get { self.stores.standard.get(.typeScores) }
+        nonmutating set { self.stores.standard.set(.typeScores, to: newValue) }
     }
 
     internal var typeEmptyScores: [Swift.String: Swift.Double] {
-        get { stores.standard.get(.typeEmptyScores) }
-        nonmutating set { stores.standard.set(.typeEmptyScores, to: newValue) }
+        get { self.stores.standard.get(.typeEmptyScores) }
+        nonmutating set { self.stores.standard.set(.typeEmptyScores, to: newValue) }
     }
 
     internal var typeOptionalList: [Swift.String]? {
-        get { stores.standard.get(.typeOptionalList) }
-        nonmutating set { stores.standard.set(.typeOptionalList, to: newValue) }
+        get { self.stores.standard.get(.typeOptionalList) }
+        nonmutating set { self.stores.standard.set(.typeOptionalList, to: newValue) }
     }
 
     internal var typeURLsByName: [Swift.String: Foundation.URL] {
-        get { stores.standard.get(.typeURLsByName) }
-        nonmutating set { stores.standard.set(.typeURLsByName, to: newValue) }
+        get { self.stores.standard.get(.typeURLsByName) }
+        nonmutating set { self.stores.standard.set(.typeURLsByName, to: newValue) }
     }
 
     internal var typeListOfDictionaries: [[Swift.String: Swift.Bool]] {
-        get { stores.standard.get(.typeListOfDictionaries) }
-        nonmutating set { stores.standard.set(.typeListOfDictionaries, to: newValue) }
+        get { self.stores.standard.get(.typeListOfDictionaries) }
+        nonmutating set { self.stores.standard.set(.typeListOfDictionaries, to: newValue) }
     }
 
     // MARK: - Registration table
@@ -455,7 +455,7 @@ internal struct TypeKeys: Swift.Sendable {
     /// the stores without KeyCatalog.
     internal func register() {
         for entry in Self.entries {
-            guard let store = stores[entry.store] else { continue }
+            guard let store = self.stores[entry.store] else { continue }
             entry.register(in: store)
         }
     }
@@ -475,7 +475,7 @@ internal struct TypeKeys: Swift.Sendable {
     /// Parameterized keys are left alone: their storage keys are not known.
     internal func reset() {
         for entry in Self.entries where !entry.isParameterized {
-            guard let store = stores[entry.store] else { continue }
+            guard let store = self.stores[entry.store] else { continue }
             entry.reset(in: store)
         }
     }
@@ -490,6 +490,6 @@ internal struct TypeKeys: Swift.Sendable {
     /// Moves values from where they used to live into their keys, never losing one: run it at
     /// launch, before reading keys. Running it again changes nothing; see `KeyCatalog.KeyMigrator`.
     internal func migrate() -> KeyCatalog.KeyMigrationReport {
-        KeyCatalog.KeyMigrator.run(Self.migrations) { stores[$0] }
+        KeyCatalog.KeyMigrator.run(Self.migrations) { self.stores[$0] }
     }
 }

@@ -98,7 +98,7 @@ internal struct KeywordKeys: Swift.Sendable {
         /// The store with this manifest name (a registration-table entry's `store`), if declared.
         internal subscript(name: Swift.String) -> KeyCatalog.AnyPersistentKeyValueStore? {
             switch name {
-            case "standard": standard
+            case "standard": self.standard
             default: nil
             }
         }
@@ -115,28 +115,28 @@ internal struct KeywordKeys: Swift.Sendable {
     // MARK: - Values
 
     internal var `default`: Swift.Int {
-        get { stores.standard.get(.`default`) }
-        nonmutating set { stores.standard.set(.`default`, to: newValue) }
+        get { self.stores.standard.get(.`default`) }
+        nonmutating set { self.stores.standard.set(.`default`, to: newValue) }
     }
 
     internal var `class`: Swift.String {
-        get { stores.standard.get(.`class`) }
-        nonmutating set { stores.standard.set(.`class`, to: newValue) }
+        get { self.stores.standard.get(.`class`) }
+        nonmutating set { self.stores.standard.set(.`class`, to: newValue) }
     }
 
     internal var `where`: Swift.Bool {
-        get { stores.standard.get(.`where`) }
-        nonmutating set { stores.standard.set(.`where`, to: newValue) }
+        get { self.stores.standard.get(.`where`) }
+        nonmutating set { self.stores.standard.set(.`where`, to: newValue) }
     }
 
     internal var `func`: Direction {
-        get { stores.standard.get(.`func`) }
-        nonmutating set { stores.standard.set(.`func`, to: newValue) }
+        get { self.stores.standard.get(.`func`) }
+        nonmutating set { self.stores.standard.set(.`func`, to: newValue) }
     }
 
     internal var `in`: [Direction] {
-        get { stores.standard.get(.`in`) }
-        nonmutating set { stores.standard.set(.`in`, to: newValue) }
+        get { self.stores.standard.get(.`in`) }
+        nonmutating set { self.stores.standard.set(.`in`, to: newValue) }
     }
 
     internal func `static`(`for`: Swift.String, `in`: Swift.Int) -> Swift.Double {
@@ -149,13 +149,13 @@ internal struct KeywordKeys: Swift.Sendable {
     }
 
     internal var `async`: Swift.Bool {
-        get { stores.standard.get(.`async`) }
-        nonmutating set { stores.standard.set(.`async`, to: newValue) }
+        get { self.stores.standard.get(.`async`) }
+        nonmutating set { self.stores.standard.set(.`async`, to: newValue) }
     }
 
     internal var `actor`: Swift.String? {
-        get { stores.standard.get(.`actor`) }
-        nonmutating set { stores.standard.set(.`actor`, to: newValue) }
+        get { self.stores.standard.get(.`actor`) }
+        nonmutating set { self.stores.standard.set(.`actor`, to: newValue) }
     }
 
     // MARK: - Registration table
@@ -179,7 +179,7 @@ internal struct KeywordKeys: Swift.Sendable {
     /// the stores without KeyCatalog.
     internal func register() {
         for entry in Self.entries {
-            guard let store = stores[entry.store] else { continue }
+            guard let store = self.stores[entry.store] else { continue }
             entry.register(in: store)
         }
     }
@@ -199,7 +199,7 @@ internal struct KeywordKeys: Swift.Sendable {
     /// Parameterized keys are left alone: their storage keys are not known.
     internal func reset() {
         for entry in Self.entries where !entry.isParameterized {
-            guard let store = stores[entry.store] else { continue }
+            guard let store = self.stores[entry.store] else { continue }
             entry.reset(in: store)
         }
     }
@@ -214,6 +214,6 @@ internal struct KeywordKeys: Swift.Sendable {
     /// Moves values from where they used to live into their keys, never losing one: run it at
     /// launch, before reading keys. Running it again changes nothing; see `KeyCatalog.KeyMigrator`.
     internal func migrate() -> KeyCatalog.KeyMigrationReport {
-        KeyCatalog.KeyMigrator.run(Self.migrations) { stores[$0] }
+        KeyCatalog.KeyMigrator.run(Self.migrations) { self.stores[$0] }
     }
 }

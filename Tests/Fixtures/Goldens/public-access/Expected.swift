@@ -87,7 +87,7 @@ public struct PublicKeys: Swift.Sendable {
         /// The store with this manifest name (a registration-table entry's `store`), if declared.
         public subscript(name: Swift.String) -> KeyCatalog.AnyPersistentKeyValueStore? {
             switch name {
-            case "standard": standard
+            case "standard": self.standard
             default: nil
             }
         }
@@ -105,13 +105,13 @@ public struct PublicKeys: Swift.Sendable {
 
     /// Visible to other modules.
     public var publicCount: Swift.Int {
-        get { stores.standard.get(.publicCount) }
-        nonmutating set { stores.standard.set(.publicCount, to: newValue) }
+        get { self.stores.standard.get(.publicCount) }
+        nonmutating set { self.stores.standard.set(.publicCount, to: newValue) }
     }
 
     public var publicMode: PublicMode {
-        get { stores.standard.get(.publicMode) }
-        nonmutating set { stores.standard.set(.publicMode, to: newValue) }
+        get { self.stores.standard.get(.publicMode) }
+        nonmutating set { self.stores.standard.set(.publicMode, to: newValue) }
     }
 
     public func publicTitle(id: Swift.Int) -> Swift.String {
@@ -124,14 +124,14 @@ public struct PublicKeys: Swift.Sendable {
     }
 
     public var publicDebug: Swift.Bool {
-        get { stores.standard.get(.publicDebug) }
-        nonmutating set { stores.standard.set(.publicDebug, to: newValue) }
+        get { self.stores.standard.get(.publicDebug) }
+        nonmutating set { self.stores.standard.set(.publicDebug, to: newValue) }
     }
 
     @available(*, deprecated, message: "Use publicMode.")
     public var publicOld: Swift.Bool {
-        get { stores.standard.get(_DeprecatedKeyDefinitions.publicOld) }
-        nonmutating set { stores.standard.set(_DeprecatedKeyDefinitions.publicOld, to: newValue) }
+        get { self.stores.standard.get(_DeprecatedKeyDefinitions.publicOld) }
+        nonmutating set { self.stores.standard.set(_DeprecatedKeyDefinitions.publicOld, to: newValue) }
     }
 
     // MARK: - Registration table
@@ -152,7 +152,7 @@ public struct PublicKeys: Swift.Sendable {
     /// the stores without KeyCatalog.
     public func register() {
         for entry in Self.entries {
-            guard let store = stores[entry.store] else { continue }
+            guard let store = self.stores[entry.store] else { continue }
             entry.register(in: store)
         }
     }
@@ -172,7 +172,7 @@ public struct PublicKeys: Swift.Sendable {
     /// Parameterized keys are left alone: their storage keys are not known.
     public func reset() {
         for entry in Self.entries where !entry.isParameterized {
-            guard let store = stores[entry.store] else { continue }
+            guard let store = self.stores[entry.store] else { continue }
             entry.reset(in: store)
         }
     }
@@ -187,7 +187,7 @@ public struct PublicKeys: Swift.Sendable {
     /// Moves values from where they used to live into their keys, never losing one: run it at
     /// launch, before reading keys. Running it again changes nothing; see `KeyCatalog.KeyMigrator`.
     public func migrate() -> KeyCatalog.KeyMigrationReport {
-        KeyCatalog.KeyMigrator.run(Self.migrations) { stores[$0] }
+        KeyCatalog.KeyMigrator.run(Self.migrations) { self.stores[$0] }
     }
 }
 

@@ -176,7 +176,7 @@ internal struct RepresentationKeys: Swift.Sendable {
         /// The store with this manifest name (a registration-table entry's `store`), if declared.
         internal subscript(name: Swift.String) -> KeyCatalog.AnyPersistentKeyValueStore? {
             switch name {
-            case "standard": standard
+            case "standard": self.standard
             default: nil
             }
         }
@@ -193,73 +193,73 @@ internal struct RepresentationKeys: Swift.Sendable {
     // MARK: - Values
 
     internal var nativeCount: Swift.Int {
-        get { stores.standard.get(.nativeCount) }
-        nonmutating set { stores.standard.set(.nativeCount, to: newValue) }
+        get { self.stores.standard.get(.nativeCount) }
+        nonmutating set { self.stores.standard.set(.nativeCount, to: newValue) }
     }
 
     internal var nativeNames: [Swift.String] {
-        get { stores.standard.get(.nativeNames) }
-        nonmutating set { stores.standard.set(.nativeNames, to: newValue) }
+        get { self.stores.standard.get(.nativeNames) }
+        nonmutating set { self.stores.standard.set(.nativeNames, to: newValue) }
     }
 
     internal var rawFruit: Fruit {
-        get { stores.standard.get(.rawFruit) }
-        nonmutating set { stores.standard.set(.rawFruit, to: newValue) }
+        get { self.stores.standard.get(.rawFruit) }
+        nonmutating set { self.stores.standard.set(.rawFruit, to: newValue) }
     }
 
     internal var rawOptionalFruit: Fruit? {
-        get { stores.standard.get(.rawOptionalFruit) }
-        nonmutating set { stores.standard.set(.rawOptionalFruit, to: newValue) }
+        get { self.stores.standard.get(.rawOptionalFruit) }
+        nonmutating set { self.stores.standard.set(.rawOptionalFruit, to: newValue) }
     }
 
     internal var codableFruits: [Fruit] {
-        get { stores.standard.get(.codableFruits) }
-        nonmutating set { stores.standard.set(.codableFruits, to: newValue) }
+        get { self.stores.standard.get(.codableFruits) }
+        nonmutating set { self.stores.standard.set(.codableFruits, to: newValue) }
     }
 
     internal var codableURL: Foundation.URL {
-        get { stores.standard.get(.codableURL) }
-        nonmutating set { stores.standard.set(.codableURL, to: newValue) }
+        get { self.stores.standard.get(.codableURL) }
+        nonmutating set { self.stores.standard.set(.codableURL, to: newValue) }
     }
 
     internal var codableOptionalScores: [Swift.String: Swift.Int]? {
-        get { stores.standard.get(.codableOptionalScores) }
-        nonmutating set { stores.standard.set(.codableOptionalScores, to: newValue) }
+        get { self.stores.standard.get(.codableOptionalScores) }
+        nonmutating set { self.stores.standard.set(.codableOptionalScores, to: newValue) }
     }
 
     internal var stringCount: Swift.Int {
-        get { stores.standard.get(.stringCount) }
-        nonmutating set { stores.standard.set(.stringCount, to: newValue) }
+        get { self.stores.standard.get(.stringCount) }
+        nonmutating set { self.stores.standard.set(.stringCount, to: newValue) }
     }
 
     internal var stringFlag: Swift.Bool? {
-        get { stores.standard.get(.stringFlag) }
-        nonmutating set { stores.standard.set(.stringFlag, to: newValue) }
+        get { self.stores.standard.get(.stringFlag) }
+        nonmutating set { self.stores.standard.set(.stringFlag, to: newValue) }
     }
 
     internal var stringRatio: Swift.Double {
-        get { stores.standard.get(.stringRatio) }
-        nonmutating set { stores.standard.set(.stringRatio, to: newValue) }
+        get { self.stores.standard.get(.stringRatio) }
+        nonmutating set { self.stores.standard.set(.stringRatio, to: newValue) }
     }
 
     internal var isoDate: Foundation.Date {
-        get { stores.standard.get(.isoDate) }
-        nonmutating set { stores.standard.set(.isoDate, to: newValue) }
+        get { self.stores.standard.get(.isoDate) }
+        nonmutating set { self.stores.standard.set(.isoDate, to: newValue) }
     }
 
     internal var isoOptionalDate: Foundation.Date? {
-        get { stores.standard.get(.isoOptionalDate) }
-        nonmutating set { stores.standard.set(.isoOptionalDate, to: newValue) }
+        get { self.stores.standard.get(.isoOptionalDate) }
+        nonmutating set { self.stores.standard.set(.isoOptionalDate, to: newValue) }
     }
 
     internal var intervalDate: Foundation.Date {
-        get { stores.standard.get(.intervalDate) }
-        nonmutating set { stores.standard.set(.intervalDate, to: newValue) }
+        get { self.stores.standard.get(.intervalDate) }
+        nonmutating set { self.stores.standard.set(.intervalDate, to: newValue) }
     }
 
     internal var intervalOptionalDate: Foundation.Date? {
-        get { stores.standard.get(.intervalOptionalDate) }
-        nonmutating set { stores.standard.set(.intervalOptionalDate, to: newValue) }
+        get { self.stores.standard.get(.intervalOptionalDate) }
+        nonmutating set { self.stores.standard.set(.intervalOptionalDate, to: newValue) }
     }
 
     // MARK: - Registration table
@@ -289,7 +289,7 @@ internal struct RepresentationKeys: Swift.Sendable {
     /// the stores without KeyCatalog.
     internal func register() {
         for entry in Self.entries {
-            guard let store = stores[entry.store] else { continue }
+            guard let store = self.stores[entry.store] else { continue }
             entry.register(in: store)
         }
     }
@@ -309,7 +309,7 @@ internal struct RepresentationKeys: Swift.Sendable {
     /// Parameterized keys are left alone: their storage keys are not known.
     internal func reset() {
         for entry in Self.entries where !entry.isParameterized {
-            guard let store = stores[entry.store] else { continue }
+            guard let store = self.stores[entry.store] else { continue }
             entry.reset(in: store)
         }
     }
@@ -324,6 +324,6 @@ internal struct RepresentationKeys: Swift.Sendable {
     /// Moves values from where they used to live into their keys, never losing one: run it at
     /// launch, before reading keys. Running it again changes nothing; see `KeyCatalog.KeyMigrator`.
     internal func migrate() -> KeyCatalog.KeyMigrationReport {
-        KeyCatalog.KeyMigrator.run(Self.migrations) { stores[$0] }
+        KeyCatalog.KeyMigrator.run(Self.migrations) { self.stores[$0] }
     }
 }

@@ -126,13 +126,13 @@ package struct StoreKeys: Swift.Sendable {
         /// The store with this manifest name (a registration-table entry's `store`), if declared.
         package subscript(name: Swift.String) -> KeyCatalog.AnyPersistentKeyValueStore? {
             switch name {
-            case "standard": standard
-            case "shared": shared
-            case "cloud": cloud
-            case "secrets": secrets
-            case "groupSecrets": groupSecrets
-            case "settingsFile": settingsFile
-            case "scratch": scratch
+            case "standard": self.standard
+            case "shared": self.shared
+            case "cloud": self.cloud
+            case "secrets": self.secrets
+            case "groupSecrets": self.groupSecrets
+            case "settingsFile": self.settingsFile
+            case "scratch": self.scratch
             default: nil
             }
         }
@@ -150,38 +150,38 @@ package struct StoreKeys: Swift.Sendable {
 
     /// In the default store, the 'shared' suite.
     package var sharedCounter: Swift.Int {
-        get { stores.shared.get(.sharedCounter) }
-        nonmutating set { stores.shared.set(.sharedCounter, to: newValue) }
+        get { self.stores.shared.get(.sharedCounter) }
+        nonmutating set { self.stores.shared.set(.sharedCounter, to: newValue) }
     }
 
     package var standardFlag: Swift.Bool {
-        get { stores.standard.get(.standardFlag) }
-        nonmutating set { stores.standard.set(.standardFlag, to: newValue) }
+        get { self.stores.standard.get(.standardFlag) }
+        nonmutating set { self.stores.standard.set(.standardFlag, to: newValue) }
     }
 
     package var cloudNote: Swift.String {
-        get { stores.cloud.get(.cloudNote) }
-        nonmutating set { stores.cloud.set(.cloudNote, to: newValue) }
+        get { self.stores.cloud.get(.cloudNote) }
+        nonmutating set { self.stores.cloud.set(.cloudNote, to: newValue) }
     }
 
     package var sessionToken: Swift.String? {
-        get { stores.secrets.get(.sessionToken) }
-        nonmutating set { stores.secrets.set(.sessionToken, to: newValue) }
+        get { self.stores.secrets.get(.sessionToken) }
+        nonmutating set { self.stores.secrets.set(.sessionToken, to: newValue) }
     }
 
     package var groupToken: Swift.String? {
-        get { stores.groupSecrets.get(.groupToken) }
-        nonmutating set { stores.groupSecrets.set(.groupToken, to: newValue) }
+        get { self.stores.groupSecrets.get(.groupToken) }
+        nonmutating set { self.stores.groupSecrets.set(.groupToken, to: newValue) }
     }
 
     package var fileVolume: Swift.Double {
-        get { stores.settingsFile.get(.fileVolume) }
-        nonmutating set { stores.settingsFile.set(.fileVolume, to: newValue) }
+        get { self.stores.settingsFile.get(.fileVolume) }
+        nonmutating set { self.stores.settingsFile.set(.fileVolume, to: newValue) }
     }
 
     package var scratchItems: [Swift.String] {
-        get { stores.scratch.get(.scratchItems) }
-        nonmutating set { stores.scratch.set(.scratchItems, to: newValue) }
+        get { self.stores.scratch.get(.scratchItems) }
+        nonmutating set { self.stores.scratch.set(.scratchItems, to: newValue) }
     }
 
     package func perDocumentFlag(id: Foundation.UUID) -> Swift.Bool {
@@ -214,7 +214,7 @@ package struct StoreKeys: Swift.Sendable {
     /// the stores without KeyCatalog.
     package func register() {
         for entry in Self.entries {
-            guard let store = stores[entry.store] else { continue }
+            guard let store = self.stores[entry.store] else { continue }
             entry.register(in: store)
         }
     }
@@ -234,7 +234,7 @@ package struct StoreKeys: Swift.Sendable {
     /// Parameterized keys are left alone: their storage keys are not known.
     package func reset() {
         for entry in Self.entries where !entry.isParameterized {
-            guard let store = stores[entry.store] else { continue }
+            guard let store = self.stores[entry.store] else { continue }
             entry.reset(in: store)
         }
     }
@@ -262,6 +262,6 @@ package struct StoreKeys: Swift.Sendable {
     /// Moves values from where they used to live into their keys, never losing one: run it at
     /// launch, before reading keys. Running it again changes nothing; see `KeyCatalog.KeyMigrator`.
     package func migrate() -> KeyCatalog.KeyMigrationReport {
-        KeyCatalog.KeyMigrator.run(Self.migrations) { stores[$0] }
+        KeyCatalog.KeyMigrator.run(Self.migrations) { self.stores[$0] }
     }
 }

@@ -1,0 +1,1 @@
+../../Fixtures/Goldens/shadowing/Expected.swift

@@ -1,0 +1,45 @@
+import Foundation
+import KeyCatalog
+import Testing
+
+/// The `shadowing` golden: a store named like `Stores`' subscript parameter (`name`) and
+/// parameters named like the catalog's `stores` and the migration's local `migration`. The
+/// generated bodies must reach the catalog's members, not the parameters.
+@Suite("Generated catalog: names that shadow generated members")
+struct ShadowingCatalogTests {
+    @Test("a store named 'name' is found by name, not replaced by the subscript's argument")
+    func storeNamedName() {
+        let stores = ShadowingKeys.Stores.inMemory()
+        #expect(stores["name"] != nil && stores["standard"] != nil && stores["no such store"] == nil)
+        let keys = ShadowingKeys(stores: stores)
+        keys.title = "Draft"
+        #expect(stores["name"]?.get(.title) == "Draft")
+        #expect(stores.standard.get(.title) == "Untitled", "the key lives in 'name' only")
+        keys.reset()
+        #expect(keys.title == "Untitled")
+    }
+
+    @Test("a parameter named 'stores' does not hide the catalog's stores")
+    func parameterNamedStores() {
+        let stores = ShadowingKeys.Stores.inMemory()
+        let keys = ShadowingKeys(stores: stores)
+        #expect(keys.pageCount(stores: "a", migration: 1) == 0)
+        keys.setPageCount(3, stores: "a", migration: 1)
+        #expect(keys.pageCount(stores: "a", migration: 1) == 3 && keys.pageCount(stores: "b", migration: 1) == 0)
+        #expect(stores.name.get(.pageCount(stores: "a", migration: 1)) == 3)
+
+        let oldKey = PersistentKey<Int>("oldPages/b/2", defaultValue: 0)
+        stores.name.set(oldKey, to: 7)
+        let report = keys.migratePageCount(stores: "b", migration: 2)
+        #expect(report.migrated.map(\.fromKey) == ["oldPages/b/2"] && report.failed.isEmpty)
+        #expect(keys.pageCount(stores: "b", migration: 2) == 7)
+        #expect(!stores.name.contains(oldKey))
+        #expect(keys.migrate().isEmpty, "the catalog's table has no parameterized keys")
+    }
+
+    @Test("the table uses the declared stores")
+    func entries() {
+        let keys = ShadowingKeys(stores: .inMemory())
+        checkEntries(ShadowingKeys.entries, names: ["title", "pageCount"], store: { keys.stores[$0] })
+    }
+}
