@@ -42,4 +42,18 @@ struct RepresentationCatalogTests {
         }
         #expect(String(decoding: json, as: UTF8.self) == #"["pear","apple"]"#)
     }
+
+    @Test("a migration without fromType reads its source as the key stores values (ISO 8601 here)", arguments: StoreSetup.allCases)
+    func transformOnlyMigration(_ setup: StoreSetup) throws {
+        let suite = TemporarySuite()
+        let keys = RepresentationKeys(stores: setup == .inMemory ? .inMemory() : .init(standard: suite.store))
+        let store = keys.stores.standard
+        try store.setPersistentValue(.string("2027-01-15T08:00:00.000Z"), forKey: "LegacyIsoDate")
+
+        let report = keys.migrate()
+        #expect(report.migrated.map(\.fromKey) == ["LegacyIsoDate"] && report.failed.isEmpty, "\(report)")
+        #expect(keys.isoMigratedDate == Date(timeIntervalSince1970: 1_800_000_000 + 86_400))
+        #expect(store.persistentValue(forKey: "isoMigratedDate") == .string("2027-01-16T08:00:00.000Z"))
+        #expect(!store.hasPersistentValue(forKey: "LegacyIsoDate"))
+    }
 }

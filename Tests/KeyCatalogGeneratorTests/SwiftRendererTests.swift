@@ -74,4 +74,28 @@ struct SwiftRendererTests {
         #expect(source.contains("private static func _appendEntries2(to entries: inout [KeyCatalog.KeyCatalogEntry]) {\n        entries.append(KeyCatalog.KeyCatalogEntry(name: \"key200\""))
         #expect(!source.contains("_appendEntries3"))
     }
+
+    @Test("a migration source without fromType is read through the key's representation")
+    func migrationSourceRepresentation() {
+        let location = SourceLocation(file: "keys.json", line: 1, column: 1)
+        func source(_ fromKey: String, fromType: ValueType? = nil, fromRepresentation: Representation? = nil) -> MigrationDeclaration {
+            MigrationDeclaration(
+                fromKey: StorageKeyTemplate(literal: fromKey), fromStore: "standard", fromType: fromType,
+                fromRepresentation: fromRepresentation, transform: "lastSyncFromOld", location: location
+            )
+        }
+        let key = KeyDeclaration(
+            name: "lastSync", storageKey: StorageKeyTemplate(literal: "LastSync"), type: .optional(.date), default: .value(.null),
+            representation: .iso8601,
+            migrations: [source("A"), source("B", fromRepresentation: .timeInterval), source("C", fromType: .double)],
+            location: location
+        )
+        let rendered = SwiftRenderer(catalog: Catalog(keys: [key], location: location), manifestPath: "keys.json").render()
+        let sources = rendered.split(separator: "\n").filter { $0.contains("KeyMigrationSource(") }.map { $0.trimmingPrefix(while: \.isWhitespace) }
+        #expect(sources == [
+            #"KeyCatalog.KeyMigrationSource(fromKey: "A", store: "standard", representation: KeyCatalog.OptionalPersistentKeyValueRepresentation(wrapping: KeyCatalog.ISO8601DatePersistentKeyValueRepresentation()), transform: lastSyncFromOld),"#,
+            #"KeyCatalog.KeyMigrationSource(fromKey: "B", store: "standard", representation: KeyCatalog.OptionalPersistentKeyValueRepresentation(wrapping: KeyCatalog.TimeIntervalDatePersistentKeyValueRepresentation()), transform: lastSyncFromOld),"#,
+            #"KeyCatalog.KeyMigrationSource(fromKey: "C", store: "standard", representation: Swift.Double.persistentKeyValueRepresentation, transform: lastSyncFromOld),"#,
+        ])
+    }
 }

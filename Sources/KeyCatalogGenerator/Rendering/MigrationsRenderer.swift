@@ -81,13 +81,19 @@ struct MigrationsRenderer {
             "store: \(SwiftSyntax.stringLiteral(migration.fromStore))",
         ]
         let fromType = migration.fromType ?? key.type
+        // Without `fromType` the source is stored as the key stores its values: through the key's
+        // own representation unless `fromRepresentation` names another. With it, through
+        // `fromRepresentation` or the old type's usual one.
+        let representation = migration.fromType == nil
+            ? migration.fromRepresentation ?? key.representation
+            : migration.fromRepresentation
         switch (migration.transform, migration.fromType, migration.fromRepresentation) {
         case (nil, nil, nil):
             // A rename or a store move: the value is stored as the key stores it.
             arguments.append("representationOf: \(keyExpression)")
-        case (nil, _, let representation):
+        case (nil, _, _):
             arguments.append("representation: \(Self.representationExpression(representation, for: fromType))")
-        case (let transform?, _, let representation):
+        case (let transform?, _, _):
             writer.line("// Write this function in your module (return nil to keep a value that does not convert):")
             writer.line("//     func \(transform)(_ oldValue: \(SwiftTypes.name(of: fromType))) -> \(SwiftTypes.name(of: key.type))?")
             arguments.append("representation: \(Self.representationExpression(representation, for: fromType))")

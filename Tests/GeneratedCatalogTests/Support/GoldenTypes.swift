@@ -42,3 +42,9 @@ struct GoldenCelsius: LosslessStringConvertible, Sendable, Equatable {
 @Sendable func goldenVolumeFromPercent(_ percent: Int) -> Double? {
     (0...100).contains(percent) ? Double(percent) / 100 : nil
 }
+
+/// The representations golden's migration transform: a source without `fromType`, read as the
+/// key stores its values (an ISO 8601 string), moves one day later.
+@Sendable func goldenDateNextDay(_ date: Date) -> Date? {
+    date.addingTimeInterval(86_400)
+}

@@ -122,6 +122,14 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
             representation: KeyCatalog.TimeIntervalDatePersistentKeyValueRepresentation()
         )
     }
+
+    internal static var isoMigratedDate: Self {
+        Self(
+            "isoMigratedDate",
+            defaultValue: Foundation.Date(timeIntervalSince1970: 1767225600), // 2026-01-01T00:00:00Z
+            representation: KeyCatalog.ISO8601DatePersistentKeyValueRepresentation()
+        )
+    }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Foundation.Date?> {
@@ -262,12 +270,17 @@ internal struct RepresentationKeys: Swift.Sendable {
         nonmutating set { self.stores.standard.set(.intervalOptionalDate, to: newValue) }
     }
 
+    internal var isoMigratedDate: Foundation.Date {
+        get { self.stores.standard.get(.isoMigratedDate) }
+        nonmutating set { self.stores.standard.set(.isoMigratedDate, to: newValue) }
+    }
+
     // MARK: - Registration table
 
     /// Every declared key, in manifest order: for settings screens, docs and resetting.
     internal static let entries: [KeyCatalog.KeyCatalogEntry] = {
         var entries: [KeyCatalog.KeyCatalogEntry] = []
-        entries.reserveCapacity(14)
+        entries.reserveCapacity(15)
         entries.append(KeyCatalog.KeyCatalogEntry(name: "nativeCount", key: KeyCatalog.PersistentKey<Swift.Int>.nativeCount, store: "standard", typeName: "Int"))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "nativeNames", key: KeyCatalog.PersistentKey<[Swift.String]>.nativeNames, store: "standard", typeName: "[String]"))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "rawFruit", key: KeyCatalog.PersistentKey<Fruit>.rawFruit, store: "standard", typeName: "Fruit"))
@@ -282,6 +295,7 @@ internal struct RepresentationKeys: Swift.Sendable {
         entries.append(KeyCatalog.KeyCatalogEntry(name: "isoOptionalDate", key: KeyCatalog.PersistentKey<Foundation.Date?>.isoOptionalDate, store: "standard", typeName: "Date?"))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "intervalDate", key: KeyCatalog.PersistentKey<Foundation.Date>.intervalDate, store: "standard", typeName: "Date"))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "intervalOptionalDate", key: KeyCatalog.PersistentKey<Foundation.Date?>.intervalOptionalDate, store: "standard", typeName: "Date?"))
+        entries.append(KeyCatalog.KeyCatalogEntry(name: "isoMigratedDate", key: KeyCatalog.PersistentKey<Foundation.Date>.isoMigratedDate, store: "standard", typeName: "Date"))
         return entries
     }()
 
@@ -318,7 +332,19 @@ internal struct RepresentationKeys: Swift.Sendable {
 
     /// Where keys' values used to live (the manifest's `migrations`), in manifest order.
     internal static var migrations: [KeyCatalog.KeyMigration] {
-        []
+        var migrations: [KeyCatalog.KeyMigration] = []
+        migrations.reserveCapacity(1)
+        migrations.append(KeyCatalog.KeyMigration(
+            name: "isoMigratedDate",
+            key: KeyCatalog.PersistentKey<Foundation.Date>.isoMigratedDate,
+            store: "standard",
+            sources: [
+                // Write this function in your module (return nil to keep a value that does not convert):
+                //     func goldenDateNextDay(_ oldValue: Foundation.Date) -> Foundation.Date?
+                KeyCatalog.KeyMigrationSource(fromKey: "LegacyIsoDate", store: "standard", representation: KeyCatalog.ISO8601DatePersistentKeyValueRepresentation(), transform: goldenDateNextDay),
+            ]
+        ))
+        return migrations
     }
 
     /// Moves values from where they used to live into their keys, never losing one: run it at
