@@ -156,6 +156,59 @@ struct LintRuleTests {
             ]
         ),
         RuleCase(
+            rule: "catalog-member-name-modules",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "catalog": "Foundation",
+                  "types": {
+                    "Swift": { "kind": "enum", "rawType": "String", "cases": ["a"] },
+                    "Stores": { "kind": "enum", "rawType": "Int", "cases": ["b"] }
+                  },
+                  "stores": { "Stores": { "kind": "memory" } },
+                  "keys": [
+                    { "name": "KeyCatalog", "type": "Swift", "default": "a", "store": "Stores" },
+                    { "name": "b", "key": "b/{Swift}", "parameters": { "Swift": "String" }, "type": "Stores", "default": "b" }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:3:14: error: catalog name 'Foundation' hides the module 'Foundation' that the generated code names ('Foundation.Date'); rename the catalog"#,
+                #"keys.json:5:5: error: type name 'Swift' hides the module 'Swift' that the generated code names ('Swift.Int'); rename the type"#,
+                #"keys.json:6:5: error: type name 'Stores' is also a type nested in the generated catalog 'Foundation' ('Foundation.Stores'), which hides it there; rename the type"#,
+                #"keys.json:8:15: error: store name 'Stores' is also the generated catalog's type of stores ('Foundation.Stores'); rename the store, as in 'mainStore'"#,
+                #"keys.json:10:15: error: key name 'KeyCatalog' hides the module 'KeyCatalog' that the generated code names ('KeyCatalog.PersistentKey'); rename the key"#,
+                #"keys.json:11:56: error: parameter name 'Swift' of key 'b' hides the module 'Swift' that the generated code names ('Swift.Int'); rename the parameter and its placeholder, as in 'swiftName'"#,
+            ]
+        ),
+        RuleCase(
+            rule: "catalog-member-name-derived",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "types": {
+                    "Mode": { "kind": "enum", "rawType": "String", "cases": ["persistentKeyValueRepresentation", { "name": "RawValue", "rawValue": "r" }, "rawValue"] }
+                  },
+                  "keys": [
+                    { "name": "mode", "type": "Mode", "default": "rawValue" },
+                    { "name": "foo", "key": "foo/{id}", "parameters": { "id": "Int" }, "type": "Int", "default": 0, "migrations": [{ "fromKey": "old/{id}" }] },
+                    { "name": "setFoo", "type": "Int", "default": 0 },
+                    { "name": "migrateFoo", "type": "Int", "default": 0 },
+                    { "name": "Foo", "key": "Foo/{id}", "parameters": { "id": "Int" }, "type": "Int", "default": 0 },
+                    { "name": "migrations", "type": "Int", "default": 0 }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:4:62: error: case name 'persistentKeyValueRepresentation' of type 'Mode' is also a member of the generated enum ('Mode.persistentKeyValueRepresentation'); rename the case, keeping its stored value, as in {"name": "persistentKeyValueRepresentationCase", "rawValue": "persistentKeyValueRepresentation"}"#,
+                #"keys.json:4:108: error: case name 'RawValue' of type 'Mode' is also a member of the generated enum ('Mode.RawValue'); rename the case"#,
+                #"keys.json:9:15: error: key name 'setFoo' is also the setter the generated catalog 'Keys' declares for parameterized key 'foo' ('Keys.setFoo(…)'); rename this key"#,
+                #"keys.json:10:15: error: key name 'migrateFoo' is also the migration function the generated catalog 'Keys' declares for parameterized key 'foo' ('Keys.migrateFoo(…)'); rename this key"#,
+                #"keys.json:11:15: error: parameterized keys 'foo' and 'Foo' both generate the catalog member 'Keys.setFoo'; rename one of them"#,
+                #"keys.json:12:15: error: key name 'migrations' is also a member of the generated catalog 'Keys' ('Keys.migrations'); rename the key, as in 'migrationsValue'"#,
+            ]
+        ),
+        RuleCase(
             rule: "store-kind",
             manifest: #"""
                 {

@@ -1,8 +1,17 @@
-/// A key named like a member the generated catalog already has: `stores`, `entries`,
-/// `register`, `reset`, `migrate`, `Stores`, `_DeprecatedKeyDefinitions`.
+/// A name that collides with what the generated code declares or names, so the file would not
+/// compile or a member would shadow another:
 ///
-/// Each key becomes a member of the catalog (`Keys().launchCount`), so these names would not
-/// compile, or would shadow the catalog's own member.
+/// - a key named like a member every catalog has (`stores`, `entries`, `migrations`, `register`,
+///   `reset`, `migrate`, `Stores`, `_DeprecatedKeyDefinitions`), or like a member the catalog
+///   derives from a parameterized key (`setFoo` and, with migrations, `migrateFoo` for `foo`);
+/// - a module the generated code qualifies names with (`Swift`, `Foundation`, `KeyCatalog`) used
+///   as a key, parameter, catalog or type name;
+/// - a type named `Stores` or `_DeprecatedKeyDefinitions`, or a store named `Stores` (the
+///   catalog's nested types);
+/// - an enum case named like a member of the generated enum (`persistentKeyValueRepresentation`,
+///   `RawValue`).
+///
+/// Each is reported at the offending name.
 ///
 /// ```json
 /// { "name": "reset", "type": "Bool", "default": false }
@@ -10,21 +19,92 @@
 /// ```
 struct CatalogMemberNameRule: LintRule {
     let id = "catalog-member-name"
-    let summary = "A key name is also a member of the generated catalog."
+    let summary = "A name collides with a member or module the generated code uses."
 
     /// The members every generated catalog has (see `SwiftRenderer`).
     static let reservedNames: Set<String> = [
-        "stores", "entries", "register", "reset", "migrate", "Stores", "_DeprecatedKeyDefinitions",
+        "stores", "entries", "migrations", "register", "reset", "migrate", "Stores", "_DeprecatedKeyDefinitions",
     ]
 
+    /// The modules generated code qualifies names with (`Swift.Int`, `Foundation.Date`,
+    /// `KeyCatalog.PersistentKey`); a declaration with one of these names hides the module.
+    static let moduleNames: Set<String> = ["Swift", "Foundation", "KeyCatalog"]
+
+    /// The types the generated catalog nests; a type of the same name is hidden inside it.
+    static let nestedTypeNames: Set<String> = ["Stores", "_DeprecatedKeyDefinitions"]
+
+    /// Members of every generated enum, besides its cases.
+    static let enumMemberNames: Set<String> = ["persistentKeyValueRepresentation", "RawValue"]
+
     func check(_ context: LintContext) -> [Diagnostic] {
+        var findings: [Diagnostic] = []
         let catalog = context.root["catalog"]?.string ?? Catalog.defaultName
-        return context.keys.compactMap { key in
-            guard let value = key.value["name"], let name = value.string, Self.reservedNames.contains(name) else { return nil }
-            return error(
-                "key name '\(name)' is also a member of the generated catalog '\(catalog)' ('\(catalog).\(name)'); rename the key, as in '\(name)Value'",
-                at: value.location
-            )
+
+        if let value = context.root["catalog"], let name = value.string, Self.moduleNames.contains(name) {
+            findings.append(error(Self.moduleMessage("catalog name", name, what: "the catalog"), at: value.location))
         }
+        // A type named like the catalog is duplicate-name's to report.
+        for type in context.types where type.name != catalog {
+            if Self.moduleNames.contains(type.name) {
+                findings.append(error(Self.moduleMessage("type name", type.name, what: "the type"), at: type.nameLocation))
+            } else if Self.nestedTypeNames.contains(type.name) {
+                findings.append(error("type name '\(type.name)' is also a type nested in the generated catalog '\(catalog)' ('\(catalog).\(type.name)'), which hides it there; rename the type", at: type.nameLocation))
+            }
+            for element in type.value["cases"]?.elements ?? [] {
+                guard let value = element.string != nil ? element : element["name"], let name = value.string,
+                    Self.enumMemberNames.contains(name)
+                else { continue }
+                // A String case written as a bare name stores its name: keep that as its raw value.
+                let fix = element.string != nil && type.value["rawType"]?.string == "String"
+                    ? #"rename the case, keeping its stored value, as in {"name": "\#(name)Case", "rawValue": "\#(name)"}"#
+                    : "rename the case"
+                findings.append(error("case name '\(name)' of type '\(type.name)' is also a member of the generated enum ('\(type.name).\(name)'); \(fix)", at: value.location))
+            }
+        }
+        for store in context.stores where store.name == "Stores" {
+            findings.append(error("store name 'Stores' is also the generated catalog's type of stores ('\(catalog).Stores'); rename the store, as in 'mainStore'", at: store.nameLocation))
+        }
+
+        // The members the catalog derives from parameterized keys, by name, with their key,
+        // spelled as `CatalogRenderer` spells them. Two keys of one name are duplicate-name's.
+        var derived: [String: (key: String, role: String)] = [:]
+        var derivedCollisions: [Diagnostic] = []
+        for key in context.keys {
+            guard let name = key.name, let template = key.validStorageKey, !template.placeholders.isEmpty else { continue }
+            var members = [("set" + SwiftSyntax.capitalized(name), "setter")]
+            if !(key.value["migrations"]?.elements ?? []).isEmpty {
+                members.append(("migrate" + SwiftSyntax.capitalized(name), "migration function"))
+            }
+            for (member, role) in members {
+                if let first = derived[member], first.key != name {
+                    derivedCollisions.append(error("parameterized keys '\(first.key)' and '\(name)' both generate the catalog member '\(catalog).\(member)'; rename one of them", at: key.value["name"]?.location ?? key.value.location))
+                } else if derived[member] == nil {
+                    derived[member] = (name, role)
+                }
+            }
+        }
+
+        for key in context.keys {
+            guard let value = key.value["name"], let name = key.name else { continue }
+            if Self.reservedNames.contains(name) {
+                findings.append(error("key name '\(name)' is also a member of the generated catalog '\(catalog)' ('\(catalog).\(name)'); rename the key, as in '\(name)Value'", at: value.location))
+            } else if Self.moduleNames.contains(name) {
+                findings.append(error(Self.moduleMessage("key name", name, what: "the key"), at: value.location))
+            } else if let owner = derived[name] {
+                findings.append(error("key name '\(name)' is also the \(owner.role) the generated catalog '\(catalog)' declares for parameterized key '\(owner.key)' ('\(catalog).\(name)(…)'); rename this key", at: value.location))
+            }
+            for parameter in key.value["parameters"]?.members ?? [] where Self.moduleNames.contains(parameter.name) {
+                let example = parameter.name.prefix(1).lowercased() + parameter.name.dropFirst() + "Name"
+                findings.append(error(Self.moduleMessage("parameter name", parameter.name, of: " of \(key.label)", what: "the parameter and its placeholder, as in '\(example)'"), at: parameter.nameLocation))
+            }
+        }
+        return findings + derivedCollisions
     }
+
+    /// The message for a declaration named like a module the generated code names.
+    private static func moduleMessage(_ label: String, _ name: String, of owner: String = "", what: String) -> String {
+        "\(label) '\(name)'\(owner) hides the module '\(name)' that the generated code names ('\(name).\(exampleMember[name] ?? "")'); rename \(what)"
+    }
+
+    private static let exampleMember = ["Swift": "Int", "Foundation": "Date", "KeyCatalog": "PersistentKey"]
 }
