@@ -285,6 +285,24 @@ struct LintRuleTests {
             ]
         ),
         RuleCase(
+            rule: "type-optional-in-collection",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "keys": [
+                    { "name": "scores", "type": "[Int?]", "default": [] },
+                    { "name": "labels", "type": "[String: [Date?]]?", "default": null },
+                    { "name": "ratios", "type": "[String: Double?]", "default": {}, "representation": "codable" },
+                    { "name": "counts", "type": "[Int]", "default": [], "migrations": [{ "fromKey": "old", "fromType": "[String?]", "transform": "countsFromOld" }] }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:4:33: error: type '[Int?]' of key 'scores' holds optionals ('Int?'), but a property list cannot hold nil, so writing one would fail; use '[Int]', or "representation": "codable" to store them as JSON"#,
+                #"keys.json:5:33: error: type '[String: [Date?]]?' of key 'labels' holds optionals ('Date?'), but a property list cannot hold nil, so writing one would fail; use '[String: [Date]]?', or "representation": "codable" to store them as JSON"#,
+            ]
+        ),
+        RuleCase(
             rule: "type",
             manifest: #"""
                 {
