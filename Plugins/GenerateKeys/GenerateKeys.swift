@@ -14,7 +14,7 @@ struct GenerateKeys: CommandPlugin {
         let targetNames = extractor.extractOption(named: "target")
         guard extractor.remainingArguments.isEmpty else {
             throw KeyCatalogPluginError(
-                description: "error: unexpected arguments \(extractor.remainingArguments); usage: swift package --allow-writing-to-package-directory generate-keys [--target NAME]..."
+                description: "unexpected arguments \(extractor.remainingArguments); usage: swift package --allow-writing-to-package-directory generate-keys [--target NAME]..."
             )
         }
         let targets = try targetsWithManifests(in: context.package, named: targetNames)
@@ -23,7 +23,7 @@ struct GenerateKeys: CommandPlugin {
             let output = target.directory.appending(path: generatedFileName)
             let status = try runTool(tool, ["generate", target.manifest.path(percentEncoded: false), "--output", output.path(percentEncoded: false)])
             guard status == 0 else {
-                throw KeyCatalogPluginError(description: "error: generate-keys failed for target '\(target.name)' (exit code \(status))")
+                throw KeyCatalogPluginError(description: "generate-keys failed for target '\(target.name)' (exit code \(status))")
             }
             print("generate-keys: \(target.name) -> \(output.path(percentEncoded: false))")
         }

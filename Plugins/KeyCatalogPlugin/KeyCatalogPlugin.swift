@@ -30,7 +30,7 @@ extension KeyCatalogPlugin: XcodeBuildToolPlugin {
     func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
         guard let manifest = target.inputFiles.first(where: { $0.url.lastPathComponent == manifestFileName })?.url else {
             throw KeyCatalogPluginError(
-                description: "error: target '\(target.displayName)' uses KeyCatalogPlugin but has no \(manifestFileName) among its files; add one to the target"
+                description: "target '\(target.displayName)' uses KeyCatalogPlugin but has no \(manifestFileName) among its files; add one to the target"
             )
         }
         return [

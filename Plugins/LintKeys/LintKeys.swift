@@ -14,7 +14,7 @@ struct LintKeys: CommandPlugin {
         let format = extractor.extractOption(named: "format").last.map { ["--format", $0] } ?? []
         guard extractor.remainingArguments.isEmpty else {
             throw KeyCatalogPluginError(
-                description: "error: unexpected arguments \(extractor.remainingArguments); usage: swift package lint-keys [--target NAME]... [--strict] [--format text|json|github]"
+                description: "unexpected arguments \(extractor.remainingArguments); usage: swift package lint-keys [--target NAME]... [--strict] [--format text|json|github]"
             )
         }
         let targets = try targetsWithManifests(in: context.package, named: targetNames)
@@ -24,8 +24,16 @@ struct LintKeys: CommandPlugin {
         }
         let tool = try context.tool(named: "keycatalog").url
         let status = try runTool(tool, ["lint"] + passThrough + format + targets.map { $0.manifest.path(percentEncoded: false) })
-        guard status == 0 else {
-            throw KeyCatalogPluginError(description: "error: lint-keys found problems in \(targets.map(\.name).joined(separator: ", ")) (exit code \(status))")
+        switch status {
+        case 0:
+            break
+        case toolUsageErrorStatus:
+            // keycatalog refused the arguments and printed why: nothing was linted, nothing found.
+            throw KeyCatalogPluginError(
+                description: "keycatalog rejected the arguments lint-keys passed it (a usage error, exit code \(status); see its message), so nothing was linted; check the options, as in --format text, json or github"
+            )
+        default:
+            throw KeyCatalogPluginError(description: "lint-keys found problems in \(targets.map(\.name).joined(separator: ", ")) (exit code \(status))")
         }
         print("lint-keys: \(targets.count) manifest(s) clean: \(targets.map(\.name).joined(separator: ", "))")
     }

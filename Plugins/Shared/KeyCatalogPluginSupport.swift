@@ -10,6 +10,8 @@ let manifestFileName = "keys.json"
 let generatedFileName = "KeyCatalog.generated.swift"
 
 /// A plugin failure whose message names the target, the file expected and the fix.
+///
+/// The description has no `error: ` prefix: SwiftPM adds its own when it reports the error.
 struct KeyCatalogPluginError: Error, CustomStringConvertible {
     let description: String
 }
@@ -24,7 +26,7 @@ func manifestURL(inTargetDirectory directory: URL) -> URL? {
 func missingManifestError(target: String, directory: URL) -> KeyCatalogPluginError {
     KeyCatalogPluginError(
         description: """
-            error: target '\(target)' uses KeyCatalogPlugin but has no \(manifestFileName) in \
+            target '\(target)' uses KeyCatalogPlugin but has no \(manifestFileName) in \
             \(directory.path(percentEncoded: false)); add one there (a symlink to a shared keys.json works), \
             or remove KeyCatalogPlugin from the target's plugins
             """
@@ -43,6 +45,9 @@ func generationCommand(tool: URL, manifest: URL, workDirectory: URL) -> Command 
     )
 }
 
+/// `keycatalog`'s exit code for a usage error (`EX_USAGE`): bad arguments, not findings.
+let toolUsageErrorStatus: Int32 = 64
+
 /// Runs `keycatalog` with `arguments`, passing its output through; returns its exit status.
 func runTool(_ tool: URL, _ arguments: [String]) throws -> Int32 {
     let process = Process()
@@ -57,7 +62,7 @@ func runTool(_ tool: URL, _ arguments: [String]) throws -> Int32 {
 func targetsWithManifests(in package: Package, named names: [String]) throws -> [(name: String, directory: URL, manifest: URL)] {
     let modules = package.targets.compactMap { $0 as? SourceModuleTarget }
     for name in names where !modules.contains(where: { $0.name == name }) {
-        throw KeyCatalogPluginError(description: "error: no source target named '\(name)' in package '\(package.displayName)'")
+        throw KeyCatalogPluginError(description: "no source target named '\(name)' in package '\(package.displayName)'; name one of its source targets with --target")
     }
     let selected = names.isEmpty ? modules : modules.filter { names.contains($0.name) }
     let found = selected.compactMap { target in
@@ -66,7 +71,7 @@ func targetsWithManifests(in package: Package, named names: [String]) throws -> 
     for name in names where !found.contains(where: { $0.name == name }) {
         let directory = modules.first { $0.name == name }!.directoryURL
         throw KeyCatalogPluginError(
-            description: "error: target '\(name)' has no \(manifestFileName) in \(directory.path(percentEncoded: false)); add one there"
+            description: "target '\(name)' has no \(manifestFileName) in \(directory.path(percentEncoded: false)); add one there"
         )
     }
     return found

@@ -100,6 +100,20 @@ struct PluginEndToEndTests {
     }
 
     @Test(.timeLimit(.minutes(15)))
+    func lintKeysReportsUsageErrorsAsSuchAndEachErrorOnce() throws {
+        let badFormat = try client.swift("package", "lint-keys", "--target", "PluginClient", "--format", "xml")
+        #expect(badFormat.status != 0)
+        #expect(badFormat.output.contains("error: unknown format 'xml' for '--format'"), "\(badFormat.output)")
+        #expect(badFormat.output.contains("error: keycatalog rejected the arguments lint-keys passed it (a usage error, exit code 64"), "\(badFormat.output)")
+        #expect(!badFormat.output.contains("found problems"), "\(badFormat.output)")
+
+        let unknownTarget = try client.swift("package", "lint-keys", "--target", "NoSuchTarget")
+        #expect(unknownTarget.status != 0)
+        #expect(unknownTarget.output.contains("error: no source target named 'NoSuchTarget'"), "\(unknownTarget.output)")
+        #expect(!unknownTarget.output.contains("error: error:"), "\(unknownTarget.output)")
+    }
+
+    @Test(.timeLimit(.minutes(15)))
     func generateKeysWritesTheCatalogIntoTheTarget() throws {
         let output = client.url.appending(path: "Sources/PluginClient/KeyCatalog.generated.swift")
         defer { try? FileManager.default.removeItem(at: output) }
@@ -117,6 +131,7 @@ struct PluginEndToEndTests {
         #expect(build.status != 0)
         #expect(build.output.contains("target 'NoManifest' uses KeyCatalogPlugin but has no keys.json"), "\(build.output)")
         #expect(build.output.contains("add one there"), "\(build.output)")
+        #expect(!build.output.contains("error: error:"), "SwiftPM adds the only 'error: ': \(build.output)")
     }
 }
 
