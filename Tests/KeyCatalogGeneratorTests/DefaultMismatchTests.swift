@@ -27,6 +27,8 @@ struct DefaultMismatchTests {
         ("UInt", "1e3", [#"keys.json:5:47: error: default for key 'k' is 1e3, expected an integer for type 'UInt'; write it without a fraction or exponent, or use 'Double'"#]),
         ("Double", "true", [#"keys.json:5:49: error: default for key 'k' is 'true', expected a number for type 'Double'; write it like 0.5"#]),
         ("Float", "1e39", [#"keys.json:5:48: error: default for key 'k' is 1e39, too large for type 'Float'; use a smaller number"#]),
+        ("Float", "1e-50", [#"keys.json:5:48: error: default for key 'k' is 1e-50, too small for type 'Float', which would store 0; use 0, a larger number or 'Double'"#]),
+        ("[Double]", "[0.5, -1e-400]", [#"keys.json:5:57: error: default[1] for key 'k' is -1e-400, too small for type 'Double', which would store 0; use 0 or a larger number"#]),
         ("Bool", "0", [#"keys.json:5:47: error: default for key 'k' is the number 0, expected true or false for type 'Bool'; write it like false"#]),
         ("String", "null", [#"keys.json:5:49: error: default for key 'k' is null but type 'String' is not optional; make the type 'String?' or give a value"#]),
         ("Data", "\"not base64!\"", [#"keys.json:5:47: error: default 'not base64!' for key 'k' is not valid base64 for type 'Data'; encode the bytes as base64 with padding, as in "AAEC""#]),
@@ -47,7 +49,7 @@ struct DefaultMismatchTests {
 
     @Test("valid defaults of every built-in type", arguments: [
         ("Int", "-9223372036854775808"), ("UInt64", "18446744073709551615"), ("Int8", "127"), ("UInt8", "0"),
-        ("Double", "-1.5e-3"), ("Float", "3"), ("Bool", "true"), ("String", "\"\""), ("Data", "\"\""),
+        ("Double", "-1.5e-3"), ("Float", "3"), ("Float", "1e-40"), ("Float", "0.0e-99"), ("Double", "-0"), ("Bool", "true"), ("String", "\"\""), ("Data", "\"\""),
         ("Date", "\"2024-02-29T23:59:59.5+02:00\""), ("URL", "\"file:///tmp/x\""),
         ("UUID", "\"e621e1f8-c36c-495a-93fc-0c247a3e6e5f\""), ("[[String]]", "[[\"a\"], []]"),
         ("[String: [Int]]", "{ \"a\": [1] }"), ("Theme?", "null"), ("[Theme]", "[\"dark\"]"),

@@ -78,9 +78,15 @@ struct DefaultChecker {
             return .integer(text)
         case .double, .float:
             guard let text = value.number else { return mismatch("a number", example: "0.5") }
-            let finite = type == .float ? Float(text)?.isFinite ?? false : Double(text)?.isFinite ?? false
-            guard finite else {
+            let parsed = type == .float ? Float(text).map(Double.init) : Double(text)
+            guard let parsed, parsed.isFinite else {
                 return fail("\(subject(path)) is \(text), too large for type '\(type)'; use a smaller number")
+            }
+            // A nonzero literal too small for the type would silently read as 0.
+            let mantissa = text.prefix { $0 != "e" && $0 != "E" }
+            guard parsed != 0 || !mantissa.contains(where: { ("1"..."9").contains($0) }) else {
+                let wider = type == .float ? ", a larger number or 'Double'" : " or a larger number"
+                return fail("\(subject(path)) is \(text), too small for type '\(type)', which would store 0; use 0\(wider)")
             }
             return .floating(text)
         case .string:
