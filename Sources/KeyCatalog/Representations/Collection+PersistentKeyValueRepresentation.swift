@@ -31,7 +31,11 @@ public struct ArrayPersistentKeyValueRepresentation<Element: KeyValuePersistible
     @inlinable
     public init() {}
 
+    // Reached through a key's existential representation, this runs as the library's own code:
+    // specialized for the common elements, it skips generic element dispatch.
     @inlinable
+    @_specialize(where Element == String)
+    @_specialize(where Element == Int)
     public func persistentValue(for value: [Element]) throws -> PropertyListValue? {
         let representation = Element.persistentKeyValueRepresentation
         var elements: [PropertyListValue] = []
@@ -46,6 +50,8 @@ public struct ArrayPersistentKeyValueRepresentation<Element: KeyValuePersistible
     }
 
     @inlinable
+    @_specialize(where Element == String)
+    @_specialize(where Element == Int)
     public func value(from persistentValue: PropertyListValue) throws -> [Element] {
         guard case .array(let elements) = persistentValue else {
             throw PersistentKeyValueDecodingError.typeMismatch([Element].self, persistentValue)
@@ -63,6 +69,8 @@ public struct DictionaryPersistentKeyValueRepresentation<Member: KeyValuePersist
     public init() {}
 
     @inlinable
+    @_specialize(where Member == String)
+    @_specialize(where Member == Int)
     public func persistentValue(for value: [String: Member]) throws -> PropertyListValue? {
         let representation = Member.persistentKeyValueRepresentation
         var members: [String: PropertyListValue] = [:]
@@ -77,6 +85,8 @@ public struct DictionaryPersistentKeyValueRepresentation<Member: KeyValuePersist
     }
 
     @inlinable
+    @_specialize(where Member == String)
+    @_specialize(where Member == Int)
     public func value(from persistentValue: PropertyListValue) throws -> [String: Member] {
         guard case .dictionary(let members) = persistentValue else {
             throw PersistentKeyValueDecodingError.typeMismatch([String: Member].self, persistentValue)
