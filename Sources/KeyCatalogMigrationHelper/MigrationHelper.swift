@@ -7,14 +7,26 @@ import KeyCatalog
 /// ```
 /// KeyCatalogMigrationHelper move <from.plist> <to.plist> <count>
 /// KeyCatalogMigrationHelper rename <file.plist> <count>
+/// KeyCatalogMigrationHelper standard <name> (registered-only | stored-equal-to-default)
 /// ```
 ///
 /// Key `i` (an `Int` stored under `new.<i>`) migrates from `old.<i>`, a `String` holding its
 /// decimal digits. `move` moves the values from one file to another, `rename` within one file.
 /// The helper prints `started` before the first migration and `done <report summary>` after.
 /// It sets nothing up: the test writes the old values before starting it.
+///
+/// `standard` migrates `<name>.old` (42) into `<name>.count` in `UserDefaults.standard` after
+/// registering the key's default 0 (and, for `stored-equal-to-default`, storing 0 explicitly),
+/// then prints `contains`, `outcome`, `value` and `source` lines. The registration domain and
+/// `.standard` are process-wide, so tests run this in a child process with a `XDG_CONFIG_HOME`
+/// of their own.
 enum MigrationHelper {
     static func main(_ arguments: [String]) {
+        if arguments.first == "standard" {
+            guard arguments.count == 3 else { fail("usage: standard <name> (registered-only | stored-equal-to-default)") }
+            migrateInStandard(name: arguments[1], storingTheDefault: arguments[2] == "stored-equal-to-default")
+            return
+        }
         let stores: [String: AnyPersistentKeyValueStore]
         let countArgument: String
         switch arguments.first {
@@ -57,6 +69,26 @@ enum MigrationHelper {
                 ]
             )
         }
+    }
+
+    static func migrateInStandard(name: String, storingTheDefault: Bool) {
+        let standard = UserDefaults.standard
+        let key = PersistentKey<Int>("\(name).count", defaultValue: 0)
+        let migration = KeyMigration(name: "count", key: key, store: "standard", sources: [
+            KeyMigrationSource(fromKey: "\(name).old", store: "standard", representationOf: key)
+        ])
+        standard.register(key)
+        if storingTheDefault {
+            standard.set(key, to: 0)
+        }
+        standard.set(42, forKey: "\(name).old")
+        print("contains \(standard.contains(key))")
+        let report = KeyMigrator.run([migration]) { _ in standard }
+        for entry in report.entries {
+            print("outcome \(entry.outcome)")
+        }
+        print("value \(standard.get(key))")
+        print("source \(standard.object(forKey: "\(name).old").map { "\($0)" } ?? "nil")")
     }
 
     static func fail(_ message: String) -> Never {

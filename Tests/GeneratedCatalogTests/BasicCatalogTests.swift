@@ -44,17 +44,22 @@ struct BasicCatalogTests {
     }
 
     @Test("register() and register(in:) fill the registration domain")
-    func registration() {
-        let suite = TemporarySuite()
-        let keys = Keys(stores: Keys.Stores(standard: suite.store))
-        keys.register()
-        #expect(suite.defaults.object(forKey: "LaunchCount") as? Int == 0)
-        #expect(suite.defaults.object(forKey: "username") as? String == "")
-        #expect(!keys.stores.standard.contains(.launchCount), "registered defaults are not stored values")
+    func registration() async {
+        // The registration domain is process-wide: the golden's fixed storage keys registered here
+        // would be read by every other test's suite. So this runs in a child process of its own.
+        await #expect(processExitsWith: .success) {
+            let suite = TemporarySuite()
+            let keys = Keys(stores: Keys.Stores(standard: suite.store))
+            keys.register()
+            #expect(suite.defaults.object(forKey: "LaunchCount") as? Int == 0)
+            #expect(suite.defaults.object(forKey: "username") as? String == "")
+            #expect(!keys.stores.standard.contains(.launchCount), "registered defaults are not stored values")
 
-        let other = TemporarySuite()
-        Keys.register(in: other.defaults)
-        #expect(other.defaults.object(forKey: "HasSeenOnboarding") as? Bool == false)
+            let other = TemporarySuite()
+            Keys.register(in: other.defaults)
+            #expect(other.defaults.object(forKey: "HasSeenOnboarding") as? Bool == false)
+            withExtendedLifetime((suite, other)) {}
+        }
     }
 
     @Test("live stores are UserDefaults.standard")

@@ -31,13 +31,19 @@ struct DurabilityTests {
 
     @Test func standardDefaultsWrittenAfterContainsAreReadByTheNextLaunch() throws {
         // `.standard`, not a suite: its file is named by the process, and asking `contains` first
-        // (as migrations do) must not send the write anywhere else.
-        let key = "KeyCatalogDurability.\(UUID().uuidString)"
-        defer { _ = try? TestHelperExecutable.run(["defaults", "standard", "remove", key]) }
-        #expect(try TestHelperExecutable.run(["defaults", "standard", "set", key, "41"]).status == 0)
-        #expect(try TestHelperExecutable.run(["defaults", "standard", "get", key]).output == "41\n")
-        #expect(try TestHelperExecutable.run(["defaults", "standard", "set", key, "42"]).status == 0)
-        #expect(try TestHelperExecutable.run(["defaults", "standard", "get", key]).output == "42\n")
+        // (as migrations do) must not send the write anywhere else. The children share a
+        // configuration folder of their own, so the real home folder is never touched.
+        let home = TemporaryDirectory()
+        let environment = ["XDG_CONFIG_HOME": home.url.path(percentEncoded: false)]
+        let key = "KeyCatalogDurability"
+        func helper(_ arguments: String...) throws -> (status: Int32, output: String) {
+            try TestHelperExecutable.run(["defaults", "standard"] + arguments, environment: environment)
+        }
+        #expect(try helper("set", key, "41").status == 0)
+        #expect(try helper("get", key).output == "41\n")
+        #expect(try helper("set", key, "42").status == 0)
+        #expect(try helper("get", key).output == "42\n")
+        #expect(FileManager.default.fileExists(atPath: home.file("KeyCatalogTestHelper.plist").path(percentEncoded: false)))
     }
 
     @Test func fileStoreWrittenByAChildIsReadBackByAnotherProcess() throws {

@@ -176,13 +176,20 @@ struct SeedExamplesTests {
         #expect(userDefaults.object(forKey: "MostRecentAppStoreReviewRequestDate") == nil)
     }
 
-    @Test func registration() {
-        userDefaults.register(.launchCount)
-        #expect(userDefaults.integer(forKey: "LaunchCount") == 1)
-        #expect(userDefaults.get(.launchCount) == 1)
-        #expect(!userDefaults.contains(.launchCount), "a registered default is not a stored value")
-        userDefaults.set(.launchCount, to: 5)
-        #expect(userDefaults.contains(.launchCount))
+    @Test func registration() async {
+        // The registration domain is process-wide: "LaunchCount" registered here would be read by
+        // every other test's suite. So this runs in a child process of its own.
+        await #expect(processExitsWith: .success) {
+            let suite = TemporarySuite("registration")
+            let userDefaults = suite.defaults
+            userDefaults.register(.launchCount)
+            #expect(userDefaults.integer(forKey: "LaunchCount") == 1)
+            #expect(userDefaults.get(.launchCount) == 1)
+            #expect(!userDefaults.contains(.launchCount), "a registered default is not a stored value")
+            userDefaults.set(.launchCount, to: 5)
+            #expect(userDefaults.contains(.launchCount))
+            withExtendedLifetime(suite) {}
+        }
     }
 
     @Test func noImplicitDefaults() {

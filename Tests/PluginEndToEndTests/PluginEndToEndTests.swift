@@ -60,7 +60,7 @@ struct PluginEndToEndTests {
             .write(to: manifest, atomically: true, encoding: .utf8)
         let edited = try client.swift("build", "--product", "PluginClient")
         #expect(edited.status == 0, "\(edited.output)")
-        #expect(try String(contentsOf: generated, encoding: .utf8).contains("/// Edited."))
+        #expect(try String(contentsOf: generated, encoding: .utf8).contains("/// Edited."), "\(edited.output)")
         // Only that target recompiles: not the runtime, not the generator.
         #expect(edited.output.contains("Compiling PluginClient"), "\(edited.output)")
         #expect(!edited.output.contains("Compiling KeyCatalog "), "\(edited.output)")

@@ -9,8 +9,10 @@ struct KeyMigrationCrashSafetyTests {
         let stores = MigrationStores()
         try MigrationScenario.seed(stores)
         let counter = FailingStore.Counter(failAt: nil)
-        _ = KeyMigrator.run(MigrationScenario.migrations) { name in
-            stores.lookup(name).map { FailingStore($0, name: name, counter: counter) }
+        _ = MigrationStores.runCapturingFailures {
+            KeyMigrator.run(MigrationScenario.migrations) { name in
+                stores.lookup(name).map { FailingStore($0, name: name, counter: counter) }
+            }
         }
         return (stores.snapshot, counter.operationCount)
     }

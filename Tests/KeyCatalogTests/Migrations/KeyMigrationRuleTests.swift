@@ -190,7 +190,8 @@ struct KeyMigrationRuleTests {
     func registeredDefaultOnAnInstanceOfUnknownSuite() throws {
         let suite = TemporarySuite()
         let foreign = try #require(UserDefaults(suiteName: suite.name))
-        let key = PersistentKey<Int>("count", defaultValue: 0)
+        // Registration is process-wide: a storage key of its own.
+        let key = PersistentKey<Int>("count.\(UUID().uuidString)", defaultValue: 0)
         foreign.register(key)
         #expect(!foreign.contains(key))
         foreign.set(key, to: 5)

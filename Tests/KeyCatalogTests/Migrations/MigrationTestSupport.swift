@@ -39,8 +39,27 @@ final class MigrationStores: @unchecked Sendable {
         MigrationStoreKind(rawValue: name).map(store)
     }
 
+    /// Runs the migrations on these stores. The failures they report are captured, not printed,
+    /// and must be exactly the report's failed entries.
     func run(_ migrations: [KeyMigration]) -> KeyMigrationReport {
-        KeyMigrator.run(migrations, stores: lookup)
+        Self.runCapturingFailures { KeyMigrator.run(migrations, stores: lookup) }
+    }
+
+    /// Runs `body`, capturing the failures reported meanwhile, and expects one per failed entry
+    /// of the report it returns. Inside a test's own `FailureRecorder`, the failures go there.
+    static func runCapturingFailures(
+        _ body: () -> KeyMigrationReport,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) -> KeyMigrationReport {
+        if PersistentKeyValueFailure.taskHandler != nil { return body() }
+        let recorder = FailureRecorder()
+        let report = recorder.record(body)
+        #expect(
+            recorder.failures.map(\.key) == report.failed.map(\.storageKey),
+            "each failed migration is reported once, and nothing else: \(recorder.failures)",
+            sourceLocation: sourceLocation
+        )
+        return report
     }
 
     /// What each store holds (the persistent domain for UserDefaults, so registered defaults are
@@ -186,19 +205,43 @@ enum MigrationHelperExecutable {
         return nil
     }
 
-    /// Starts the helper with standard output on a pipe.
-    static func start(_ arguments: [String]) throws -> Process {
+    /// Starts the helper with standard output and standard error on pipes; `environment` is
+    /// added to this process's.
+    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Process {
         guard let url else {
             throw PersistentKeyValueEncodingError("KeyCatalogMigrationHelper not found beside \(CommandLine.arguments[0])")
         }
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         process.standardOutput = Pipe()
         process.standardError = Pipe()
         try process.run()
         return process
     }
+
+    /// Runs the helper to completion; returns its exit status, standard output and standard error.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String, errors: String) {
+        let process = try start(arguments, environment: environment)
+        // Standard error is read on another thread, so that neither pipe can fill and block the child.
+        let errorHandle = (process.standardError as! Pipe).fileHandleForReading
+        let errors = HandedOver<Data>()
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            errors.value = errorHandle.readDataToEndOfFile()
+            done.signal()
+        }
+        let output = (process.standardOutput as! Pipe).fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        done.wait()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors.value ?? Data(), as: UTF8.self))
+    }
+}
+
+/// A value written by one thread before a semaphore is signalled, and read by another after it.
+private final class HandedOver<Value>: @unchecked Sendable {
+    var value: Value?
 }
 
 /// Writes a property-list file directly, without opening a `FileKeyValueStore` (whose contents

@@ -4,47 +4,41 @@ import Testing
 
 /// Migrations into `UserDefaults.standard`, every catalog's default store, where a registered
 /// default must not pass for a stored value, nor a stored value for a registered default.
+///
+/// `.standard` and the registration domain are process-wide, so each case runs in a child process
+/// (KeyCatalogMigrationHelper) with a configuration folder of its own: it cannot disturb, or be
+/// disturbed by, any other test, nor touch the real home folder.
 @Suite("Migrations into UserDefaults.standard")
 struct StandardDefaultsMigrationTests {
-    let standard = UserDefaults.standard
-    let name = "StandardMigration.\(UUID().uuidString)"
-
-    private func migration(_ key: PersistentKey<Int>) -> KeyMigration {
-        KeyMigration(name: "count", key: key, store: "standard", sources: [
-            KeyMigrationSource(fromKey: "\(name).old", store: "standard", representationOf: key)
+    @Test func anExplicitValueEqualToTheRegisteredDefaultIsKept() throws {
+        let lines = try Self.runInChild("stored-equal-to-default")
+        #expect(lines == [
+            "contains true",
+            "outcome \(KeyMigrationReport.Outcome.skippedKeyHasValue)",
+            "value 0",
+            "source 42",
         ])
     }
 
-    private func cleanUp(_ key: PersistentKey<Int>) {
-        standard.removeObject(forKey: key.id)
-        standard.removeObject(forKey: "\(name).old")
-        standard.synchronize()
-    }
-
-    @Test func anExplicitValueEqualToTheRegisteredDefaultIsKept() throws {
-        let key = PersistentKey<Int>("\(name).count", defaultValue: 0)
-        defer { cleanUp(key) }
-        standard.register(key)
-        standard.set(key, to: 0)
-        standard.set(42, forKey: "\(name).old")
-
-        #expect(standard.contains(key))
-        let report = KeyMigrator.run([migration(key)]) { _ in standard }
-        #expect(report.entries.map(\.outcome) == [.skippedKeyHasValue])
-        #expect(standard.get(key) == 0)
-        #expect(standard.integer(forKey: "\(name).old") == 42, "the source stays")
-    }
-
     @Test func aRegisteredDefaultAloneDoesNotStopTheMigration() throws {
-        let key = PersistentKey<Int>("\(name).count", defaultValue: 0)
-        defer { cleanUp(key) }
-        standard.register(key)
-        standard.set(42, forKey: "\(name).old")
+        let lines = try Self.runInChild("registered-only")
+        #expect(lines == [
+            "contains false",
+            "outcome \(KeyMigrationReport.Outcome.migrated)",
+            "value 42",
+            "source nil",
+        ])
+    }
 
-        #expect(!standard.contains(key))
-        let report = KeyMigrator.run([migration(key)]) { _ in standard }
-        #expect(report.entries.map(\.outcome) == [.migrated])
-        #expect(standard.get(key) == 42)
-        #expect(standard.object(forKey: "\(name).old") == nil)
+    /// Runs the helper's `standard` scenario; returns its output lines, asserting a clean exit.
+    static func runInChild(_ scenario: String) throws -> [String] {
+        let home = TemporaryDirectory()
+        let child = try MigrationHelperExecutable.run(
+            ["standard", "StandardMigration", scenario],
+            environment: ["XDG_CONFIG_HOME": home.url.path(percentEncoded: false)]
+        )
+        #expect(child.status == 0, "\(child.errors)")
+        #expect(child.errors.isEmpty)
+        return child.output.split(separator: "\n").map(String.init)
     }
 }

@@ -99,9 +99,10 @@ enum TestHelperExecutable {
         return nil
     }
 
-    /// Runs the helper to completion; returns its exit status and standard output.
-    static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = try start(arguments)
+    /// Runs the helper to completion; returns its exit status and standard output. `environment`
+    /// is added to this process's.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+        let process = try start(arguments, environment: environment)
         let output = process.standardOutput as! Pipe
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
@@ -109,13 +110,14 @@ enum TestHelperExecutable {
     }
 
     /// Starts the helper with standard output on a pipe.
-    static func start(_ arguments: [String]) throws -> Process {
+    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Process {
         guard let url else {
             throw PersistentKeyValueEncodingError("KeyCatalogTestHelper not found beside \(CommandLine.arguments[0])")
         }
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         process.standardOutput = Pipe()
         try process.run()
         return process
