@@ -1,4 +1,4 @@
-#if canImport(Darwin) && !os(Linux)
+#if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
 import Foundation
 
 /// iCloud's key-value store is a store: `NSUbiquitousKeyValueStore.default.get(.key)`.

@@ -13,7 +13,7 @@ extension AnyPersistentKeyValueStore {
     ///   lost when the process ends. The first call in a process reports that once through
     ///   ``PersistentKeyValueFailure/handler``.
     public static func ubiquitous() -> AnyPersistentKeyValueStore {
-        #if canImport(Darwin) && !os(Linux)
+        #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
         return AnyPersistentKeyValueStore(NSUbiquitousKeyValueStore.default)
         #else
         if ubiquitousUnavailableReported.withLock({ reported in

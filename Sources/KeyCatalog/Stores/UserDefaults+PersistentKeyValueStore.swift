@@ -40,7 +40,7 @@ extension UserDefaults: PersistentKeyValueStore {
             ?? volatileDomain(forName: UserDefaults.registrationDomain)[key].flatMap(PropertyListValue.init(foundationObject:))
         guard let registered else { return true }
         guard PropertyListValue(foundationObject: object) == registered else { return true }
-        #if !canImport(Darwin)
+        #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
         if self === UserDefaults.standard {
             // Equal to the registered default: only the file can tell. Write pending changes, then
             // read the standard domain's file (never asking for the domain by name: see
@@ -69,7 +69,7 @@ extension UserDefaults: PersistentKeyValueStore {
 
     /// Writes the suite to disk now (`synchronize()`), instead of at the next coalesced flush.
     public func flushPersistentValues() throws {
-        #if !canImport(Darwin)
+        #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
         guard synchronize() else {
             throw PersistentKeyValueEncodingError("UserDefaults.synchronize() failed; the suite's file could not be written")
         }

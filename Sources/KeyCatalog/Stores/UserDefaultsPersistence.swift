@@ -56,7 +56,7 @@ public enum UserDefaultsPersistence {
     /// platforms.
     static func persistentDomainName(of defaults: UserDefaults) -> String? {
         if defaults === UserDefaults.standard {
-            #if canImport(Darwin)
+            #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
             return Bundle.main.bundleIdentifier
             #else
             // Not on Linux: swift-corelibs-foundation answers for the standard domain under the
@@ -68,7 +68,7 @@ public enum UserDefaultsPersistence {
         return state.withLock { $0.suiteNames[ObjectIdentifier(defaults)]?.name }
     }
 
-    #if !canImport(Darwin)
+    #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
     /// What the standard domain's file holds: swift-corelibs-foundation writes it to
     /// `$XDG_CONFIG_HOME` (else `~/.config`) as `<process name>.plist`.
     static func standardDomainFileContents() -> [String: Any]? {
@@ -102,7 +102,7 @@ public enum UserDefaultsPersistence {
     }
 
     static func scheduleSynchronization(of defaults: UserDefaults) {
-        #if !canImport(Darwin)
+        #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
         let shouldSchedule = state.withLock { state in
             let id = ObjectIdentifier(defaults)
             if state.pending[id] == nil {

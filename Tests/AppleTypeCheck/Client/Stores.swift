@@ -1,0 +1,73 @@
+// KeychainKeyValueStore, NSUbiquitousKeyValueStore and Combine used as an app would.
+import Combine
+import Foundation
+import KeyCatalog
+import Security
+
+@available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *)
+final class LaunchCounter {
+    private var cancellables: Set<AnyCancellable> = []
+    private(set) var lastSeen = 0
+
+    init(store: some PersistentKeyValueStore) {
+        store.publisher(for: .launchCount)
+            .removeDuplicates()
+            .map { $0 * 2 }
+            .sink { [weak self] in self?.lastSeen = $0 }
+            .store(in: &cancellables)
+    }
+}
+
+@available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *)
+func useStores() throws {
+    let secrets = KeychainKeyValueStore(service: "com.example.app", accessGroup: nil)
+    secrets.set(.username, to: "ada")
+    print(secrets.get(.username), secrets.contains(.username))
+    try secrets.flushPersistentValues()
+
+    let cloud = NSUbiquitousKeyValueStore.default
+    cloud.set(.launchCount, to: cloud.get(.launchCount) + 1)
+    if !cloud.synchronize() {
+        print("no iCloud entitlement")
+    }
+    let observation = cloud.observe(.launchCount) { print("launchCount is now \($0)") }
+    observation.cancel()
+
+    let keys = Keys(stores: .init(standard: .keychain(service: "com.example.app")))
+    keys.launchCount += 1
+    _ = LaunchCounter(store: AnyPersistentKeyValueStore.ubiquitous())
+
+    // The external-change notification, read as Apple documents it.
+    NotificationCenter.default.addObserver(
+        forName: NSUbiquitousKeyValueStore.didChangeExternallyNotification, object: cloud, queue: .main
+    ) { notification in
+        let reason = notification.userInfo?[NSUbiquitousKeyValueStoreChangeReasonKey] as? Int
+        let keys = notification.userInfo?[NSUbiquitousKeyValueStoreChangedKeysKey] as? [String] ?? []
+        switch reason {
+        case NSUbiquitousKeyValueStoreServerChange?, NSUbiquitousKeyValueStoreInitialSyncChange?: print("changed:", keys)
+        case NSUbiquitousKeyValueStoreQuotaViolationChange?: print("over quota")
+        case NSUbiquitousKeyValueStoreAccountChange?: print("account changed")
+        default: break
+        }
+    }
+}
+
+/// The keychain API called directly, the right way (the negative controls hold the wrong ways).
+@available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *)
+func keychainItemExists(service: String, account: String) -> Bool {
+    let query: [String: Any] = [
+        kSecClass as String: kSecClassGenericPassword,
+        kSecAttrService as String: service,
+        kSecAttrAccount as String: account,
+        kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly,
+        kSecUseDataProtectionKeychain as String: true,
+        kSecReturnAttributes as String: true,
+        kSecMatchLimit as String: kSecMatchLimitOne,
+    ]
+    var result: CFTypeRef?
+    let status = SecItemCopyMatching(query as CFDictionary, &result)
+    if status != errSecSuccess && status != errSecItemNotFound {
+        print(SecCopyErrorMessageString(status, nil) as String? ?? "keychain error \(status)")
+    }
+    return status == errSecSuccess
+}

@@ -1,0 +1,128 @@
+// Stand-in for the parts of Apple's Foundation that swift-corelibs-foundation (Linux) lacks.
+// Imported implicitly into every checked file (`-Xfrontend -import-module -Xfrontend
+// AppleFoundationStandIns`), as Foundation would provide them on Darwin. Declarations copy the
+// Swift signatures in Apple's documentation; bodies are never run (the check only type-checks).
+//
+// Not redeclared because corelibs Foundation already has them: UserDefaults.didChangeNotification,
+// NotificationCenter.addObserver(forName:object:queue:using:), NSDictionary, NSString.
+import Foundation
+
+// MARK: - NSUbiquitousKeyValueStore
+// https://developer.apple.com/documentation/foundation/nsubiquitouskeyvaluestore
+// SDK header: Foundation/NSUbiquitousKeyValueStore.h (API_AVAILABLE(macos(10.7), ios(5.0),
+// watchos(9.0), tvos(9.0))). The class is not Sendable in Apple's SDK.
+
+@available(macOS 10.7, iOS 5.0, tvOS 9.0, watchOS 9.0, *)
+open class NSUbiquitousKeyValueStore: NSObject {
+    /// https://developer.apple.com/documentation/foundation/nsubiquitouskeyvaluestore/default
+    open class var `default`: NSUbiquitousKeyValueStore { fatalError("stand-in") }
+
+    open func object(forKey aKey: String) -> Any? { fatalError("stand-in") }
+    open func set(_ anObject: Any?, forKey aKey: String) { fatalError("stand-in") }
+    open func removeObject(forKey aKey: String) { fatalError("stand-in") }
+
+    open func string(forKey aKey: String) -> String? { fatalError("stand-in") }
+    open func array(forKey aKey: String) -> [Any]? { fatalError("stand-in") }
+    open func dictionary(forKey aKey: String) -> [String: Any]? { fatalError("stand-in") }
+    open func data(forKey aKey: String) -> Data? { fatalError("stand-in") }
+    open func longLong(forKey aKey: String) -> Int64 { fatalError("stand-in") }
+    open func double(forKey aKey: String) -> Double { fatalError("stand-in") }
+    open func bool(forKey aKey: String) -> Bool { fatalError("stand-in") }
+
+    open func set(_ aString: String?, forKey aKey: String) { fatalError("stand-in") }
+    open func set(_ aData: Data?, forKey aKey: String) { fatalError("stand-in") }
+    open func set(_ anArray: [Any]?, forKey aKey: String) { fatalError("stand-in") }
+    open func set(_ aDictionary: [String: Any]?, forKey aKey: String) { fatalError("stand-in") }
+    open func set(_ value: Int64, forKey aKey: String) { fatalError("stand-in") }
+    open func set(_ value: Double, forKey aKey: String) { fatalError("stand-in") }
+    open func set(_ value: Bool, forKey aKey: String) { fatalError("stand-in") }
+
+    /// https://developer.apple.com/documentation/foundation/nsubiquitouskeyvaluestore/dictionaryrepresentation
+    open var dictionaryRepresentation: [String: Any] { fatalError("stand-in") }
+
+    /// https://developer.apple.com/documentation/foundation/nsubiquitouskeyvaluestore/synchronize()
+    /// `func synchronize() -> Bool`. Methods imported from Objective-C are implicitly
+    /// @discardableResult, so calling it as a statement compiles on Darwin; so it does here.
+    @discardableResult open func synchronize() -> Bool { fatalError("stand-in") }
+
+    /// https://developer.apple.com/documentation/foundation/nsubiquitouskeyvaluestore/didchangeexternallynotification
+    /// (`class let` in the SDK; `static let` here: Swift classes cannot have class stored properties.)
+    public static let didChangeExternallyNotification = NSNotification.Name("NSUbiquitousKeyValueStoreDidChangeExternallyNotification")
+}
+
+// https://developer.apple.com/documentation/foundation/nsubiquitouskeyvaluestorechangereasonkey
+// `let NSUbiquitousKeyValueStoreChangeReasonKey: String` (String is Sendable, so a plain `let`).
+@available(macOS 10.7, iOS 5.0, tvOS 9.0, watchOS 9.0, *)
+public let NSUbiquitousKeyValueStoreChangeReasonKey: String = "NSUbiquitousKeyValueStoreChangeReasonKey"
+// https://developer.apple.com/documentation/foundation/nsubiquitouskeyvaluestorechangedkeyskey
+@available(macOS 10.7, iOS 5.0, tvOS 9.0, watchOS 9.0, *)
+public let NSUbiquitousKeyValueStoreChangedKeysKey: String = "NSUbiquitousKeyValueStoreChangedKeysKey"
+
+// The change reasons: `var NSUbiquitousKeyValueStoreServerChange: Int { get }` and so on
+// (https://developer.apple.com/documentation/foundation/nsubiquitouskeyvaluestoreserverchange).
+@available(macOS 10.7, iOS 5.0, tvOS 9.0, watchOS 9.0, *)
+public var NSUbiquitousKeyValueStoreServerChange: Int { 0 }
+@available(macOS 10.7, iOS 5.0, tvOS 9.0, watchOS 9.0, *)
+public var NSUbiquitousKeyValueStoreInitialSyncChange: Int { 1 }
+@available(macOS 10.7, iOS 5.0, tvOS 9.0, watchOS 9.0, *)
+public var NSUbiquitousKeyValueStoreQuotaViolationChange: Int { 2 }
+@available(macOS 10.8, iOS 6.0, tvOS 9.0, watchOS 9.0, *)
+public var NSUbiquitousKeyValueStoreAccountChange: Int { 3 }
+
+// MARK: - NotificationCenter
+// https://developer.apple.com/documentation/foundation/notificationcenter/addobserver(forname:object:queue:using:)
+// On Darwin this is the Objective-C method -addObserverForName:object:queue:usingBlock:, imported
+// as @discardableResult (every imported method is). corelibs declares it in Swift without
+// @discardableResult, so Linux rejects an unused token that Darwin accepts. This overload wins
+// over corelibs' one because its `object` is `AnyObject?` (more specific than `Any?`); on Darwin
+// the parameter is `Any?`. Not faithful for a non-class `object:` argument (resolves to corelibs').
+extension NotificationCenter {
+    @discardableResult
+    public func addObserver(forName name: NSNotification.Name?, object obj: AnyObject?, queue: OperationQueue?, using block: @escaping @Sendable (Notification) -> Void) -> any NSObjectProtocol {
+        fatalError("stand-in")
+    }
+}
+
+// MARK: - Key-value observing (NSKeyValueObserving.h)
+// https://developer.apple.com/documentation/objectivec/nsobject/1412787-addobserver
+// https://developer.apple.com/documentation/foundation/nskeyvalueobservingoptions
+// https://developer.apple.com/documentation/foundation/nskeyvaluechangekey
+//
+// Not faithful: on Darwin these are @objc methods of NSObject that a subclass overrides
+// (`override func observeValue(forKeyPath:of:change:context:)`). corelibs' NSObject cannot gain
+// overridable methods from another module (members of an extension cannot be overridden without
+// Objective-C), so the calls exist here but an override of observeValue cannot be checked.
+
+public struct NSKeyValueObservingOptions: OptionSet, Sendable {
+    public let rawValue: UInt
+    public init(rawValue: UInt) { self.rawValue = rawValue }
+    public static let new = NSKeyValueObservingOptions(rawValue: 0x01)
+    public static let old = NSKeyValueObservingOptions(rawValue: 0x02)
+    public static let initial = NSKeyValueObservingOptions(rawValue: 0x04)
+    public static let prior = NSKeyValueObservingOptions(rawValue: 0x08)
+}
+
+public struct NSKeyValueChangeKey: Hashable, RawRepresentable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(_ rawValue: String) { self.rawValue = rawValue }
+    public static let kindKey = NSKeyValueChangeKey("kind")
+    public static let newKey = NSKeyValueChangeKey("new")
+    public static let oldKey = NSKeyValueChangeKey("old")
+    public static let indexesKey = NSKeyValueChangeKey("indexes")
+    public static let notificationIsPriorKey = NSKeyValueChangeKey("notificationIsPrior")
+}
+
+extension NSObject {
+    public func addObserver(_ observer: NSObject, forKeyPath keyPath: String, options: NSKeyValueObservingOptions = [], context: UnsafeMutableRawPointer?) {
+        fatalError("stand-in")
+    }
+
+    public func removeObserver(_ observer: NSObject, forKeyPath keyPath: String, context: UnsafeMutableRawPointer?) {
+        fatalError("stand-in")
+    }
+
+    public func removeObserver(_ observer: NSObject, forKeyPath keyPath: String) {
+        fatalError("stand-in")
+    }
+}
