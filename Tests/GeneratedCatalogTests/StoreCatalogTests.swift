@@ -72,9 +72,16 @@ struct StoreCatalogTests {
         #expect(failures.allSatisfy { $0.message.contains("iCloud") })
         let secrets = try #require(stores.secrets.base as? FileKeyValueStore)
         #expect(secrets.url.path(percentEncoded: false).hasSuffix("/.local/share/keycatalog/keychain/com.example.keycatalog.goldens.plist"))
+        let groupSecrets = try #require(stores.groupSecrets.base as? FileKeyValueStore, "no keychain on Linux: group and class are ignored")
+        #expect(groupSecrets.url.lastPathComponent == "com.example.keycatalog.goldens.group.plist")
         #else
         _ = failures
+        let secrets = try #require(stores.secrets.base as? KeychainKeyValueStore)
+        #expect(secrets.service == "com.example.keycatalog.goldens" && secrets.accessGroup == nil && secrets.accessibility == .afterFirstUnlock)
+        let groupSecrets = try #require(stores.groupSecrets.base as? KeychainKeyValueStore)
+        #expect(groupSecrets.accessGroup == "TEAMID.com.example.shared" && groupSecrets.accessibility == .afterFirstUnlockThisDeviceOnly)
         #endif
+        #expect(StoreKeys.Stores.live.secrets.keyValueChanges === stores.secrets.keyValueChanges, "two catalogs see each other's writes")
     }
 
     @Test("entries name their stores; secrets are marked")

@@ -224,6 +224,32 @@ struct LintRuleTests {
             ]
         ),
         RuleCase(
+            rule: "store-kind-accessibility",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "stores": {
+                    "secrets": { "kind": "keychain", "service": "s", "accessibility": "afterFirstUnlok" },
+                    "tokens": { "kind": "keychain", "service": "t", "accessibility": "always" },
+                    "shared": { "kind": "userDefaults", "accessibility": "whenUnlocked" },
+                    "group": { "kind": "keychain", "service": "g", "accessibility": "" }
+                  },
+                  "keys": [
+                    { "name": "a", "type": "Int", "default": 1, "store": "secrets" },
+                    { "name": "b", "type": "Int", "default": 1, "store": "tokens" },
+                    { "name": "c", "type": "Int", "default": 1, "store": "shared" },
+                    { "name": "d", "type": "Int", "default": 1, "store": "group" }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:4:71: error: unknown accessibility 'afterFirstUnlok' for keychain store 'secrets'; did you mean 'afterFirstUnlock'?"#,
+                #"keys.json:5:70: error: unknown accessibility 'always' for keychain store 'tokens'; use one of 'afterFirstUnlock', 'afterFirstUnlockThisDeviceOnly', 'whenUnlocked', 'whenUnlockedThisDeviceOnly', 'whenPasscodeSetThisDeviceOnly'"#,
+                #"keys.json:6:41: error: 'accessibility' does not apply to userDefaults store 'shared' (only to 'keychain'); remove it or change 'kind'"#,
+                #"keys.json:7:69: error: 'accessibility' of store 'group' is empty; give a value or remove the field"#,
+            ]
+        ),
+        RuleCase(
             rule: "store-kind-unknown",
             manifest: #"""
                 {

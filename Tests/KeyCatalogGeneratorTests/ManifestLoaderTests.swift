@@ -13,7 +13,7 @@ struct ManifestLoaderTests {
         #expect(catalog.access == .public)
         #expect(catalog.stores.map(\.name) == ["standard", "shared", "cloud", "secrets", "settingsFile", "scratch"])
         #expect(catalog.stores[0].isImplicit)
-        #expect(catalog.store(named: "secrets")?.kind == .keychain(service: "com.example.app", accessGroup: "TEAM.com.example"))
+        #expect(catalog.store(named: "secrets")?.kind == .keychain(service: "com.example.app", accessGroup: "TEAM.com.example", accessibility: .whenUnlockedThisDeviceOnly))
         #expect(catalog.store(named: "settingsFile")?.kind == .file(path: "settings.plist"))
         #expect(catalog.store(named: "shared")?.kind == .userDefaults(suite: "group.com.example.app"))
 

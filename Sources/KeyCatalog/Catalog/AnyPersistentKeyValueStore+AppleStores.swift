@@ -35,28 +35,57 @@ extension AnyPersistentKeyValueStore {
     }
 
     /// Keychain generic passwords under `service`: what a manifest's `"kind": "keychain"` store
-    /// opens.
+    /// opens (a ``KeychainKeyValueStore`` on Apple platforms).
     ///
     /// ```swift
-    /// let secrets = AnyPersistentKeyValueStore.keychain(service: "com.example.app", accessGroup: nil)
+    /// let secrets = AnyPersistentKeyValueStore.keychain(service: "com.example.app", accessibility: .afterFirstUnlockThisDeviceOnly)
     /// secrets.set(.apiToken, to: "s3cr3t")
     /// ```
+    ///
+    /// Every call with the same service and access group opens a store sharing one change center
+    /// and one read cache, so catalogs built from `Stores.live` see each other's writes.
     ///
     /// - Parameters:
     ///   - service: The keychain service the values are filed under.
     ///   - accessGroup: The keychain access group shared with other apps, if any.
+    ///   - accessibility: The class items get when written.
     /// - Important: Where there is no keychain (Linux), values go to a property-list file
     ///   readable by its owner only (mode 0600): `~/.local/share/keycatalog/keychain/<service>.plist`.
-    ///   `accessGroup` is ignored there.
-    public static func keychain(service: String, accessGroup: String? = nil) -> AnyPersistentKeyValueStore {
+    ///   `accessGroup` and `accessibility` are ignored there.
+    public static func keychain(
+        service: String,
+        accessGroup: String? = nil,
+        accessibility: KeychainAccessibility = .default
+    ) -> AnyPersistentKeyValueStore {
         #if canImport(Security)
-        AnyPersistentKeyValueStore(KeychainKeyValueStore(service: service, accessGroup: accessGroup))
+        AnyPersistentKeyValueStore(KeychainKeyValueStore(service: service, accessGroup: accessGroup, accessibility: accessibility))
         #else
         AnyPersistentKeyValueStore(FileKeyValueStore(url: keychainFallbackURL(service: service)))
         #endif
     }
 
-    /// Where ``keychain(service:accessGroup:)`` keeps values without a keychain; a `/` in the
+    /// Keychain generic passwords under `service`, through `backend`: on every platform, a
+    /// ``KeychainKeyValueStore`` (tests pass a backend of their own).
+    ///
+    /// ```swift
+    /// let secrets = AnyPersistentKeyValueStore.keychain(service: "com.example.tests", backend: FakeKeychain())
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - service: The keychain service the values are filed under.
+    ///   - accessGroup: The keychain access group shared with other apps, if any.
+    ///   - accessibility: The class items get when written.
+    ///   - backend: What makes the keychain calls.
+    public static func keychain(
+        service: String,
+        accessGroup: String? = nil,
+        accessibility: KeychainAccessibility = .default,
+        backend: any KeychainBackend
+    ) -> AnyPersistentKeyValueStore {
+        AnyPersistentKeyValueStore(KeychainKeyValueStore(service: service, accessGroup: accessGroup, accessibility: accessibility, backend: backend))
+    }
+
+    /// Where ``keychain(service:accessGroup:accessibility:)`` keeps values without a keychain; a `/` in the
     /// service name would make a folder, so it becomes `_`.
     static func keychainFallbackURL(service: String) -> URL {
         let fileName = service.isEmpty ? "_" : service.replacingOccurrences(of: "/", with: "_")

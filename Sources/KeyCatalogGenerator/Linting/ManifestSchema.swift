@@ -37,6 +37,7 @@ enum ManifestSchema {
                 Field(name: "suite", kinds: [.string], required: false, example: "\"group.com.example.app\""),
                 Field(name: "service", kinds: [.string], required: false, example: "\"com.example.app\""),
                 Field(name: "accessGroup", kinds: [.string], required: false, example: "\"TEAMID.com.example.shared\""),
+                Field(name: "accessibility", kinds: [.string], required: false, example: "\"afterFirstUnlockThisDeviceOnly\""),
                 Field(name: "path", kinds: [.string], required: false, example: "\"settings.plist\""),
             ]
         case .type:

@@ -45,11 +45,22 @@ struct CatalogBuilder {
         switch value["kind"]?.string {
         case "userDefaults": .userDefaults(suite: value["suite"]?.string)
         case "ubiquitous": .ubiquitous
-        case "keychain": value["service"]?.string.map { .keychain(service: $0, accessGroup: value["accessGroup"]?.string) }
+        case "keychain": keychainKind(value)
         case "file": value["path"]?.string.map { .file(path: $0) }
         case "memory": .memory
         default: nil
         }
+    }
+
+    /// A keychain store: `accessibility` is `afterFirstUnlock` when absent.
+    private func keychainKind(_ value: JSONValue) -> StoreKind? {
+        guard let service = value["service"]?.string else { return nil }
+        var accessibility = StoreKind.KeychainAccessibility.default
+        if let field = value["accessibility"] {
+            guard let given = field.string.flatMap(StoreKind.KeychainAccessibility.init(rawValue:)) else { return nil }
+            accessibility = given
+        }
+        return .keychain(service: service, accessGroup: value["accessGroup"]?.string, accessibility: accessibility)
     }
 
     private func enumDeclaration(_ entry: LintContext.NamedEntry) -> EnumDeclaration? {

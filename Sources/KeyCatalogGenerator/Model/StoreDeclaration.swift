@@ -44,8 +44,9 @@ public enum StoreKind: Sendable, Hashable {
     case userDefaults(suite: String?)
     /// The iCloud key-value store (`NSUbiquitousKeyValueStore`): 64-byte keys, 1024 keys at most.
     case ubiquitous
-    /// Keychain generic passwords under `service`, optionally shared through `accessGroup`.
-    case keychain(service: String, accessGroup: String?)
+    /// Keychain generic passwords under `service`, optionally shared through `accessGroup`, given
+    /// the class `accessibility` when written.
+    case keychain(service: String, accessGroup: String?, accessibility: KeychainAccessibility)
     /// A property-list file at `path`.
     case file(path: String)
     /// An in-memory store, emptied when the process ends.
@@ -64,4 +65,21 @@ public enum StoreKind: Sendable, Hashable {
 
     /// Every manifest spelling of a kind, in documentation order.
     public static let names = ["userDefaults", "ubiquitous", "keychain", "file", "memory"]
+
+    /// When a keychain store's items can be read: its `accessibility` field, named like the
+    /// runtime's `KeychainAccessibility` cases.
+    ///
+    /// ```json
+    /// "secrets": { "kind": "keychain", "service": "com.example.app", "accessibility": "afterFirstUnlockThisDeviceOnly" }
+    /// ```
+    public enum KeychainAccessibility: String, Sendable, Hashable, CaseIterable {
+        case afterFirstUnlock
+        case afterFirstUnlockThisDeviceOnly
+        case whenUnlocked
+        case whenUnlockedThisDeviceOnly
+        case whenPasscodeSetThisDeviceOnly
+
+        /// The class when the manifest gives none: `afterFirstUnlock`.
+        public static let `default` = KeychainAccessibility.afterFirstUnlock
+    }
 }

@@ -70,8 +70,9 @@ struct StoresRenderer {
             ".userDefaults(suite: \(SwiftSyntax.stringLiteral(suite)))"
         case .ubiquitous:
             ".ubiquitous()"
-        case .keychain(let service, let accessGroup):
-            ".keychain(service: \(SwiftSyntax.stringLiteral(service)), accessGroup: \(accessGroup.map(SwiftSyntax.stringLiteral) ?? "nil"))"
+        case .keychain(let service, let accessGroup, let accessibility):
+            ".keychain(service: \(SwiftSyntax.stringLiteral(service)), accessGroup: \(accessGroup.map(SwiftSyntax.stringLiteral) ?? "nil"), "
+                + "accessibility: .\(accessibility.rawValue))"
         case .file(let path):
             ".file(path: \(SwiftSyntax.stringLiteral(path)))"
         case .memory:
@@ -86,8 +87,9 @@ struct StoresRenderer {
         case .userDefaults(nil): text = "`UserDefaults.standard`."
         case .userDefaults(let suite?): text = "The UserDefaults suite `\(suite)`."
         case .ubiquitous: text = "The iCloud key-value store."
-        case .keychain(let service, nil): text = "The keychain, service `\(service)`."
-        case .keychain(let service, let group?): text = "The keychain, service `\(service)`, access group `\(group)`."
+        case .keychain(let service, let group, let accessibility):
+            text = "The keychain, service `\(service)`" + (group.map { ", access group `\($0)`" } ?? "")
+                + ", accessible `\(accessibility.rawValue)`."
         case .file(let path): text = "The property-list file `\(path)`."
         case .memory: text = "Memory only: emptied when the process ends."
         }

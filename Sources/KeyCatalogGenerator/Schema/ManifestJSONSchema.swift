@@ -53,6 +53,10 @@ public enum ManifestJSONSchema {
                 "suite": { "type": "string", "minLength": 1, "description": "userDefaults only: the suite name." },
                 "service": { "type": "string", "minLength": 1, "description": "keychain only (required): the service." },
                 "accessGroup": { "type": "string", "minLength": 1, "description": "keychain only: the access group." },
+                "accessibility": {
+                  "enum": ["afterFirstUnlock", "afterFirstUnlockThisDeviceOnly", "whenUnlocked", "whenUnlockedThisDeviceOnly", "whenPasscodeSetThisDeviceOnly"],
+                  "description": "keychain only: when items can be read (kSecAttrAccessible); afterFirstUnlock by default."
+                },
                 "path": { "type": "string", "minLength": 1, "description": "file only (required): the property-list file." }
               },
               "allOf": [

@@ -13,7 +13,7 @@ enum Manifests {
           "stores": {
             "shared": { "kind": "userDefaults", "suite": "group.com.example.app" },
             "cloud": { "kind": "ubiquitous" },
-            "secrets": { "kind": "keychain", "service": "com.example.app", "accessGroup": "TEAM.com.example" },
+            "secrets": { "kind": "keychain", "service": "com.example.app", "accessGroup": "TEAM.com.example", "accessibility": "whenUnlockedThisDeviceOnly" },
             "settingsFile": { "kind": "file", "path": "settings.plist" },
             "scratch": { "kind": "memory" }
           },

@@ -1,9 +1,12 @@
 /// A store's `kind` is unknown, a field its kind needs is missing (`service` for `keychain`,
-/// `path` for `file`), or a field does not apply to its kind.
+/// `path` for `file`), a field does not apply to its kind, or a keychain store's `accessibility`
+/// is unknown.
 ///
 /// ```json
 /// "stores": { "secrets": { "kind": "keychain" } }
 /// // error: keychain store 'secrets' has no 'service'; add one, as in "service": "com.example.app"
+/// "stores": { "secrets": { "kind": "keychain", "service": "s", "accessibility": "afterFirstUnlok" } }
+/// // error: unknown accessibility 'afterFirstUnlok' for keychain store 'secrets'; did you mean 'afterFirstUnlock'?
 /// ```
 struct StoreKindRule: LintRule {
     let id = "store-kind"
@@ -13,7 +16,7 @@ struct StoreKindRule: LintRule {
     static let fields: [String: (allowed: [String], required: [String])] = [
         "userDefaults": (["suite"], []),
         "ubiquitous": ([], []),
-        "keychain": (["service", "accessGroup"], ["service"]),
+        "keychain": (["service", "accessGroup", "accessibility"], ["service"]),
         "file": (["path"], ["path"]),
         "memory": ([], []),
     ]
@@ -41,6 +44,14 @@ struct StoreKindRule: LintRule {
                 if let text = member.value.string, text.isEmpty {
                     findings.append(error("'\(member.name)' of store '\(store.name)' is empty; give a value or remove the field", at: member.value.location))
                 }
+            }
+            if kind == "keychain", let value = store.value["accessibility"], let text = value.string, !text.isEmpty,
+                StoreKind.KeychainAccessibility(rawValue: text) == nil
+            {
+                let names = StoreKind.KeychainAccessibility.allCases.map(\.rawValue)
+                let hint = NearMiss.suggestion(for: text, among: names).map { "did you mean '\($0)'?" }
+                    ?? "use one of " + names.map { "'\($0)'" }.joined(separator: ", ")
+                findings.append(error("unknown accessibility '\(text.truncatedForMessage)' for keychain store '\(store.name)'; \(hint)", at: value.location))
             }
         }
         return findings

@@ -69,7 +69,7 @@ internal struct AnnotatedKeys: Swift.Sendable {
     internal struct Stores: Swift.Sendable {
         /// `UserDefaults.standard`.
         internal var standard: KeyCatalog.AnyPersistentKeyValueStore
-        /// The keychain, service `com.example.keycatalog.goldens.vault`.
+        /// The keychain, service `com.example.keycatalog.goldens.vault`, accessible `afterFirstUnlock`.
         internal var vault: KeyCatalog.AnyPersistentKeyValueStore
 
         /// Stores made of the given ones.
@@ -82,7 +82,7 @@ internal struct AnnotatedKeys: Swift.Sendable {
         internal static var live: Stores {
             Stores(
                 standard: .userDefaults(),
-                vault: .keychain(service: "com.example.keycatalog.goldens.vault", accessGroup: nil)
+                vault: .keychain(service: "com.example.keycatalog.goldens.vault", accessGroup: nil, accessibility: .afterFirstUnlock)
             )
         }
 

@@ -69,9 +69,9 @@ package struct StoreKeys: Swift.Sendable {
         package var shared: KeyCatalog.AnyPersistentKeyValueStore
         /// The iCloud key-value store.
         package var cloud: KeyCatalog.AnyPersistentKeyValueStore
-        /// The keychain, service `com.example.keycatalog.goldens`.
+        /// The keychain, service `com.example.keycatalog.goldens`, accessible `afterFirstUnlock`.
         package var secrets: KeyCatalog.AnyPersistentKeyValueStore
-        /// The keychain, service `com.example.keycatalog.goldens.group`, access group `TEAMID.com.example.shared`.
+        /// The keychain, service `com.example.keycatalog.goldens.group`, access group `TEAMID.com.example.shared`, accessible `afterFirstUnlockThisDeviceOnly`.
         package var groupSecrets: KeyCatalog.AnyPersistentKeyValueStore
         /// The property-list file `KeyCatalogGoldens/settings.plist`.
         package var settingsFile: KeyCatalog.AnyPersistentKeyValueStore
@@ -103,8 +103,8 @@ package struct StoreKeys: Swift.Sendable {
                 standard: .userDefaults(),
                 shared: .userDefaults(suite: "com.example.keycatalog.goldens.shared"),
                 cloud: .ubiquitous(),
-                secrets: .keychain(service: "com.example.keycatalog.goldens", accessGroup: nil),
-                groupSecrets: .keychain(service: "com.example.keycatalog.goldens.group", accessGroup: "TEAMID.com.example.shared"),
+                secrets: .keychain(service: "com.example.keycatalog.goldens", accessGroup: nil, accessibility: .afterFirstUnlock),
+                groupSecrets: .keychain(service: "com.example.keycatalog.goldens.group", accessGroup: "TEAMID.com.example.shared", accessibility: .afterFirstUnlockThisDeviceOnly),
                 settingsFile: .file(path: "KeyCatalogGoldens/settings.plist"),
                 scratch: .memory()
             )

@@ -2,8 +2,12 @@ import Foundation
 
 /// How a keychain item holds a ``PropertyListValue``: a binary property list of `["value": …]`.
 ///
-/// The keychain stores bytes; this is the portable half of ``KeychainKeyValueStore`` (Apple
-/// platforms), kept here so that Linux tests exercise it.
+/// The keychain stores bytes; ``KeychainKeyValueStore`` writes and reads its items in this form.
+///
+/// ```swift
+/// let data = try KeychainItemCoding.data(for: .string("s3cr3t"))
+/// let value = try KeychainItemCoding.value(from: data) // .string("s3cr3t")
+/// ```
 public enum KeychainItemCoding {
     private static let member = "value"
 

@@ -1,0 +1,355 @@
+// The keychain store's logic, on a fake backend that answers any status: everything but the
+// SecItem calls themselves, which exist only on Apple platforms.
+import Foundation
+import KeyCatalog
+import Testing
+
+private let service = "com.example.keycatalog.tests"
+private let token = PersistentKey<String?>("token", defaultValue: nil)
+private let count = PersistentKey<Int>("count", defaultValue: 7)
+
+@Suite("KeychainKeyValueStore: reads")
+struct KeychainReadTests {
+    /// A status the keychain answers a read with: what the read gives, and the report it makes.
+    struct ReadCase: Sendable, CustomTestStringConvertible {
+        var status: Int32
+        var reported: [String]
+        var testDescription: String { KeychainStatus.name(of: status) ?? "status \(status)" }
+    }
+
+    @Test(arguments: [
+        ReadCase(status: KeychainStatus.interactionNotAllowed, reported: [
+            "SecItemCopyMatching returned errSecInteractionNotAllowed, -25308: the keychain cannot be read or written now: "
+                + "the device is locked (not yet unlocked since it restarted, or the item is accessible only while unlocked); "
+                + "default used, the stored item is kept",
+        ]),
+        ReadCase(status: KeychainStatus.missingEntitlement, reported: [
+            "SecItemCopyMatching returned errSecMissingEntitlement, -34018: the app lacks the keychain entitlement: sign it "
+                + "with one, and list the access group in its keychain-access-groups; default used, the stored item is kept",
+        ]),
+        ReadCase(status: -50, reported: [
+            "SecItemCopyMatching returned -50: One or more parameters passed to a function were not valid.; "
+                + "default used, the stored item is kept",
+        ]),
+        ReadCase(status: -25243, reported: ["SecItemCopyMatching returned -25243: unexpected status; default used, the stored item is kept"]),
+    ])
+    func aRefusedReadGivesTheDefaultAndIsReported(_ readCase: ReadCase) {
+        let keychain = FakeKeychain()
+        keychain.put(.int(42), service: service, account: "count")
+        let store = KeychainKeyValueStore(service: service, backend: keychain)
+        keychain.force(readCase.status, on: .copy)
+        let recorder = FailureRecorder()
+        let value = recorder.record { store.get(count) }
+        #expect(value == 7)
+        #expect(recorder.failures.map(\.message) == readCase.reported)
+        #expect(recorder.failures.allSatisfy { $0.operation == .read && $0.key == "count" && $0.store == "keychain (service \"\(service)\")" })
+        // Not cached: once the keychain answers, the stored value is read.
+        #expect(recorder.record { store.get(count) } == 42)
+        #expect(recorder.failures.count == 1)
+    }
+
+    @Test func aStoredItemIsReadAndAMissingOneIsTheDefaultWithoutReport() {
+        let keychain = FakeKeychain()
+        keychain.put(.int(3), service: service, account: "count")
+        let store = KeychainKeyValueStore(service: service, backend: keychain)
+        let recorder = FailureRecorder()
+        recorder.record {
+            #expect(store.get(count) == 3)
+            #expect(store.contains(count))
+            #expect(store.get(token) == nil)
+            #expect(!store.contains(token))
+        }
+        #expect(recorder.failures.isEmpty)
+    }
+
+    @Test func aLockedDeviceReadGivesTheRegisteredDefaultAndIsReported() {
+        let keychain = FakeKeychain()
+        keychain.put(.string("signed-in"), service: service, account: "token")
+        let store = KeychainKeyValueStore(service: service, backend: keychain)
+        store.registerPersistentValues(["token": .string("registered")])
+        keychain.force(KeychainStatus.interactionNotAllowed, on: .copy)
+        keychain.force(KeychainStatus.interactionNotAllowed, on: .copy)
+        let recorder = FailureRecorder()
+        recorder.record {
+            #expect(store.get(token) == "registered", "the registered default, never a silent 'signed out'")
+            #expect(!store.contains(token))
+        }
+        #expect(recorder.failures.count == 2)
+        #expect(recorder.failures.allSatisfy { $0.message.contains("errSecInteractionNotAllowed") && $0.message.contains("locked") })
+        #expect(store.get(token) == "signed-in", "after unlock")
+    }
+
+    @Test func bytesThatAreNoItemAreReportedAndGiveTheDefault() {
+        let keychain = FakeKeychain()
+        keychain.putRaw(Data("plain password".utf8), service: service, account: "token")
+        let store = KeychainKeyValueStore(service: service, backend: keychain)
+        let recorder = FailureRecorder()
+        recorder.record {
+            #expect(store.get(token) == nil)
+            #expect(store.contains(token), "there is an item, unreadable")
+        }
+        #expect(recorder.failures.count == 2)
+        #expect(recorder.failures.first?.message.hasPrefix("stored value ignored, default used: ") == true)
+        #expect(recorder.failures.first?.operation == .read)
+    }
+
+    @Test func registeredDefaultsAreReadButNotStored() {
+        let keychain = FakeKeychain()
+        let store = KeychainKeyValueStore(service: service, backend: keychain)
+        store.register(count)
+        #expect(store.persistentValue(forKey: "count") == .int(7))
+        #expect(!store.hasPersistentValue(forKey: "count"))
+        #expect(keychain.items.isEmpty)
+    }
+}
+
+@Suite("KeychainKeyValueStore: writes")
+struct KeychainWriteTests {
+    @Test func aNewItemIsAddedWithTheStoresClassAndAnExistingOneUpdatedWithIt() throws {
+        let keychain = FakeKeychain()
+        let store = KeychainKeyValueStore(service: service, accessibility: .whenUnlockedThisDeviceOnly, backend: keychain)
+        try store.setPersistentValue(.string("a"), forKey: "token")
+        try store.setPersistentValue(.string("b"), forKey: "token")
+        let search = KeychainItemQuery(service: service, account: "token")
+        var added = search
+        added.accessibility = .whenUnlockedThisDeviceOnly
+        #expect(keychain.calls == [
+            .init(operation: .update, query: search, accessibility: .whenUnlockedThisDeviceOnly),
+            .init(operation: .add, query: added),
+            .init(operation: .update, query: search, accessibility: .whenUnlockedThisDeviceOnly),
+        ])
+        let item = try #require(keychain.items.values.first)
+        #expect(item.accessibility == .whenUnlockedThisDeviceOnly)
+        #expect(try KeychainItemCoding.value(from: item.data) == .string("b"))
+    }
+
+    @Test(arguments: KeychainAccessibility.allCases)
+    func anItemOfAnotherClassIsReclassedOnItsNextWrite(_ accessibility: KeychainAccessibility) throws {
+        let keychain = FakeKeychain()
+        let other: KeychainAccessibility = accessibility == .whenUnlocked ? .afterFirstUnlock : .whenUnlocked
+        keychain.put(.string("old"), service: service, account: "token", accessibility: other)
+        let store = KeychainKeyValueStore(service: service, accessibility: accessibility, backend: keychain)
+        #expect(store.get(token) == "old", "a search matches whatever the class")
+        store.set(token, to: "new")
+        #expect(keychain.items.values.map(\.accessibility) == [accessibility])
+        #expect(keychain.calls.filter { $0.operation == .add }.isEmpty)
+    }
+
+    @Test func whenAnotherWriterAddsBetweenUpdateAndAddTheItemIsUpdated() throws {
+        let keychain = FakeKeychain()
+        let store = KeychainKeyValueStore(service: service, accessibility: .afterFirstUnlockThisDeviceOnly, backend: keychain)
+        keychain.beforeNextAdd {
+            keychain.put(.string("theirs"), service: service, account: "token", accessibility: .whenUnlocked)
+        }
+        let recorder = FailureRecorder()
+        recorder.record { store.set(token, to: "ours") }
+        #expect(recorder.failures.isEmpty)
+        #expect(keychain.calls.map(\.operation) == [.update, .add, .update])
+        let item = try #require(keychain.items.values.first)
+        #expect(try KeychainItemCoding.value(from: item.data) == .string("ours"))
+        #expect(item.accessibility == .afterFirstUnlockThisDeviceOnly)
+        #expect(store.get(token) == "ours")
+    }
+
+    /// A status a write's first call answers, and the error it leads to.
+    struct WriteCase: Sendable, CustomTestStringConvertible {
+        var operation: FakeKeychain.Operation
+        var status: Int32
+        var error: KeychainError
+        var testDescription: String { "\(operation) answers \(KeychainStatus.name(of: status) ?? "\(status)")" }
+    }
+
+    @Test(arguments: [
+        WriteCase(operation: .update, status: KeychainStatus.interactionNotAllowed,
+                  error: KeychainError(operation: "SecItemUpdate", status: KeychainStatus.interactionNotAllowed)),
+        WriteCase(operation: .update, status: KeychainStatus.missingEntitlement,
+                  error: KeychainError(operation: "SecItemUpdate", status: KeychainStatus.missingEntitlement)),
+        WriteCase(operation: .update, status: -50,
+                  error: KeychainError(operation: "SecItemUpdate", status: -50, systemMessage: "One or more parameters passed to a function were not valid.")),
+        WriteCase(operation: .add, status: KeychainStatus.interactionNotAllowed,
+                  error: KeychainError(operation: "SecItemAdd", status: KeychainStatus.interactionNotAllowed)),
+        WriteCase(operation: .delete, status: KeychainStatus.interactionNotAllowed,
+                  error: KeychainError(operation: "SecItemDelete", status: KeychainStatus.interactionNotAllowed)),
+    ])
+    func aRefusedWriteThrowsIsReportedByTypedWritesAndKeepsTheOldItem(_ writeCase: WriteCase) throws {
+        let keychain = FakeKeychain()
+        let store = KeychainKeyValueStore(service: service, backend: keychain)
+        if writeCase.operation != .add {
+            try store.setPersistentValue(.string("old"), forKey: "token")
+        }
+        keychain.force(writeCase.status, on: writeCase.operation)
+        #expect(throws: writeCase.error) {
+            if writeCase.operation == .delete {
+                try store.removePersistentValue(forKey: "token")
+            } else {
+                try store.setPersistentValue(.string("new"), forKey: "token")
+            }
+        }
+        #expect(store.get(token) == (writeCase.operation == .add ? nil : "old"))
+
+        keychain.force(writeCase.status, on: writeCase.operation)
+        let recorder = FailureRecorder()
+        recorder.record {
+            if writeCase.operation == .delete { store.remove(token) } else { store.set(token, to: "new") }
+        }
+        #expect(recorder.failures == [
+            PersistentKeyValueFailure(
+                operation: writeCase.operation == .delete ? .remove : .write,
+                key: "token",
+                store: "keychain (service \"\(service)\")",
+                message: writeCase.error.description
+            ),
+        ])
+    }
+
+    @Test func removingAMissingItemSucceeds() throws {
+        let keychain = FakeKeychain()
+        let store = KeychainKeyValueStore(service: service, backend: keychain)
+        try store.removePersistentValue(forKey: "token")
+        try store.setPersistentValue(.int(1), forKey: "count")
+        try store.removePersistentValue(forKey: "count")
+        #expect(keychain.items.isEmpty)
+        #expect(store.get(count) == 7)
+    }
+
+    @Test func everyQueryUsesTheDataProtectionKeychainWithTheStoresServiceAndGroup() throws {
+        let keychain = FakeKeychain()
+        let store = KeychainKeyValueStore(service: service, accessGroup: "TEAMID.shared", backend: keychain)
+        store.set(token, to: "a")
+        store.set(token, to: "b")
+        store.discardCachedValues()
+        _ = store.get(token)
+        store.discardCachedValues()
+        _ = store.contains(count)
+        store.remove(token)
+        // The retry's update finds nothing either (the other writer deleted it again): reported.
+        keychain.force(KeychainStatus.duplicateItem, on: .add)
+        let recorder = FailureRecorder()
+        recorder.record { store.set(count, to: 1) }
+        #expect(recorder.failures.map(\.message) == ["SecItemUpdate returned errSecItemNotFound, -25300: no such item"])
+        #expect(Set(keychain.calls.map(\.operation)) == [.copy, .add, .update, .delete])
+        #expect(keychain.calls.allSatisfy { $0.query.usesDataProtectionKeychain })
+        #expect(keychain.calls.allSatisfy { $0.query.service == service && $0.query.accessGroup == "TEAMID.shared" })
+        #expect(keychain.calls.allSatisfy { ($0.query.accessibility != nil) == ($0.operation == .add) }, "a class only when adding")
+    }
+
+    @Test(arguments: [
+        PropertyListValue.string("s3cr3t"), .int(-4), .bool(true), .double(2.5), .data(Data([0, 1, 255])), .date(Date(timeIntervalSince1970: 1_000)),
+        .array([.string("a"), .int(1)]), .dictionary(["k": .array([])]), .uint(UInt64.max),
+    ])
+    func valuesRoundTripThroughTheItemsBytes(_ value: PropertyListValue) throws {
+        let keychain = FakeKeychain()
+        let writer = KeychainKeyValueStore(service: service, backend: keychain)
+        try writer.setPersistentValue(value, forKey: "value")
+        let item = try #require(keychain.items.values.first)
+        #expect(try KeychainItemCoding.value(from: item.data) == value)
+        writer.discardCachedValues()
+        #expect(writer.persistentValue(forKey: "value") == value)
+    }
+}
+
+@Suite("KeychainKeyValueStore: sharing and cache")
+struct KeychainSharingTests {
+    @Test func twoKeychainStoresOnOneServiceShareOneChangeCenter() {
+        let keychain = FakeKeychain()
+        let first = AnyPersistentKeyValueStore.keychain(service: service, backend: keychain)
+        let second = AnyPersistentKeyValueStore.keychain(service: service, accessibility: .whenUnlocked, backend: keychain)
+        #expect(first.keyValueChanges === second.keyValueChanges, "the class is not part of an item's identity")
+        let seen = Locked<[String?]>([])
+        let observation = second.observe(token) { seen.append($0) }
+        first.set(token, to: "t")
+        #expect(seen.current == ["t"])
+        #expect(second.get(token) == "t")
+        observation.cancel()
+
+        let otherGroup = AnyPersistentKeyValueStore.keychain(service: service, accessGroup: "TEAMID.shared", backend: keychain)
+        let otherService = AnyPersistentKeyValueStore.keychain(service: service + ".other", backend: keychain)
+        let otherBackend = AnyPersistentKeyValueStore.keychain(service: service, backend: FakeKeychain())
+        for other in [otherGroup, otherService, otherBackend] {
+            #expect(other.keyValueChanges !== first.keyValueChanges)
+        }
+    }
+
+    #if !canImport(Security)
+    @Test func withoutAKeychainTwoCallsShareTheFallbackFile() throws {
+        let fallbackService = "com.example.keycatalog.tests.\(UUID().uuidString)"
+        let first = AnyPersistentKeyValueStore.keychain(service: fallbackService)
+        let second = AnyPersistentKeyValueStore.keychain(service: fallbackService, accessibility: .whenUnlockedThisDeviceOnly)
+        let file = try #require(first.base as? FileKeyValueStore)
+        defer { try? FileManager.default.removeItem(at: file.url) }
+        #expect(first.keyValueChanges === second.keyValueChanges)
+        let seen = Locked<[String?]>([])
+        let observation = second.observe(token) { seen.append($0) }
+        first.set(token, to: "t")
+        #expect(seen.current == ["t"])
+        #expect(second.get(token) == "t")
+        let permissions = try FileManager.default.attributesOfItem(atPath: file.url.path(percentEncoded: false))[.posixPermissions] as? Int
+        #expect(permissions == 0o600)
+        observation.cancel()
+    }
+    #endif
+
+    @Test func repeatedReadsAskTheKeychainOnceAndWritesKeepTheCacheCurrent() {
+        let keychain = FakeKeychain()
+        let store = KeychainKeyValueStore(service: service, backend: keychain)
+        let other = KeychainKeyValueStore(service: service, accessibility: .whenUnlocked, backend: keychain)
+        for _ in 0..<5 {
+            #expect(store.get(count) == 7)
+            #expect(!store.contains(count))
+        }
+        #expect(keychain.calls.map(\.operation) == [.copy])
+        other.set(count, to: 8)
+        #expect(store.get(count) == 8, "a write through another store of this process")
+        other.remove(count)
+        #expect(store.get(count) == 7)
+        #expect(keychain.calls.filter { $0.operation == .copy }.count == 1)
+    }
+
+    @Test func writesByOtherProcessesAreSeenAfterDiscardingTheCache() {
+        let keychain = FakeKeychain()
+        let store = KeychainKeyValueStore(service: service, backend: keychain)
+        #expect(store.get(token) == nil)
+        keychain.put(.string("from the extension"), service: service, account: "token")
+        #expect(store.get(token) == nil, "cached")
+        store.discardCachedValues()
+        #expect(store.get(token) == "from the extension")
+    }
+
+    @Test func aWriteThroughOneAccessGroupDropsTheOtherGroupsCachedCopy() {
+        let keychain = FakeKeychain()
+        let anyGroup = KeychainKeyValueStore(service: service, backend: keychain)
+        let shared = KeychainKeyValueStore(service: service, accessGroup: FakeKeychain.defaultGroup, backend: keychain)
+        #expect(anyGroup.get(token) == nil)
+        shared.set(token, to: "shared")
+        #expect(anyGroup.get(token) == "shared", "a search without a group reaches every group")
+        anyGroup.set(token, to: "updated")
+        #expect(shared.get(token) == "updated")
+    }
+
+    @Test func aFailedWriteLeavesNothingCached() {
+        let keychain = FakeKeychain()
+        let store = KeychainKeyValueStore(service: service, backend: keychain)
+        store.set(count, to: 1)
+        keychain.force(-50, on: .update)
+        let recorder = FailureRecorder()
+        recorder.record { store.set(count, to: 2) }
+        #expect(recorder.failures.count == 1)
+        keychain.clearCalls()
+        #expect(store.get(count) == 1)
+        #expect(keychain.calls.map(\.operation) == [.copy], "asked again after the failure")
+    }
+
+    @Test func concurrentWritesLeaveTheCacheAsTheKeychain() async {
+        let keychain = FakeKeychain()
+        let store = KeychainKeyValueStore(service: service, backend: keychain)
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<50 {
+                group.addTask { store.set(count, to: index) }
+                group.addTask { _ = store.get(count) }
+            }
+        }
+        let cached = store.get(count)
+        store.discardCachedValues()
+        #expect(store.get(count) == cached)
+    }
+}
