@@ -37,10 +37,10 @@ private final class PersistentValueCombineSubscription<Key: PersistentKeyProtoco
 
     init<S: Subscriber>(key: Key, store: AnyPersistentKeyValueStore, subscriber: S) where S.Input == Key.Value, S.Failure == Never {
         // Combine calls a subscriber from whichever thread produces the value; the core never
-        // calls it twice at once.
-        let subscriber = _UncheckedSendable(subscriber)
+        // calls it twice at once. (A plain function, so that the closure captures no metatype.)
+        let receive = _UncheckedSendable<(Key.Value) -> Subscribers.Demand>(subscriber.receive(_:))
         core = _PersistentValueSubscription(key: key, store: store) { value in
-            _SubscriptionDemand(max: subscriber.value.receive(value).max)
+            _SubscriptionDemand(max: receive.value(value).max)
         }
     }
 
