@@ -15,39 +15,42 @@ public final class KeyValueChangeCenter: Sendable {
     private struct State {
         var nextID = 0
         var handlers: [String: [Int: Handler]] = [:]
+        var watcher: (any _KeyValueChangeWatching)?
     }
 
     private let state = _Locked(State())
-    private let watcher = _Locked<(any _KeyValueChangeWatching)?>(nil)
 
     public init() {}
 
     /// Calls `handler` whenever `key` changes, until the returned observation is cancelled or released.
     public func addObserver(forKey key: String, _ handler: @escaping Handler) -> PersistentKeyObservation {
-        let (id, isFirst) = state.withLock { state in
+        let (id, watcherToTell) = state.withLock { state in
             state.nextID += 1
             let isFirst = state.handlers[key] == nil
             state.handlers[key, default: [:]][state.nextID] = handler
-            return (state.nextID, isFirst)
+            return (state.nextID, isFirst ? state.watcher : nil)
         }
-        if isFirst { watcher.withLock { $0 }?.observedKeyDidChange(key) }
+        watcherToTell?.observedKeyDidChange(key)
         return PersistentKeyObservation { [weak self] in
             guard let self else { return }
-            let wasLast = state.withLock { state in
-                guard state.handlers[key]?.removeValue(forKey: id) != nil else { return false }
-                guard state.handlers[key]?.isEmpty == true else { return false }
+            let watcherToTell = state.withLock { state -> (any _KeyValueChangeWatching)? in
+                guard state.handlers[key]?.removeValue(forKey: id) != nil else { return nil }
+                guard state.handlers[key]?.isEmpty == true else { return nil }
                 state.handlers[key] = nil
-                return true
+                return state.watcher
             }
-            if wasLast { watcher.withLock { $0 }?.observedKeyDidChange(key) }
+            watcherToTell?.observedKeyDidChange(key)
         }
     }
 
     /// Announces that `key` now holds `value` (`nil`: removed).
     public func post(key: String, value: PropertyListValue?) {
-        guard hasObservers(forKey: key) else { return }
-        if let watcher = watcher.withLock({ $0 }), !watcher.shouldPost(key: key, value: value) { return }
-        deliver(key: key, value: value)
+        let (handlers, watcher) = state.withLock { state in (state.handlers[key].map { Array($0.values) }, state.watcher) }
+        guard let handlers else { return }
+        if let watcher, !watcher.shouldPost(key: key, value: value) { return }
+        for handler in handlers {
+            handler(value)
+        }
     }
 
     /// Calls the handlers of `key`, bypassing the watcher.
@@ -67,9 +70,9 @@ public final class KeyValueChangeCenter: Sendable {
     /// Attaches the watcher that posts changes made outside KeyCatalog, unless one is attached;
     /// returns the attached one.
     func attach(_ newWatcher: any _KeyValueChangeWatching) -> any _KeyValueChangeWatching {
-        watcher.withLock { watcher in
-            if let watcher { return watcher }
-            watcher = newWatcher
+        state.withLock { state in
+            if let watcher = state.watcher { return watcher }
+            state.watcher = newWatcher
             return newWatcher
         }
     }
