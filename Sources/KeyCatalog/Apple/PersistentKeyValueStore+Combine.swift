@@ -7,12 +7,49 @@ extension PersistentKeyValueStore {
     /// ```swift
     /// UserDefaults.standard.publisher(for: .launchCount).sink { print($0) }
     /// ```
+    ///
+    /// Each subscriber gets a subscription of its own (see ``_PersistentValueSubscription``): it
+    /// starts at the subscriber's first request with the value current then, honours its demand
+    /// (changes made while it has none are coalesced to the latest), and cancelling it ends only
+    /// that subscriber's stream.
     public func publisher<Key: PersistentKeyProtocol>(for key: Key) -> AnyPublisher<Key.Value, Never> {
-        let subject = _UncheckedSendable(CurrentValueSubject<Key.Value, Never>(get(key)))
-        let observation = observe(key) { subject.value.send($0) }
-        return subject.value
-            .handleEvents(receiveCancel: { observation.cancel() })
-            .eraseToAnyPublisher()
+        PersistentValuePublisher(key: key, store: AnyPersistentKeyValueStore(self)).eraseToAnyPublisher()
+    }
+}
+
+/// The publisher behind ``PersistentKeyValueStore/publisher(for:)``.
+private struct PersistentValuePublisher<Key: PersistentKeyProtocol>: Publisher {
+    typealias Output = Key.Value
+    typealias Failure = Never
+
+    let key: Key
+    let store: AnyPersistentKeyValueStore
+
+    func receive<S: Subscriber>(subscriber: S) where S.Input == Key.Value, S.Failure == Never {
+        subscriber.receive(subscription: PersistentValueCombineSubscription(key: key, store: store, subscriber: subscriber))
+    }
+}
+
+/// One subscriber's subscription: Combine's protocol over the portable core.
+private final class PersistentValueCombineSubscription<Key: PersistentKeyProtocol>: Subscription {
+    let combineIdentifier = CombineIdentifier()
+    private let core: _PersistentValueSubscription<Key>
+
+    init<S: Subscriber>(key: Key, store: AnyPersistentKeyValueStore, subscriber: S) where S.Input == Key.Value, S.Failure == Never {
+        // Combine calls a subscriber from whichever thread produces the value; the core never
+        // calls it twice at once. (A plain function, so that the closure captures no metatype.)
+        let receive = _UncheckedSendable<(Key.Value) -> Subscribers.Demand>(subscriber.receive(_:))
+        core = _PersistentValueSubscription(key: key, store: store) { value in
+            _SubscriptionDemand(max: receive.value(value).max)
+        }
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        core.request(_SubscriptionDemand(max: demand.max))
+    }
+
+    func cancel() {
+        core.cancel()
     }
 }
 #endif

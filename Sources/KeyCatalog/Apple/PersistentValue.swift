@@ -10,26 +10,42 @@ import SwiftUI
 ///
 ///     @PersistentValue(.isAppStoreRatingEnabled, store: NSUbiquitousKeyValueStore.default)
 ///     var isAppStoreRatingEnabled: Bool
+///
+///     var body: some View {
+///         Toggle("Rate the app", isOn: $isAppStoreRatingEnabled)
+///     }
 /// }
 /// ```
 ///
 /// Without `store:`, it uses the environment's ``SwiftUI/EnvironmentValues/defaultPersistentKeyValueStore``,
 /// `UserDefaults.standard` unless a view sets another with `.defaultPersistentKeyValueStore(_:)`.
+///
+/// The store is read and observed once per view identity, not on every render. When the view is
+/// re-created with another key (a parameterized key for another document) or another store (the
+/// explicit one, else the environment's), it follows that one from then on.
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 @MainActor
 @propertyWrapper
-public struct PersistentValue<Key: PersistentKeyProtocol>: DynamicProperty {
+public struct PersistentValue<Key: PersistentKeyProtocol>: @preconcurrency DynamicProperty {
     @Environment(\.defaultPersistentKeyValueStore) private var environmentStore
-    @State private var model: PersistentValueModel<Key>
-    private let usesEnvironmentStore: Bool
+    /// Kept by SwiftUI across renders; the boxes of later renders are dropped unused.
+    @State private var box = _PersistentValueBox<Key>()
+    private let key: Key
+    private let explicitStore: AnyPersistentKeyValueStore?
 
+    /// Follows `key` in `store`, or in the environment's store when `store` is `nil`.
     public init(_ key: Key, store: (any PersistentKeyValueStore)? = nil) {
-        usesEnvironmentStore = store == nil
-        _model = State(initialValue: PersistentValueModel(key, store: store.map(AnyPersistentKeyValueStore.init) ?? .userDefaults()))
+        self.key = key
+        explicitStore = store.map { AnyPersistentKeyValueStore($0) }
     }
 
-    public func update() {
-        if usesEnvironmentStore { model.use(environmentStore) }
+    /// Binds the view's model to the current key and store; SwiftUI calls it before each render.
+    public mutating func update() {
+        _ = model
+    }
+
+    private var model: PersistentValueModel<Key> {
+        box.model(for: key, explicitStore: explicitStore, environmentStore: environmentStore)
     }
 
     public var wrappedValue: Key.Value {
@@ -38,7 +54,7 @@ public struct PersistentValue<Key: PersistentKeyProtocol>: DynamicProperty {
     }
 
     public var projectedValue: Binding<Key.Value> {
-        Binding(get: { model.value }, set: { model.value = $0 })
+        Bindable(model).value
     }
 }
 
@@ -48,6 +64,10 @@ private struct DefaultPersistentKeyValueStoreKey: EnvironmentKey {
 
 extension EnvironmentValues {
     /// The store `@PersistentValue` uses when it names none: `UserDefaults.standard` by default.
+    ///
+    /// ```swift
+    /// @Environment(\.defaultPersistentKeyValueStore) private var store
+    /// ```
     public var defaultPersistentKeyValueStore: AnyPersistentKeyValueStore {
         get { self[DefaultPersistentKeyValueStoreKey.self] }
         set { self[DefaultPersistentKeyValueStoreKey.self] = newValue }
@@ -56,6 +76,11 @@ extension EnvironmentValues {
 
 extension View {
     /// Sets the store that `@PersistentValue` properties in this view and its descendants use.
+    ///
+    /// ```swift
+    /// SettingsView()
+    ///     .defaultPersistentKeyValueStore(UserDefaults(suiteName: "group.com.example.app")!)
+    /// ```
     public func defaultPersistentKeyValueStore(_ store: some PersistentKeyValueStore) -> some View {
         environment(\.defaultPersistentKeyValueStore, AnyPersistentKeyValueStore(store))
     }

@@ -5,6 +5,9 @@
 /// it, and so are platform adapters (Combine, SwiftUI, iCloud's external changes), which post here.
 ///
 /// Handlers run synchronously on the thread that made the change.
+///
+/// A center may have a watcher (UserDefaults' on Apple platforms) that also posts the changes made
+/// outside KeyCatalog; then a value equal to the last one posted for a key is not posted again.
 public final class KeyValueChangeCenter: Sendable {
     /// A function called with a key's new stored value, or `nil` when it was removed.
     public typealias Handler = @Sendable (PropertyListValue?) -> Void
@@ -12,6 +15,7 @@ public final class KeyValueChangeCenter: Sendable {
     private struct State {
         var nextID = 0
         var handlers: [String: [Int: Handler]] = [:]
+        var watcher: (any _KeyValueChangeWatching)?
     }
 
     private let state = _Locked(State())
@@ -20,21 +24,37 @@ public final class KeyValueChangeCenter: Sendable {
 
     /// Calls `handler` whenever `key` changes, until the returned observation is cancelled or released.
     public func addObserver(forKey key: String, _ handler: @escaping Handler) -> PersistentKeyObservation {
-        let id = state.withLock { state in
+        let (id, watcherToTell) = state.withLock { state in
             state.nextID += 1
+            let isFirst = state.handlers[key] == nil
             state.handlers[key, default: [:]][state.nextID] = handler
-            return state.nextID
+            return (state.nextID, isFirst ? state.watcher : nil)
         }
+        watcherToTell?.observedKeyDidChange(key)
         return PersistentKeyObservation { [weak self] in
-            self?.state.withLock { state in
-                state.handlers[key]?[id] = nil
-                if state.handlers[key]?.isEmpty == true { state.handlers[key] = nil }
+            guard let self else { return }
+            let watcherToTell = state.withLock { state -> (any _KeyValueChangeWatching)? in
+                guard state.handlers[key]?.removeValue(forKey: id) != nil else { return nil }
+                guard state.handlers[key]?.isEmpty == true else { return nil }
+                state.handlers[key] = nil
+                return state.watcher
             }
+            watcherToTell?.observedKeyDidChange(key)
         }
     }
 
     /// Announces that `key` now holds `value` (`nil`: removed).
     public func post(key: String, value: PropertyListValue?) {
+        let (handlers, watcher) = state.withLock { state in (state.handlers[key].map { Array($0.values) }, state.watcher) }
+        guard let handlers else { return }
+        if let watcher, !watcher.shouldPost(key: key, value: value) { return }
+        for handler in handlers {
+            handler(value)
+        }
+    }
+
+    /// Calls the handlers of `key`, bypassing the watcher.
+    func deliver(key: String, value: PropertyListValue?) {
         let handlers = state.withLock { state in state.handlers[key].map { Array($0.values) } }
         guard let handlers else { return }
         for handler in handlers {
@@ -42,10 +62,35 @@ public final class KeyValueChangeCenter: Sendable {
         }
     }
 
+    /// The keys that have observers now.
+    var observedKeys: [String] {
+        state.withLock { Array($0.handlers.keys) }
+    }
+
+    /// Attaches the watcher that posts changes made outside KeyCatalog, unless one is attached;
+    /// returns the attached one.
+    func attach(_ newWatcher: any _KeyValueChangeWatching) -> any _KeyValueChangeWatching {
+        state.withLock { state in
+            if let watcher = state.watcher { return watcher }
+            state.watcher = newWatcher
+            return newWatcher
+        }
+    }
+
     /// Whether anybody observes `key`; posting can be skipped otherwise.
     public func hasObservers(forKey key: String) -> Bool {
         state.withLock { $0.handlers[key] != nil }
     }
+}
+
+/// Watches a store for changes made outside KeyCatalog and posts them to its center
+/// (``_UserDefaultsChangeWatcher``).
+protocol _KeyValueChangeWatching: AnyObject, Sendable {
+    /// `key` got its first observer, or lost its last one.
+    func observedKeyDidChange(_ key: String)
+
+    /// Whether `value` differs from the last value posted for `key` (remembering it if so).
+    func shouldPost(key: String, value: PropertyListValue?) -> Bool
 }
 
 /// An observation in progress; it ends when cancelled or released.

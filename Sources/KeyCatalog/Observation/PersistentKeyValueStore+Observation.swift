@@ -8,8 +8,10 @@ extension PersistentKeyValueStore {
     /// }
     /// ```
     ///
-    /// On Linux, where Foundation has neither KVO nor change notifications, this sees the changes
-    /// made through KeyCatalog in this process.
+    /// On Apple platforms, a UserDefaults store also sees writes by other code and processes
+    /// (through KVO; for keys containing `.`, only writes in this process), and the iCloud store
+    /// changes from other devices. On Linux, where Foundation has neither KVO nor change
+    /// notifications, this sees the changes made through KeyCatalog in this process.
     public func observe<Key: PersistentKeyProtocol>(
         _ key: Key,
         _ onChange: @escaping @Sendable (Key.Value) -> Void

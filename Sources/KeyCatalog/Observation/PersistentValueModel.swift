@@ -9,8 +9,9 @@ import Observation
 /// model.value += 1   // writes through to the store
 /// ```
 ///
-/// It follows the changes made through KeyCatalog to the store (and, for iCloud, changes from other
-/// devices); it updates on the main actor.
+/// It follows the changes the store's observers see (``PersistentKeyValueStore/observe(_:_:)``):
+/// those made through KeyCatalog, and on Apple platforms UserDefaults writes by other code and
+/// processes and iCloud changes from other devices. It updates on the main actor.
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 @MainActor
 @Observable

@@ -134,12 +134,15 @@ public enum UserDefaultsPersistence {
 
     /// The change center of `defaults`: shared by every instance of the same suite when its name is
     /// known (so a change through one is seen through another), else the instance's own.
+    ///
+    /// On Apple platforms each center also hears of the changes made outside KeyCatalog (see
+    /// ``_UserDefaultsChangeWatcher``).
     static func changeCenter(for defaults: UserDefaults) -> KeyValueChangeCenter {
         let domain = persistentDomainName(of: defaults)
         return state.withLock { state in
             if let domain {
                 if let center = state.domainChangeCenters[domain] { return center }
-                let center = KeyValueChangeCenter()
+                let center = makeChangeCenter(for: defaults)
                 state.domainChangeCenters[domain] = center
                 return center
             }
@@ -147,10 +150,18 @@ public enum UserDefaultsPersistence {
             if let entry = state.changeCenters[id], entry.defaults.value === defaults {
                 return entry.center
             }
-            let center = KeyValueChangeCenter()
+            let center = makeChangeCenter(for: defaults)
             state.changeCenters[id] = (_UncheckedSendable(defaults), center)
             return center
         }
+    }
+
+    private static func makeChangeCenter(for defaults: UserDefaults) -> KeyValueChangeCenter {
+        let center = KeyValueChangeCenter()
+        #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
+        _UserDefaultsKeyValueObserver.watchExternalChanges(of: defaults, postingTo: center)
+        #endif
+        return center
     }
 }
 

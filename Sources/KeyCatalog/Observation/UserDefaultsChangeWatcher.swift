@@ -1,0 +1,179 @@
+import Foundation
+
+/// Posts the changes made to a UserDefaults suite outside KeyCatalog (`UserDefaults.set`,
+/// `@AppStorage`, another process sharing an App Group suite, `defaults write`) to the suite's
+/// ``KeyValueChangeCenter``.
+///
+/// It watches the keys that have observers. When told that something may have changed (a
+/// Key-Value Observing callback for one key, or `UserDefaults.didChangeNotification`), it reads
+/// each such key and posts those whose value differs from the last one posted; the center then
+/// skips posts equal to the last one, so a change announced both by KeyCatalog and by Foundation
+/// reaches observers once.
+///
+/// On Apple platforms every UserDefaults change center gets one, fed by KVO (and by the
+/// notification for keys KVO cannot observe: those containing `.` or starting with `@`). Linux has
+/// neither, so none is attached there unless you attach one and call its triggers yourself:
+///
+/// ```swift
+/// let watcher = _UserDefaultsChangeWatcher.attach(to: suite)
+/// UserDefaults(suiteName: "group.example")!.set(3, forKey: "LaunchCount")   // outside KeyCatalog
+/// watcher.defaultsDidChange()                                               // observers see 3
+/// ```
+///
+/// The underscore: the machinery of Apple platforms' observation, public for tests.
+public final class _UserDefaultsChangeWatcher: _KeyValueChangeWatching, Sendable {
+    /// A key's value as last posted (`nil`: no value).
+    private struct Seen {
+        var value: PropertyListValue?
+    }
+
+    private enum Transition {
+        case started, stopped, none
+    }
+
+    private let defaults: _UncheckedSendable<UserDefaults>
+    nonisolated(unsafe) private weak var center: KeyValueChangeCenter?
+    private let keyValueObserving: (any _KeyValueObservingRegistrar)?
+    /// The watched keys, with the value last posted for each.
+    private let lastSeen = _Locked<[String: Seen]>([:])
+    /// Serializes starting and stopping to watch a key, so that KVO registrations stay balanced.
+    private let transitions = NSLock()
+
+    init(defaults: UserDefaults, center: KeyValueChangeCenter, keyValueObserving: (any _KeyValueObservingRegistrar)?) {
+        self.defaults = _UncheckedSendable(defaults)
+        self.center = center
+        self.keyValueObserving = keyValueObserving
+    }
+
+    /// Attaches a watcher to the change center of `defaults` and returns it; if the center has one
+    /// already, returns that one.
+    ///
+    /// ```swift
+    /// let watcher = _UserDefaultsChangeWatcher.attach(to: suite)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - defaults: The instance whose values are read.
+    ///   - keyValueObserving: Starts and stops KVO of each observed key that KVO can observe; those
+    ///     keys are then checked on ``keyValueObservingDidFire(forKey:)`` only. Without it, every
+    ///     observed key is checked on ``defaultsDidChange()``.
+    public static func attach(
+        to defaults: UserDefaults,
+        keyValueObserving: (any _KeyValueObservingRegistrar)? = nil
+    ) -> _UserDefaultsChangeWatcher {
+        let center = defaults.keyValueChanges
+        let watcher = _UserDefaultsChangeWatcher(defaults: defaults, center: center, keyValueObserving: keyValueObserving)
+        guard let attached = center.attach(watcher) as? _UserDefaultsChangeWatcher else {
+            preconditionFailure("a UserDefaults change center has a watcher of another kind")
+        }
+        if attached === watcher {
+            for key in center.observedKeys { watcher.observedKeyDidChange(key) }
+        }
+        return attached
+    }
+
+    /// Whether Key-Value Observing can observe `key`: not when it contains `.` (KVO reads it as a
+    /// key path) or starts with `@` (a collection operator), nor when it is empty.
+    public static func canObserveWithKeyValueObserving(_ key: String) -> Bool {
+        !key.isEmpty && !key.contains(".") && !key.hasPrefix("@")
+    }
+
+    /// The trigger for a KVO callback: checks `key`, if it is watched.
+    public func keyValueObservingDidFire(forKey key: String) {
+        check([key])
+    }
+
+    /// The trigger for `UserDefaults.didChangeNotification`: checks every watched key that KVO does
+    /// not cover (all of them without KVO).
+    public func defaultsDidChange() {
+        let keys = lastSeen.withLock { Array($0.keys) }
+        check(keys.filter { !isCoveredByKeyValueObserving($0) })
+    }
+
+    /// The keys being watched: those that have observers.
+    public var watchedKeys: Set<String> {
+        lastSeen.withLock { Set($0.keys) }
+    }
+
+    private func isCoveredByKeyValueObserving(_ key: String) -> Bool {
+        keyValueObserving != nil && Self.canObserveWithKeyValueObserving(key)
+    }
+
+    /// Posts each watched key among `keys` whose stored value differs from the last one posted.
+    private func check(_ keys: [String]) {
+        guard let center else { return }
+        let changed: [(key: String, value: PropertyListValue?)] = lastSeen.withLock { lastSeen in
+            keys.compactMap { key in
+                guard let seen = lastSeen[key] else { return nil }
+                let current = defaults.value.persistentValue(forKey: key)
+                guard current != seen.value else { return nil }
+                lastSeen[key] = Seen(value: current)
+                return (key, current)
+            }
+        }
+        for change in changed {
+            center.deliver(key: change.key, value: change.value)
+        }
+    }
+
+    // MARK: - The center's hooks
+
+    func observedKeyDidChange(_ key: String) {
+        let transition: Transition = transitions.withLock {
+            guard let center else { return .none }
+            let isObserved = center.hasObservers(forKey: key)
+            let transition: Transition = lastSeen.withLock { lastSeen in
+                switch (isObserved, lastSeen[key] != nil) {
+                case (true, false):
+                    lastSeen[key] = Seen(value: defaults.value.persistentValue(forKey: key))
+                    return .started
+                case (false, true):
+                    lastSeen[key] = nil
+                    return .stopped
+                default:
+                    return .none
+                }
+            }
+            if let keyValueObserving, Self.canObserveWithKeyValueObserving(key) {
+                switch transition {
+                case .started: keyValueObserving.startObserving(key: key)
+                case .stopped: keyValueObserving.stopObserving(key: key)
+                case .none: break
+                }
+            }
+            return transition
+        }
+        // A change between the first read and the KVO registration would otherwise go unseen.
+        if transition == .started { check([key]) }
+    }
+
+    func shouldPost(key: String, value: PropertyListValue?) -> Bool {
+        lastSeen.withLock { lastSeen in
+            guard let seen = lastSeen[key] else { return true }
+            guard seen.value != value else { return false }
+            lastSeen[key] = Seen(value: value)
+            return true
+        }
+    }
+}
+
+/// Starts and stops Key-Value Observing of UserDefaults keys for a ``_UserDefaultsChangeWatcher``,
+/// which calls it for keys that KVO can observe, once per key as it gains its first observer and
+/// loses its last one.
+///
+/// ```swift
+/// final class Registrar: _KeyValueObservingRegistrar {
+///     func startObserving(key: String) { defaults.addObserver(self, forKeyPath: key, context: nil) }
+///     func stopObserving(key: String) { defaults.removeObserver(self, forKeyPath: key, context: nil) }
+/// }
+/// ```
+///
+/// The underscore: the machinery of Apple platforms' observation, public for tests.
+public protocol _KeyValueObservingRegistrar: AnyObject, Sendable {
+    /// Starts observing `key`; its callbacks call the watcher's
+    /// ``_UserDefaultsChangeWatcher/keyValueObservingDidFire(forKey:)``.
+    func startObserving(key: String)
+
+    /// Stops observing `key`.
+    func stopObserving(key: String)
+}

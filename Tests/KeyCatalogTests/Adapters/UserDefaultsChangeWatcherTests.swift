@@ -1,0 +1,148 @@
+// The core of observing other writers on Apple platforms, driven here by calling its triggers as
+// KVO and UserDefaults.didChangeNotification would. Writes are plain UserDefaults calls on real suites.
+import Foundation
+import KeyCatalog
+import Testing
+
+@Suite("_UserDefaultsChangeWatcher (changes made outside KeyCatalog)")
+struct UserDefaultsChangeWatcherTests {
+    static let count = PersistentKey<Int>("Count", defaultValue: 0)
+    static let dotted = PersistentKey<String>("com.example.theme", defaultValue: "light")
+
+    let suite = TemporarySuite()
+
+    @Test func aPlainWriteReachesObserveAfterTheTrigger() {
+        let watcher = _UserDefaultsChangeWatcher.attach(to: suite.defaults)
+        let seen = Locked<[Int]>([])
+        let observation = suite.defaults.observe(Self.count) { seen.append($0) }
+        #expect(watcher.watchedKeys == ["Count"])
+
+        suite.defaults.set(7, forKey: "Count")
+        #expect(seen.current.isEmpty, "Foundation on Linux announces nothing")
+        watcher.defaultsDidChange()
+        #expect(seen.current == [7])
+
+        suite.defaults.removeObject(forKey: "Count")
+        watcher.defaultsDidChange()
+        #expect(seen.current == [7, 0])
+        observation.cancel()
+        #expect(watcher.watchedKeys.isEmpty)
+    }
+
+    @Test func aPlainWriteReachesValuesForAfterTheTrigger() async {
+        let watcher = _UserDefaultsChangeWatcher.attach(to: suite.defaults)
+        var values = suite.defaults.values(for: Self.count).makeAsyncIterator()
+        #expect(await values.next() == 0)
+        UserDefaults(suiteName: suite.name)!.set(3, forKey: "Count")   // another instance of the suite
+        watcher.defaultsDidChange()
+        #expect(await values.next() == 3)
+    }
+
+    @Test func equalValuesAreNotPostedAgain() {
+        let watcher = _UserDefaultsChangeWatcher.attach(to: suite.defaults)
+        let seen = Locked<[Int]>([])
+        let observation = suite.defaults.observe(Self.count) { seen.append($0) }
+
+        suite.defaults.set(1, forKey: "Count")
+        watcher.defaultsDidChange()
+        watcher.defaultsDidChange()
+        watcher.keyValueObservingDidFire(forKey: "Count")
+        #expect(seen.current == [1], "one change, announced three times")
+
+        // KeyCatalog's own write, then Foundation's announcement of it (as on Apple platforms).
+        suite.defaults.set(Self.count, to: 2)
+        watcher.keyValueObservingDidFire(forKey: "Count")
+        #expect(seen.current == [1, 2])
+        // Foundation's announcement first, then KeyCatalog's post.
+        suite.defaults.set(3, forKey: "Count")
+        watcher.keyValueObservingDidFire(forKey: "Count")
+        suite.defaults.keyValueChanges.post(key: "Count", value: .int(3))
+        #expect(seen.current == [1, 2, 3])
+        // Writing the same value again changes nothing.
+        suite.defaults.set(Self.count, to: 3)
+        #expect(seen.current == [1, 2, 3])
+        observation.cancel()
+    }
+
+    @Test func aValueWrittenBeforeTheFirstObserverIsNotAChange() {
+        suite.defaults.set(5, forKey: "Count")
+        let watcher = _UserDefaultsChangeWatcher.attach(to: suite.defaults)
+        let seen = Locked<[Int]>([])
+        let observation = suite.defaults.observe(Self.count) { seen.append($0) }
+        watcher.defaultsDidChange()
+        #expect(seen.current.isEmpty)
+        observation.cancel()
+    }
+
+    @Test func keysWithDotsAreCheckedOnTheNotificationAndNeverRegisteredForKeyValueObserving() {
+        let registrar = RecordingRegistrar()
+        let watcher = _UserDefaultsChangeWatcher.attach(to: suite.defaults, keyValueObserving: registrar)
+        let themes = Locked<[String]>([])
+        let counts = Locked<[Int]>([])
+        let themeObservation = suite.defaults.observe(Self.dotted) { themes.append($0) }
+        let countObservation = suite.defaults.observe(Self.count) { counts.append($0) }
+        let secondCountObservation = suite.defaults.observe(Self.count) { _ in }
+        #expect(registrar.events.current == ["start Count"], "KVO for the plain key only, once")
+        #expect(!_UserDefaultsChangeWatcher.canObserveWithKeyValueObserving("com.example.theme"))
+        #expect(!_UserDefaultsChangeWatcher.canObserveWithKeyValueObserving("@count"))
+
+        suite.defaults.set("dark", forKey: "com.example.theme")
+        suite.defaults.set(4, forKey: "Count")
+        watcher.defaultsDidChange()
+        #expect(themes.current == ["dark"], "the notification covers the dotted key")
+        #expect(counts.current.isEmpty, "KVO covers the plain key")
+        watcher.keyValueObservingDidFire(forKey: "Count")
+        #expect(counts.current == [4])
+
+        countObservation.cancel()
+        #expect(registrar.events.current == ["start Count"])
+        secondCountObservation.cancel()
+        themeObservation.cancel()
+        #expect(registrar.events.current == ["start Count", "stop Count"], "KVO stops with the last observer")
+    }
+
+    @Test func observersBeforeTheWatcherAreWatched() {
+        let seen = Locked<[Int]>([])
+        let observation = suite.defaults.observe(Self.count) { seen.append($0) }
+        let watcher = _UserDefaultsChangeWatcher.attach(to: suite.defaults)
+        #expect(_UserDefaultsChangeWatcher.attach(to: suite.defaults) === watcher, "one watcher per center")
+        suite.defaults.set(9, forKey: "Count")
+        watcher.defaultsDidChange()
+        #expect(seen.current == [9])
+        observation.cancel()
+    }
+
+    @Test func aValueOfTheWrongTypeIsReportedAndObserversGetTheDefault() {
+        let watcher = _UserDefaultsChangeWatcher.attach(to: suite.defaults)
+        let seen = Locked<[Int]>([])
+        let observation = suite.defaults.observe(Self.count) { seen.append($0) }
+        let recorder = FailureRecorder()
+        recorder.record {
+            suite.defaults.set("twelve", forKey: "Count")
+            watcher.defaultsDidChange()
+        }
+        #expect(seen.current == [0])
+        #expect(recorder.failures.map(\.operation) == [.read])
+        #expect(recorder.failures.first?.key == "Count")
+        observation.cancel()
+    }
+
+    @Test func theModelOfPersistentValueFollowsAPlainWrite() async throws {
+        guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) else { return }
+        let watcher = _UserDefaultsChangeWatcher.attach(to: suite.defaults)
+        let model = await PersistentValueModel(Self.count, store: suite.defaults)
+        suite.defaults.set(11, forKey: "Count")
+        watcher.keyValueObservingDidFire(forKey: "Count")
+        for _ in 0..<200 where await model.value != 11 {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(await model.value == 11)
+    }
+}
+
+/// Records the KVO registrations a watcher asks for.
+final class RecordingRegistrar: _KeyValueObservingRegistrar {
+    let events = Locked<[String]>([])
+    func startObserving(key: String) { events.append("start \(key)") }
+    func stopObserving(key: String) { events.append("stop \(key)") }
+}
