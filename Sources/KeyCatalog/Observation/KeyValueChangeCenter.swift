@@ -46,6 +46,12 @@ public final class KeyValueChangeCenter: Sendable {
     public func hasObservers(forKey key: String) -> Bool {
         state.withLock { $0.handlers[key] != nil }
     }
+
+    /// Every key somebody observes, sorted: what a store posts when all its values may have
+    /// changed at once (iCloud's account change).
+    var observedKeys: [String] {
+        state.withLock { $0.handlers.keys.sorted() }
+    }
 }
 
 /// An observation in progress; it ends when cancelled or released.
