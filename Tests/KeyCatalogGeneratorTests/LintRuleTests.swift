@@ -540,6 +540,22 @@ struct LintRuleTests {
             ]
         ),
         RuleCase(
+            rule: "ubiquitous-migration",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "stores": { "cloud": { "kind": "ubiquitous" } },
+                  "keys": [
+                    { "name": "theme", "type": "String", "default": "light", "store": "cloud",
+                      "migrations": [{ "fromKey": "Theme", "fromStore": "standard" }, { "fromKey": "OldTheme" }] }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:6:57: error: key 'theme' in ubiquitous store 'cloud' migrates from local store 'standard'; on a device's first launch the migration runs before iCloud's initial download arrives, so the device's old value would overwrite the one in iCloud; migrate into a key in store 'standard' instead, and copy its value to iCloud from app code once iCloud's values have arrived"#,
+            ]
+        ),
+        RuleCase(
             rule: "secret-store",
             manifest: #"""
                 {
