@@ -535,7 +535,7 @@ struct LintRuleTests {
                 #"keys.json:5:27: error: storage key 'layouts.of.every.list.in.the.sidebar.by.list.id.{listID}' of key 'a' is up to 68 bytes once filled in ('{listID}' up to 20); iCloud's key-value store allows 64, so shorten its literal text"#,
                 #"keys.json:5:101: error: key 'a' in ubiquitous store 'cloud' has a storage key for every value of parameter 'listID' (Int), so it can make more keys than the 1024 iCloud's key-value store holds; keep the values in one dictionary under a literal key, or move the key to a local store"#,
                 #"keys.json:6:57: error: key 'b' in ubiquitous store 'cloud' has a storage key for every value of parameter 'title' (String), so it can make more keys than the 1024 iCloud's key-value store holds; keep the values in one dictionary under a literal key, or move the key to a local store"#,
-                #"keys.json:6:68: error: parameter 'title' of key 'b' is a String, so storage key 'note.{title}' can be longer than the 64 bytes iCloud's key-value store allows (a longer key ends the app); make it an Int or UUID, or move the key to a local store"#,
+                #"keys.json:6:68: error: parameter 'title' of key 'b' is a String, so storage key 'note.{title}' can be longer than the 64 bytes iCloud's key-value store allows (a longer key ends the app); keep the values in one dictionary under a literal key, or move the key to a local store"#,
                 #"keys.json:7:51: error: key 'c' in ubiquitous store 'cloud' has a storage key for every value of parameter 'id' (UUID), so it can make more keys than the 1024 iCloud's key-value store holds; keep the values in one dictionary under a literal key, or move the key to a local store"#,
             ]
         ),

@@ -128,7 +128,7 @@ struct UbiquitousLimitsRule: LintRule {
         let unbounded = domains.values.filter { $0.domain.maximumBytes == nil }.sorted { $0.parameter.name < $1.parameter.name }
         if !unbounded.isEmpty {
             return unbounded.map { entry in
-                error("parameter '\(entry.parameter.name.truncatedForMessage)' of \(key.label) is a \(entry.type), so storage key '\(template.text.truncatedForMessage)' can be longer than the \(Self.maximumKeyBytes) bytes iCloud's key-value store allows (a longer key ends the app); make it an Int or UUID, or move the key to a local store", at: entry.parameter.value.location)
+                error("parameter '\(entry.parameter.name.truncatedForMessage)' of \(key.label) is a \(entry.type), so storage key '\(template.text.truncatedForMessage)' can be longer than the \(Self.maximumKeyBytes) bytes iCloud's key-value store allows (a longer key ends the app); keep the values in one dictionary under a literal key, or move the key to a local store", at: entry.parameter.value.location)
             }
         }
         guard isComplete else { return [] }
