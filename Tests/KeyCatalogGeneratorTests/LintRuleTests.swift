@@ -545,6 +545,43 @@ struct LintRuleTests {
             ]
         ),
         RuleCase(
+            rule: "ubiquitous-limits-parameterized",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "stores": { "cloud": { "kind": "ubiquitous" } },
+                  "keys": [
+                    { "name": "a", "key": "layouts.of.every.list.in.the.sidebar.by.list.id.{listID}", "parameters": { "listID": "Int" }, "type": "Int", "default": 1, "store": "cloud" },
+                    { "name": "b", "key": "note.{title}", "parameters": { "title": "String" }, "type": "Int", "default": 1, "store": "cloud" },
+                    { "name": "c", "key": "c.{id}", "parameters": { "id": "UUID" }, "type": "Int", "default": 1, "store": "cloud" }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:5:27: error: storage key 'layouts.of.every.list.in.the.sidebar.by.list.id.{listID}' of key 'a' is up to 68 bytes once filled in ('{listID}' up to 20); iCloud's key-value store allows 64, so shorten its literal text"#,
+                #"keys.json:5:101: error: key 'a' in ubiquitous store 'cloud' has a storage key for every value of parameter 'listID' (Int), so it can make more keys than the 1024 iCloud's key-value store holds; keep the values in one dictionary under a literal key, or move the key to a local store"#,
+                #"keys.json:6:57: error: key 'b' in ubiquitous store 'cloud' has a storage key for every value of parameter 'title' (String), so it can make more keys than the 1024 iCloud's key-value store holds; keep the values in one dictionary under a literal key, or move the key to a local store"#,
+                #"keys.json:6:68: error: parameter 'title' of key 'b' is a String, so storage key 'note.{title}' can be longer than the 64 bytes iCloud's key-value store allows (a longer key ends the app); keep the values in one dictionary under a literal key, or move the key to a local store"#,
+                #"keys.json:7:51: error: key 'c' in ubiquitous store 'cloud' has a storage key for every value of parameter 'id' (UUID), so it can make more keys than the 1024 iCloud's key-value store holds; keep the values in one dictionary under a literal key, or move the key to a local store"#,
+            ]
+        ),
+        RuleCase(
+            rule: "ubiquitous-migration",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "stores": { "cloud": { "kind": "ubiquitous" } },
+                  "keys": [
+                    { "name": "theme", "type": "String", "default": "light", "store": "cloud",
+                      "migrations": [{ "fromKey": "Theme", "fromStore": "standard" }, { "fromKey": "OldTheme" }] }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:6:57: error: key 'theme' in ubiquitous store 'cloud' migrates from local store 'standard'; on a device's first launch the migration runs before iCloud's initial download arrives, so the device's old value would overwrite the one in iCloud; migrate into a key in store 'standard' instead, and copy its value to iCloud from app code once iCloud's values have arrived"#,
+            ]
+        ),
+        RuleCase(
             rule: "secret-store",
             manifest: #"""
                 {
@@ -674,6 +711,48 @@ struct LintRuleTests {
             + keys.joined(separator: ",\n") + "\n  ]\n}\n"
         #expect(lint(text) == [
             "keys.json:1029:5: error: store 'cloud' has 1025 keys; iCloud's key-value store holds at most 1024, so move some keys to another store"
+        ])
+    }
+
+    @Test("every ubiquitous store is iCloud's one key-value store: their keys count together")
+    func ubiquitousKeyCountAcrossStores() {
+        let keys = (0...1024).map { #"    { "name": "k\#($0)", "type": "Int", "default": 0, "store": "\#($0 < 10 ? "cloud" : "sync")" }"# }
+        let text = "{\n  \"version\": 1,\n  \"stores\": { \"cloud\": { \"kind\": \"ubiquitous\" }, \"sync\": { \"kind\": \"ubiquitous\" } },\n  \"keys\": [\n"
+            + keys.joined(separator: ",\n") + "\n  ]\n}\n"
+        #expect(lint(text) == [
+            "keys.json:1029:5: error: ubiquitous stores 'cloud', 'sync' (all iCloud's one key-value store) have 1025 keys; iCloud's key-value store holds at most 1024, so move some keys to another store"
+        ])
+    }
+
+    /// Bool and enum parameters have a finite domain (the parameter-type rule refuses them for now;
+    /// this rule counts them right for when it does not).
+    @Test("finite parameters count by their combinations and their longest values")
+    func ubiquitousFiniteParameters() throws {
+        let keys = (0..<1019).map { #"    { "name": "k\#($0)", "type": "Int", "default": 0, "store": "cloud" }"# }
+        let text = """
+            {
+              "version": 1,
+              "stores": { "cloud": { "kind": "ubiquitous" } },
+              "types": {
+                "Theme": { "kind": "enum", "rawType": "String", "cases": ["system", { "name": "dark", "rawValue": "a-rather-long-raw-value" }, "light"] },
+                "Level": { "kind": "enum", "rawType": "Int", "cases": [{ "name": "low", "rawValue": -100 }, "high"] }
+              },
+              "keys": [
+                { "name": "mode", "key": "mode.{flag}.{theme}", "parameters": { "flag": "Bool", "theme": "Theme" }, "type": "Int", "default": 0, "store": "cloud" },
+                { "name": "long", "key": "a-key-of-thirty-six-bytes-in-length.{theme}.{flag}", "parameters": { "flag": "Bool", "theme": "Theme" }, "type": "Int", "default": 0, "store": "cloud" },
+                { "name": "level", "key": "level.{level}", "parameters": { "level": "Level" }, "type": "Int", "default": 0, "store": "cloud" },
+            \(keys.joined(separator: ",\n"))
+              ]
+            }
+            """
+        let (root, parseErrors) = JSONParser.parse(Array(text.utf8), file: "keys.json")
+        #expect(parseErrors.isEmpty)
+        let findings = UbiquitousLimitsRule().check(LintContext(root: try #require(root), file: "keys.json"))
+        #expect(findings.map(\.description) == [
+            // 36 literal bytes, 23 for the longest raw value of Theme, 5 for false.
+            "keys.json:10:30: error: storage key 'a-key-of-thirty-six-bytes-in-length.{theme}.{flag}' of key 'long' is up to 65 bytes once filled in ('{flag}' up to 5, '{theme}' up to 23); iCloud's key-value store allows 64, so shorten its literal text",
+            // 2 × 3 + 2 × 3 + 2 + 1,019 literal keys; the 1,011th literal key is the 1,025th.
+            "keys.json:1022:5: error: store 'cloud' has 1033 keys (a parameterized key counts once per value); iCloud's key-value store holds at most 1024, so move some keys to another store",
         ])
     }
 

@@ -8,7 +8,7 @@ import SwiftUI
 ///     @PersistentValue(.runtimeColorScheme)
 ///     var runtimeColorScheme
 ///
-///     @PersistentValue(.isAppStoreRatingEnabled, store: NSUbiquitousKeyValueStore.default)
+///     @PersistentValue(.isAppStoreRatingEnabled, store: UbiquitousKeyValueStore.default)
 ///     var isAppStoreRatingEnabled: Bool
 ///
 ///     var body: some View {

@@ -4,7 +4,7 @@ import Foundation
 /// Feeds a UserDefaults center's ``_UserDefaultsChangeWatcher`` on Apple platforms: Key-Value
 /// Observing for each observed key KVO can observe (it sees other processes' writes too), and
 /// `UserDefaults.didChangeNotification` for the others (keys with `.`: writes in this process only).
-final class _UserDefaultsKeyValueObserver: NSObject, _KeyValueObservingRegistrar, @unchecked Sendable {
+final class _UserDefaultsKeyValueObserver: _KeyValueObservingBase, _KeyValueObservingRegistrar, @unchecked Sendable {
     private let defaults: UserDefaults
     /// Set once, before any key is observed.
     private weak var watcher: _UserDefaultsChangeWatcher?
@@ -47,4 +47,12 @@ final class _UserDefaultsKeyValueObserver: NSObject, _KeyValueObservingRegistrar
         watcher?.keyValueObservingDidFire(forKey: keyPath)
     }
 }
+
+#if KEYCATALOG_APPLE_TYPECHECK
+/// The Apple type-check's NSObject with KVO's overridable `observeValue` (Linux Foundation's NSObject
+/// has none), so that the override above is checked: see Tests/AppleTypeCheck.
+typealias _KeyValueObservingBase = NSObjectWithKeyValueObserving
+#else
+typealias _KeyValueObservingBase = NSObject
+#endif
 #endif

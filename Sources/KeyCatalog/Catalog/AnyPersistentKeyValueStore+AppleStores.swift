@@ -1,20 +1,22 @@
 import Foundation
 
 extension AnyPersistentKeyValueStore {
-    /// The iCloud key-value store (`NSUbiquitousKeyValueStore`): what a manifest's
-    /// `"kind": "ubiquitous"` store opens.
+    /// The iCloud key-value store: ``UbiquitousKeyValueStore/default`` (over
+    /// `NSUbiquitousKeyValueStore.default`), what a manifest's `"kind": "ubiquitous"` store opens.
     ///
     /// ```swift
     /// let cloud = AnyPersistentKeyValueStore.ubiquitous()
     /// cloud.set(.theme, to: .dark)
     /// ```
     ///
-    /// - Important: Where iCloud does not exist (Linux), this is an in-memory store: values are
-    ///   lost when the process ends. The first call in a process reports that once through
-    ///   ``PersistentKeyValueFailure/handler``.
+    /// - Important: Where iCloud does not exist (Linux), this is a ``UbiquitousKeyValueStore`` over
+    ///   an in-memory stand-in, one per process: iCloud's limits are kept, so tests on Linux catch a
+    ///   key or value iCloud would refuse, but values are lost when the process ends and
+    ///   `synchronize()` returns `false` (so migrations into it keep their sources). The first call
+    ///   in a process reports that through ``PersistentKeyValueFailure/handler``.
     public static func ubiquitous() -> AnyPersistentKeyValueStore {
         #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
-        return AnyPersistentKeyValueStore(NSUbiquitousKeyValueStore.default)
+        return AnyPersistentKeyValueStore(UbiquitousKeyValueStore.default)
         #else
         if ubiquitousUnavailableReported.withLock({ reported in
             defer { reported = true }
@@ -26,11 +28,11 @@ extension AnyPersistentKeyValueStore {
                     key: nil,
                     store: "iCloud key-value store",
                     message: "iCloud (NSUbiquitousKeyValueStore) is unavailable on this platform; "
-                        + "using an in-memory store, whose values are lost when the process ends"
+                        + "using an in-memory stand-in that keeps iCloud's limits, whose values are lost when the process ends"
                 )
             )
         }
-        return .memory()
+        return AnyPersistentKeyValueStore(UbiquitousKeyValueStore.shared(over: InMemoryUbiquitousBackend.shared))
         #endif
     }
 

@@ -1,11 +1,11 @@
 extension KeyValueChangeCenter {
-    /// Announces changes made outside KeyCatalog: by another device (iCloud's
-    /// `didChangeExternallyNotification`), another process, or code using the store directly.
+    /// Announces changes made outside KeyCatalog: by another device (``UbiquitousKeyValueStore``
+    /// posts iCloud's external changes through it), another process, or code using the store directly.
     ///
     /// Each key's current value is read from `store` and posted to its observers.
     ///
     /// ```swift
-    /// center.postExternalChanges(forKeys: changedKeys, in: NSUbiquitousKeyValueStore.default)
+    /// store.keyValueChanges.postExternalChanges(forKeys: ["theme"], in: store)
     /// ```
     public func postExternalChanges(forKeys keys: [String], in store: some PersistentKeyValueStore) {
         for key in keys where hasObservers(forKey: key) {

@@ -62,11 +62,6 @@ public final class KeyValueChangeCenter: Sendable {
         }
     }
 
-    /// The keys that have observers now.
-    var observedKeys: [String] {
-        state.withLock { Array($0.handlers.keys) }
-    }
-
     /// Attaches the watcher that posts changes made outside KeyCatalog, unless one is attached;
     /// returns the attached one.
     func attach(_ newWatcher: any _KeyValueChangeWatching) -> any _KeyValueChangeWatching {
@@ -80,6 +75,12 @@ public final class KeyValueChangeCenter: Sendable {
     /// Whether anybody observes `key`; posting can be skipped otherwise.
     public func hasObservers(forKey key: String) -> Bool {
         state.withLock { $0.handlers[key] != nil }
+    }
+
+    /// Every key somebody observes, sorted: what a store posts when all its values may have
+    /// changed at once (iCloud's account change).
+    var observedKeys: [String] {
+        state.withLock { $0.handlers.keys.sorted() }
     }
 }
 

@@ -29,6 +29,7 @@ enum Linter {
         PlaceholderRule(),
         ParameterTypeRule(),
         UbiquitousLimitsRule(),
+        UbiquitousMigrationRule(),
         SecretStoreRule(),
         MigrationTransformRule(),
         SelfMigrationRule(),

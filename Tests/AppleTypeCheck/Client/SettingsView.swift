@@ -9,7 +9,7 @@ import SwiftUI
 struct SettingsView: View {
     @PersistentValue(.launchCount) var launchCount
     @PersistentValue(.hasSeenOnboarding) var hasSeenOnboarding: Bool
-    @PersistentValue(.username, store: NSUbiquitousKeyValueStore.default) var username
+    @PersistentValue(.username, store: UbiquitousKeyValueStore.default) var username
 
     var body: some View {
         VStack {
@@ -45,7 +45,7 @@ struct RootView: View {
             SettingsView()
                 .defaultPersistentKeyValueStore(UserDefaults(suiteName: "group.com.example.app")!)
             SettingsView()
-                .defaultPersistentKeyValueStore(NSUbiquitousKeyValueStore.default)
+                .defaultPersistentKeyValueStore(UbiquitousKeyValueStore.default)
             CatalogView()
         }
     }

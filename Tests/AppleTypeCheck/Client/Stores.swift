@@ -1,4 +1,4 @@
-// KeychainKeyValueStore, NSUbiquitousKeyValueStore and Combine used as an app would.
+// KeychainKeyValueStore, UbiquitousKeyValueStore (over NSUbiquitousKeyValueStore) and Combine used as an app would.
 import Combine
 import Foundation
 import KeyCatalog
@@ -25,13 +25,19 @@ func useStores() throws {
     print(secrets.get(.username), secrets.contains(.username))
     try secrets.flushPersistentValues()
 
-    let cloud = NSUbiquitousKeyValueStore.default
+    let cloud = UbiquitousKeyValueStore.default
     cloud.set(.launchCount, to: cloud.get(.launchCount) + 1)
-    if !cloud.synchronize() {
-        print("no iCloud entitlement")
+    do {
+        try cloud.flushPersistentValues()
+    } catch {
+        print("not synchronized (no iCloud entitlement?): \(error)")
     }
+    print("initial sync arrived:", cloud.hasReceivedInitialSync)
     let observation = cloud.observe(.launchCount) { print("launchCount is now \($0)") }
     observation.cancel()
+    if !NSUbiquitousKeyValueStore.default.synchronize() {
+        print("no iCloud entitlement")
+    }
 
     let keys = Keys(stores: .init(standard: .keychain(service: "com.example.app")))
     keys.launchCount += 1

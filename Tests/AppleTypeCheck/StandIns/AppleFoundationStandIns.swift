@@ -88,10 +88,22 @@ extension NotificationCenter {
 // https://developer.apple.com/documentation/foundation/nskeyvalueobservingoptions
 // https://developer.apple.com/documentation/foundation/nskeyvaluechangekey
 //
-// Not faithful: on Darwin these are @objc methods of NSObject that a subclass overrides
+// On Darwin these are @objc methods of NSObject that a subclass overrides
 // (`override func observeValue(forKeyPath:of:change:context:)`). corelibs' NSObject cannot gain
 // overridable methods from another module (members of an extension cannot be overridden without
-// Objective-C), so the calls exist here but an override of observeValue cannot be checked.
+// Objective-C), and a second `NSObject` here is ambiguous with Foundation's. So this module
+// declares `NSObjectWithKeyValueObserving`, Foundation's NSObject plus the overridable method, and
+// KeyCatalog's KVO observer subclasses it under KEYCATALOG_APPLE_TYPECHECK (NSObject otherwise):
+// its override is checked as on Darwin.
+/// https://developer.apple.com/documentation/objectivec/nsobject/1416553-observevalue
+open class NSObjectWithKeyValueObserving: NSObject {
+    open func observeValue(
+        forKeyPath keyPath: String?,
+        of object: Any?,
+        change: [NSKeyValueChangeKey: Any]?,
+        context: UnsafeMutableRawPointer?
+    ) {}
+}
 
 public struct NSKeyValueObservingOptions: OptionSet, Sendable {
     public let rawValue: UInt

@@ -3,6 +3,9 @@
 // View and ViewModifier are `@MainActor @preconcurrency` protocols; DynamicProperty, State,
 // Binding and Environment are nonisolated. Bodies are never run (the check only type-checks).
 // Availability: iOS 13.0, macOS 10.15, tvOS 13.0, watchOS 6.0 unless marked otherwise.
+// SwiftUI re-exports Observation (an `@Observable` model needs only `import SwiftUI`).
+@_exported import Observation
+
 
 // MARK: - Dynamic properties
 
@@ -344,3 +347,22 @@ extension View {
 extension _EnvironmentKeyWritingModifier: ViewModifier {
     public func body(content: Content) -> Never { fatalError("stand-in") }
 }
+
+// MARK: - Bindable
+// https://developer.apple.com/documentation/swiftui/bindable
+/// `@dynamicMemberLookup @propertyWrapper struct Bindable<Value>`: bindings to the mutable
+/// properties of an `@Observable` object. Sendable only if Value is.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+@dynamicMemberLookup @propertyWrapper public struct Bindable<Value> {
+    public var wrappedValue: Value
+    public var projectedValue: Bindable<Value> { fatalError("stand-in") }
+    public init(wrappedValue: Value) where Value: AnyObject, Value: Observable { self.wrappedValue = wrappedValue }
+    public init(_ wrappedValue: Value) where Value: AnyObject, Value: Observable { self.wrappedValue = wrappedValue }
+    public init(projectedValue: Bindable<Value>) { fatalError("stand-in") }
+    public subscript<Subject>(dynamicMember keyPath: ReferenceWritableKeyPath<Value, Subject>) -> Binding<Subject> where Value: AnyObject {
+        fatalError("stand-in")
+    }
+}
+
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+extension Bindable: Sendable where Value: Sendable {}
