@@ -36,7 +36,7 @@ struct PluginEndToEndTests {
     @Test(.timeLimit(.minutes(15)))
     func buildsAreIncremental() throws {
         #expect(try client.swift("build", "--product", "PluginClient").status == 0)
-        let generated = try #require(client.generatedFile(), "the generated catalog is in the plugin's output folder")
+        let generated = try client.generatedFile()
         let firstGeneration = try Fixture.modificationDate(generated)
 
         // A build with nothing changed does not run the tool or touch its output.
@@ -186,13 +186,21 @@ struct Fixture: Sendable {
         return (process.terminationStatus, try String(contentsOf: output, encoding: .utf8))
     }
 
-    /// The catalog the build plugin generated for the PluginClient target.
-    func generatedFile() -> URL? {
-        let plugins = url.appending(path: ".build/plugins/outputs")
-        let files = FileManager.default.enumerator(at: plugins, includingPropertiesForKeys: nil)?
-            .compactMap { $0 as? URL }
-            .filter { $0.lastPathComponent == "KeyCatalog.generated.swift" && $0.path.contains("/PluginClient/") }
-        return files?.first
+    /// The catalog the build plugin generated for the PluginClient target:
+    /// `.build/plugins/outputs/<package>/PluginClient/destination/KeyCatalogPlugin/KeyCatalog.generated.swift`.
+    ///
+    /// Matched by the target's own path component, never by a substring of the whole path: this
+    /// fixture's folder is also named PluginClient, so every target's output would match that, and
+    /// the first one listed (MissingTransform's, once its test has built it) was read instead.
+    func generatedFile() throws -> URL {
+        let outputs = url.appending(path: ".build/plugins/outputs")
+        let files = (FileManager.default.enumerator(at: outputs, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? [])
+            .filter { file in
+                let components = file.pathComponents
+                return components.last == "KeyCatalog.generated.swift" && components.dropLast(3).last == "PluginClient"
+            }
+        try #require(files.count == 1, "exactly one catalog for the PluginClient target under \(outputs.path): \(files)")
+        return files[0]
     }
 
     static func modificationDate(_ url: URL) throws -> Date {
