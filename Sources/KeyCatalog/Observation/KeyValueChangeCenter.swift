@@ -4,14 +4,39 @@
 /// ``PersistentKeyValueStore/values(for:)``, ``PersistentKeyValueStore/changes(for:)``) is built on
 /// it, and so are platform adapters (Combine, SwiftUI, iCloud's external changes), which post here.
 ///
-/// Handlers run synchronously on the thread that made the change.
+/// Ordering: the handlers of one key run one call at a time, never concurrently, and after any
+/// burst of changes from any number of threads every handler's last call carries the store's
+/// final value. Stores post with ``postCurrentValue(forKey:in:)`` after their write; the value is
+/// read from the store when it is delivered, not when it is posted, so an announcement that
+/// arrives late cannot deliver an old value last. A change posted while another thread is
+/// delivering the same key is handed to that thread, which delivers again once its round ends;
+/// intermediate values may be coalesced into one call.
+///
+/// Handlers run synchronously, on the thread that made the change or on the thread that was
+/// already delivering that key. A handler may change the key it observes: that change is
+/// delivered after the handler returns.
 public final class KeyValueChangeCenter: Sendable {
     /// A function called with a key's new stored value, or `nil` when it was removed.
     public typealias Handler = @Sendable (PropertyListValue?) -> Void
 
+    /// Where a delivery round gets its value.
+    private enum Source {
+        case value(PropertyListValue?)
+        case current(@Sendable () -> PropertyListValue?)
+
+        var value: PropertyListValue? {
+            switch self {
+            case .value(let value): value
+            case .current(let read): read()
+            }
+        }
+    }
+
     private struct State {
         var nextID = 0
         var handlers: [String: [Int: Handler]] = [:]
+        /// The keys being delivered now, each with the newest change posted meanwhile, if any.
+        var deliveries: [String: Source?] = [:]
     }
 
     private let state = _Locked(State())
@@ -34,11 +59,60 @@ public final class KeyValueChangeCenter: Sendable {
     }
 
     /// Announces that `key` now holds `value` (`nil`: removed).
+    ///
+    /// Posts of one key are delivered in the order they are posted; prefer
+    /// ``postCurrentValue(forKey:in:)`` after a write that other threads may race with.
     public func post(key: String, value: PropertyListValue?) {
-        let handlers = state.withLock { state in state.handlers[key].map { Array($0.values) } }
-        guard let handlers else { return }
-        for handler in handlers {
-            handler(value)
+        deliver(key, .value(value))
+    }
+
+    /// Announces that `key` changed in `store`: its observers get the value the store holds when
+    /// the change is delivered (``PersistentKeyValueStore/persistentValue(forKey:)``).
+    ///
+    /// ```swift
+    /// try store.setPersistentValue(.int(3), forKey: "launchCount")
+    /// store.keyValueChanges.postCurrentValue(forKey: "launchCount", in: store)
+    /// ```
+    ///
+    /// The store may be read from another thread that is delivering the same key: post only for
+    /// stores that are safe to use from any thread (every built-in store is).
+    public func postCurrentValue(forKey key: String, in store: some PersistentKeyValueStore) {
+        let store = _UncheckedSendable<any PersistentKeyValueStore>(store)
+        deliver(key, .current { store.value.persistentValue(forKey: key) })
+    }
+
+    /// Delivers `source` to the key's handlers, or hands it to the thread already delivering the
+    /// key; loops while changes arrive during a round, so the last round reads after the last change.
+    private func deliver(_ key: String, _ source: Source) {
+        let isDeliverer = state.withLock { state -> Bool in
+            guard state.handlers[key] != nil else { return false }
+            if state.deliveries[key] != nil {
+                state.deliveries[key] = .some(source)
+                return false
+            }
+            state.deliveries[key] = .some(nil)
+            return true
+        }
+        guard isDeliverer else { return }
+        var source = source
+        while true {
+            let handlers = state.withLock { state in
+                (state.handlers[key] ?? [:]).sorted { $0.key < $1.key }.map(\.value)
+            }
+            let value = source.value
+            for handler in handlers {
+                handler(value)
+            }
+            let next = state.withLock { state -> Source? in
+                guard case .some(.some(let pending)) = state.deliveries[key] else {
+                    state.deliveries[key] = nil
+                    return nil
+                }
+                state.deliveries[key] = .some(nil)
+                return pending
+            }
+            guard let next else { return }
+            source = next
         }
     }
 
