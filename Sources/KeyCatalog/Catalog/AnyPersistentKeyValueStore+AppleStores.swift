@@ -46,7 +46,8 @@ extension AnyPersistentKeyValueStore {
     ///   - service: The keychain service the values are filed under.
     ///   - accessGroup: The keychain access group shared with other apps, if any.
     /// - Important: Where there is no keychain (Linux), values go to a property-list file
-    ///   readable by its owner only (mode 0600): `~/.local/share/keycatalog/keychain/<service>.plist`.
+    ///   readable by its owner only (mode 0600): `~/.local/share/keycatalog/keychain/<service>.plist`,
+    ///   where `~` is `$HOME` when it is set.
     ///   `accessGroup` is ignored there.
     public static func keychain(service: String, accessGroup: String? = nil) -> AnyPersistentKeyValueStore {
         #if canImport(Security)
@@ -60,7 +61,7 @@ extension AnyPersistentKeyValueStore {
     /// service name would make a folder, so it becomes `_`.
     static func keychainFallbackURL(service: String) -> URL {
         let fileName = service.isEmpty ? "_" : service.replacingOccurrences(of: "/", with: "_")
-        return URL(filePath: NSHomeDirectory())
+        return _homeDirectory()
             .appending(path: ".local/share/keycatalog/keychain")
             .appending(path: fileName + ".plist")
     }
