@@ -159,8 +159,13 @@ struct FileStoreMultiProcessTests {
         #expect(text.contains("<key>huge</key>\n\t<integer>99999999999999999999999</integer>"), "\(text)")
         let folderNames = try FileManager.default.contentsOfDirectory(atPath: folder.url.path(percentEncoded: false))
         #expect(!folderNames.contains { $0.contains("corrupt") }, "nothing moved aside")
-        // A fresh process reads the good values.
-        #expect(try TestHelperExecutable.run(["file", url.path(percentEncoded: false), "get", "good"]).output == "2\n")
+        // A fresh process reads the good values, and reports the bad entry too.
+        let reader = try TestHelperExecutable.start(["file", url.path(percentEncoded: false), "get", "good"], capturingErrors: true)
+        let output = (reader.standardOutput as! Pipe).fileHandleForReading.readDataToEndOfFile()
+        let errors = (reader.standardError as! Pipe).fileHandleForReading.readDataToEndOfFile()
+        reader.waitUntilExit()
+        #expect(String(decoding: output, as: UTF8.self) == "2\n")
+        #expect(String(decoding: errors, as: UTF8.self).contains("'huge'"))
 
         // While the file must stay XML, a string XML would change is refused, not altered.
         recorder.record { store.set(PersistentKey<String>("s", defaultValue: ""), to: "\u{FEFF}x") }
