@@ -10,13 +10,29 @@ import KeyCatalog
 /// KeyCatalogTestHelper file <path> set <key> <int> [<string-key> <string>]
 /// KeyCatalogTestHelper file <path> get <key>
 /// KeyCatalogTestHelper file <path> write-forever <key>
+/// KeyCatalogTestHelper file <path> write-many <prefix> <count>
+/// KeyCatalogTestHelper file <path> get-scalars <key-scalars>
+/// KeyCatalogTestHelper home <service>
 /// ```
 ///
 /// `set` writes through KeyCatalog and returns from `main` (a normal exit, no explicit
 /// synchronize); `get` prints the integer; `write-forever` writes `[n, n, …]` arrays of growing
-/// length, printing `ready` after the first, until it is killed.
+/// length, printing `ready` after the first, until it is killed; `write-many` sets
+/// `<prefix>.<n % 8>` to `n` for n in 1...count, printing `<key> <n>` after each `set` returned
+/// (and `stale <key> <n>` on standard error if reading it back gives anything else);
+/// `get-scalars` takes and prints strings as Unicode scalar values in hex, separated by `.`;
+/// `home` writes `1` under `Home` to `~/home.plist`, `relative.plist` and the keychain's
+/// service, and prints the file stores' descriptions.
 enum TestHelper {
     static func main(_ arguments: [String]) {
+        if arguments.first == "home", arguments.count == 2 {
+            let key = PersistentKey<Int>("Home", defaultValue: 0)
+            for store in [AnyPersistentKeyValueStore.file(path: "~/home.plist"), .file(path: "relative.plist"), .keychain(service: arguments[1])] {
+                store.set(key, to: 1)
+                print(store.persistentStoreDescription)
+            }
+            return
+        }
         guard arguments.count >= 4 else { fail("usage: (defaults <suite> | file <path>) (set | get | write-forever) <key> …") }
         let store: any PersistentKeyValueStore
         switch arguments[0] {
@@ -55,9 +71,37 @@ enum TestHelper {
                 }
                 round += 1
             }
+        case "write-many":
+            guard arguments.count >= 5, let count = Int(arguments[4]) else { fail("write-many needs a count") }
+            for n in 1...max(count, 1) {
+                let intKey = PersistentKey<Int>("\(key).\(n % 8)", defaultValue: 0)
+                do {
+                    try store._set(intKey, to: n)
+                } catch {
+                    FileHandle.standardError.write(Data("failed \(intKey.id) \(n): \(error)\n".utf8))
+                    continue
+                }
+                FileHandle.standardOutput.write(Data("\(intKey.id) \(n)\n".utf8))
+                let readBack = store.get(intKey)
+                if readBack != n {
+                    FileHandle.standardError.write(Data("stale \(intKey.id) \(n): read \(readBack)\n".utf8))
+                }
+            }
+        case "get-scalars":
+            let stringKey = PersistentKey<String>(fromScalars(key), defaultValue: "<default>")
+            print(scalars(store.get(stringKey)))
         default:
             fail("unknown command \(arguments[2])")
         }
+    }
+
+    /// `"feff.61"` as `"\u{FEFF}a"`.
+    static func fromScalars(_ hex: String) -> String {
+        String(String.UnicodeScalarView(hex.split(separator: ".").compactMap { UInt32($0, radix: 16).flatMap(Unicode.Scalar.init) }))
+    }
+
+    static func scalars(_ string: String) -> String {
+        string.unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: ".")
     }
 
     static func fail(_ message: String) -> Never {

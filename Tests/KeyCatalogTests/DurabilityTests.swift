@@ -34,7 +34,8 @@ struct DurabilityTests {
         // (as migrations do) must not send the write anywhere else. The children share a
         // configuration folder of their own, so the real home folder is never touched.
         let home = TemporaryDirectory()
-        let environment = ["XDG_CONFIG_HOME": home.url.path(percentEncoded: false)]
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CONFIG_HOME"] = home.url.path(percentEncoded: false)
         let key = "KeyCatalogDurability"
         func helper(_ arguments: String...) throws -> (status: Int32, output: String) {
             try TestHelperExecutable.run(["defaults", "standard"] + arguments, environment: environment)

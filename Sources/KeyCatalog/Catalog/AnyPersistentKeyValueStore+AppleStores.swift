@@ -52,8 +52,8 @@ extension AnyPersistentKeyValueStore {
     ///   - accessGroup: The keychain access group shared with other apps, if any.
     ///   - accessibility: The class items get when written.
     /// - Important: Where there is no keychain (Linux), values go to a property-list file
-    ///   readable by its owner only (mode 0600): `~/.local/share/keycatalog/keychain/<service>.plist`.
-    ///   `accessGroup` and `accessibility` are ignored there.
+    ///   readable by its owner only (mode 0600): `~/.local/share/keycatalog/keychain/<service>.plist`,
+    ///   where `~` is `$HOME` when it is set. `accessGroup` and `accessibility` are ignored there.
     public static func keychain(
         service: String,
         accessGroup: String? = nil,
@@ -91,7 +91,7 @@ extension AnyPersistentKeyValueStore {
     /// service name would make a folder, so it becomes `_`.
     static func keychainFallbackURL(service: String) -> URL {
         let fileName = service.isEmpty ? "_" : service.replacingOccurrences(of: "/", with: "_")
-        return URL(filePath: NSHomeDirectory())
+        return _homeDirectory()
             .appending(path: ".local/share/keycatalog/keychain")
             .appending(path: fileName + ".plist")
     }

@@ -66,7 +66,8 @@ extension AnyPersistentKeyValueStore {
     }
 
     /// A property-list file store. A relative path is resolved in the Application Support folder
-    /// (`~/.local/share` on Linux); `~/` is the home folder.
+    /// (`~/.local/share` on Linux); `~/` is the home folder: `$HOME` when it is set, as for
+    /// Foundation's other user folders, else the account's.
     public static func file(path: String) -> AnyPersistentKeyValueStore {
         AnyPersistentKeyValueStore(FileKeyValueStore(url: resolveFilePath(path)))
     }
@@ -79,10 +80,10 @@ extension AnyPersistentKeyValueStore {
     static func resolveFilePath(_ path: String) -> URL {
         if path.hasPrefix("/") { return URL(filePath: path) }
         if path == "~" || path.hasPrefix("~/") {
-            return URL(filePath: NSHomeDirectory()).appending(path: String(path.dropFirst(2)))
+            return _homeDirectory().appending(path: String(path.dropFirst(2)))
         }
         let support = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
-            ?? URL(filePath: NSHomeDirectory()).appending(path: ".local/share")
+            ?? _homeDirectory().appending(path: ".local/share")
         return support.appending(path: path)
     }
 }

@@ -88,7 +88,7 @@ public enum KeyMigrator {
                 do {
                     try target.flushPersistentValues()
                     try origin.removePersistentValue(forKey: source.fromKey)
-                    origin.keyValueChanges.post(key: source.fromKey, value: nil)
+                    origin.keyValueChanges.postCurrentValue(forKey: source.fromKey, in: origin)
                     record(&report, migration, source, .completedInterruptedMove)
                 } catch {
                     record(&report, migration, source, .failed("could not remove the source after an earlier move: \(error)"))
@@ -112,7 +112,7 @@ public enum KeyMigrator {
                 }
                 continue
             }
-            target.keyValueChanges.post(key: migration.storageKey, value: migrated)
+            target.keyValueChanges.postCurrentValue(forKey: migration.storageKey, in: target)
             do {
                 try target.flushPersistentValues()
             } catch {
@@ -121,7 +121,7 @@ public enum KeyMigrator {
             }
             do {
                 try origin.removePersistentValue(forKey: source.fromKey)
-                origin.keyValueChanges.post(key: source.fromKey, value: nil)
+                origin.keyValueChanges.postCurrentValue(forKey: source.fromKey, in: origin)
                 record(&report, migration, source, .migrated)
             } catch {
                 record(&report, migration, source, .failed("the key was written but the source could not be removed (the next run removes it): \(error)"))
@@ -154,7 +154,7 @@ public enum KeyMigrator {
             }
             return
         }
-        target.keyValueChanges.post(key: migration.storageKey, value: migrated)
+        target.keyValueChanges.postCurrentValue(forKey: migration.storageKey, in: target)
         do {
             try target.flushPersistentValues()
         } catch {

@@ -4,18 +4,46 @@
 /// ``PersistentKeyValueStore/values(for:)``, ``PersistentKeyValueStore/changes(for:)``) is built on
 /// it, and so are platform adapters (Combine, SwiftUI, iCloud's external changes), which post here.
 ///
-/// Handlers run synchronously on the thread that made the change.
+/// Ordering: the handlers of one key run one call at a time, never concurrently, and after any
+/// burst of changes from any number of threads every handler's last call carries the store's
+/// final value. Stores post with ``postCurrentValue(forKey:in:)`` after their write; the value is
+/// read from the store when it is delivered, not when it is posted, so an announcement that
+/// arrives late cannot deliver an old value last. A change posted while another thread is
+/// delivering the same key is handed to that thread, which delivers again once its round ends;
+/// intermediate values may be coalesced into one call.
 ///
-/// A center may have a watcher (UserDefaults' on Apple platforms) that also posts the changes made
-/// outside KeyCatalog; then a value equal to the last one posted for a key is not posted again.
+/// Handlers run synchronously, on the thread that made the change or on the thread that was
+/// already delivering that key. A handler may change the key it observes: that change is
+/// delivered after the handler returns.
+///
+/// A center may have a watcher (UserDefaults' on Apple platforms) that also announces the changes
+/// made outside KeyCatalog; then a value equal to the last one delivered for a key is not
+/// delivered again, however many announcements carry it.
 public final class KeyValueChangeCenter: Sendable {
     /// A function called with a key's new stored value, or `nil` when it was removed.
     public typealias Handler = @Sendable (PropertyListValue?) -> Void
 
+    /// Where a delivery round gets its value.
+    private enum Source {
+        case value(PropertyListValue?)
+        case current(@Sendable () -> PropertyListValue?)
+
+        var value: PropertyListValue? {
+            switch self {
+            case .value(let value): value
+            case .current(let read): read()
+            }
+        }
+    }
+
     private struct State {
         var nextID = 0
         var handlers: [String: [Int: Handler]] = [:]
+        /// The keys being delivered now, each with the newest change posted meanwhile, if any.
+        var deliveries: [String: Source?] = [:]
         var watcher: (any _KeyValueChangeWatching)?
+        /// With a watcher: the value last delivered for each observed key.
+        var lastDelivered: [String: PropertyListValue?] = [:]
     }
 
     private let state = _Locked(State())
@@ -37,6 +65,7 @@ public final class KeyValueChangeCenter: Sendable {
                 guard state.handlers[key]?.removeValue(forKey: id) != nil else { return nil }
                 guard state.handlers[key]?.isEmpty == true else { return nil }
                 state.handlers[key] = nil
+                state.lastDelivered[key] = nil
                 return state.watcher
             }
             watcherToTell?.observedKeyDidChange(key)
@@ -44,37 +73,81 @@ public final class KeyValueChangeCenter: Sendable {
     }
 
     /// Announces that `key` now holds `value` (`nil`: removed).
+    ///
+    /// Posts of one key are delivered in the order they are posted; prefer
+    /// ``postCurrentValue(forKey:in:)`` after a write that other threads may race with.
     public func post(key: String, value: PropertyListValue?) {
-        let (handlers, watcher) = state.withLock { state in (state.handlers[key].map { Array($0.values) }, state.watcher) }
-        guard let handlers else { return }
-        if let watcher, !watcher.shouldPost(key: key, value: value) { return }
-        for handler in handlers {
-            handler(value)
-        }
+        deliver(key, .value(value))
     }
 
-    /// Calls the handlers of `key`, bypassing the watcher.
-    func deliver(key: String, value: PropertyListValue?) {
-        let handlers = state.withLock { state in state.handlers[key].map { Array($0.values) } }
-        guard let handlers else { return }
-        for handler in handlers {
-            handler(value)
-        }
+    /// Announces that `key` changed in `store`: its observers get the value the store holds when
+    /// the change is delivered (``PersistentKeyValueStore/persistentValue(forKey:)``).
+    ///
+    /// ```swift
+    /// try store.setPersistentValue(.int(3), forKey: "launchCount")
+    /// store.keyValueChanges.postCurrentValue(forKey: "launchCount", in: store)
+    /// ```
+    ///
+    /// The store may be read from another thread that is delivering the same key: post only for
+    /// stores that are safe to use from any thread (every built-in store is).
+    public func postCurrentValue(forKey key: String, in store: some PersistentKeyValueStore) {
+        let store = _UncheckedSendable<any PersistentKeyValueStore>(store)
+        deliver(key, .current { store.value.persistentValue(forKey: key) })
     }
 
-    /// Attaches the watcher that posts changes made outside KeyCatalog, unless one is attached;
-    /// returns the attached one.
-    func attach(_ newWatcher: any _KeyValueChangeWatching) -> any _KeyValueChangeWatching {
-        state.withLock { state in
-            if let watcher = state.watcher { return watcher }
-            state.watcher = newWatcher
-            return newWatcher
+    /// Delivers `source` to the key's handlers, or hands it to the thread already delivering the
+    /// key; loops while changes arrive during a round, so the last round reads after the last change.
+    private func deliver(_ key: String, _ source: Source) {
+        let isDeliverer = state.withLock { state -> Bool in
+            guard state.handlers[key] != nil else { return false }
+            if state.deliveries[key] != nil {
+                state.deliveries[key] = .some(source)
+                return false
+            }
+            state.deliveries[key] = .some(nil)
+            return true
+        }
+        guard isDeliverer else { return }
+        var source = source
+        while true {
+            let value = source.value
+            let handlers = state.withLock { state -> [Handler] in
+                if state.watcher != nil {
+                    // Rounds of one key never overlap, so this is the order observers saw.
+                    if let last = state.lastDelivered[key], last == value { return [] }
+                    state.lastDelivered[key] = .some(value)
+                }
+                return (state.handlers[key] ?? [:]).sorted { $0.key < $1.key }.map(\.value)
+            }
+            for handler in handlers {
+                handler(value)
+            }
+            let next = state.withLock { state -> Source? in
+                guard case .some(.some(let pending)) = state.deliveries[key] else {
+                    state.deliveries[key] = nil
+                    return nil
+                }
+                state.deliveries[key] = .some(nil)
+                return pending
+            }
+            guard let next else { return }
+            source = next
         }
     }
 
     /// Whether anybody observes `key`; posting can be skipped otherwise.
     public func hasObservers(forKey key: String) -> Bool {
         state.withLock { $0.handlers[key] != nil }
+    }
+
+    /// Attaches the watcher that announces changes made outside KeyCatalog, unless one is
+    /// attached; returns the attached one.
+    func attach(_ newWatcher: any _KeyValueChangeWatching) -> any _KeyValueChangeWatching {
+        state.withLock { state in
+            if let watcher = state.watcher { return watcher }
+            state.watcher = newWatcher
+            return newWatcher
+        }
     }
 
     /// Every key somebody observes, sorted: what a store posts when all its values may have
@@ -84,14 +157,11 @@ public final class KeyValueChangeCenter: Sendable {
     }
 }
 
-/// Watches a store for changes made outside KeyCatalog and posts them to its center
+/// Watches a store for changes made outside KeyCatalog and announces them to its center
 /// (``_UserDefaultsChangeWatcher``).
 protocol _KeyValueChangeWatching: AnyObject, Sendable {
     /// `key` got its first observer, or lost its last one.
     func observedKeyDidChange(_ key: String)
-
-    /// Whether `value` differs from the last value posted for `key` (remembering it if so).
-    func shouldPost(key: String, value: PropertyListValue?) -> Bool
 }
 
 /// An observation in progress; it ends when cancelled or released.

@@ -112,7 +112,7 @@ public final class _UserDefaultsChangeWatcher: _KeyValueChangeWatching, Sendable
             }
         }
         for change in changed {
-            center.deliver(key: change.key, value: change.value)
+            center.postCurrentValue(forKey: change.key, in: defaults.value)
         }
     }
 
@@ -145,15 +145,6 @@ public final class _UserDefaultsChangeWatcher: _KeyValueChangeWatching, Sendable
         }
         // A change between the first read and the KVO registration would otherwise go unseen.
         if transition == .started { check([key]) }
-    }
-
-    func shouldPost(key: String, value: PropertyListValue?) -> Bool {
-        lastSeen.withLock { lastSeen in
-            guard let seen = lastSeen[key] else { return true }
-            guard seen.value != value else { return false }
-            lastSeen[key] = Seen(value: value)
-            return true
-        }
     }
 }
 

@@ -7,13 +7,26 @@ import Foundation
 /// store.set(.launchCount, to: store.get(.launchCount) + 1)
 /// ```
 ///
-/// - Every write replaces the file atomically (temporary file, flush, rename): a crash leaves the
-///   old file or the new one, never a mix.
-/// - The file is created readable and writable by its owner only (mode 0600).
+/// - Several processes may read and write one file: each write takes an advisory lock
+///   (`flock`) on `<name>.lock` beside the file, reads the file again if another process
+///   replaced it, applies its one change and replaces the file, so no process's write is lost.
+///   Reads notice another process's write (a `stat` per read) and read the file again.
+/// - Every write replaces the file atomically (temporary file, flush, rename, flush of the
+///   folder): a crash leaves the old file or the new one, never a mix. A write that returned is
+///   on disk.
+/// - The file is a binary property list, which holds every string exactly (XML drops a leading
+///   U+FEFF); XML files written by other code are read, and rewritten as binary.
+/// - The file and its lock file are created readable and writable by their owner only (0600).
 /// - Stores opened on the same file in one process share their contents and change
 ///   announcements, so they always agree.
 /// - A file that does not parse is never overwritten: it is moved aside to
-///   `<name>.corrupt-<timestamp>`, the store starts empty, and the failure is reported.
+///   `<name>.corrupt-<timestamp>`, the store starts empty, and the failure is reported. A file
+///   that cannot be read at all is left alone, and writes are refused (reported) until it can be.
+/// - In an XML file whose structure parses but where one value does not (an `<integer>` out of
+///   range), only that entry is lost to reads: it is reported, its key reads its default, and it
+///   is kept in the file, verbatim, until the key is written or removed. Such a file is rewritten
+///   as XML to keep the entry, so while it lasts a string with a leading U+FEFF is refused
+///   (reported) instead of being changed.
 public final class FileKeyValueStore: PersistentKeyValueStore, Sendable {
     /// The file's location.
     public let url: URL
@@ -30,29 +43,30 @@ public final class FileKeyValueStore: PersistentKeyValueStore, Sendable {
 
     public var persistentStoreDescription: String { "file store at \(url.path(percentEncoded: false))" }
 
-    /// Everything stored, by storage key.
+    /// Everything stored and readable, by storage key.
     public var storedValues: [String: PropertyListValue] {
-        file.contents.withLock { $0.stored }
+        file.read { $0.stored }
     }
 
     public func persistentValue(forKey key: String) -> PropertyListValue? {
-        file.contents.withLock { $0.stored[key] ?? $0.registered[key] }
+        file.read { $0.stored[key] ?? $0.registered[key] }
     }
 
+    /// Whether a value is stored for `key`, also one that cannot be read.
     public func hasPersistentValue(forKey key: String) -> Bool {
-        file.contents.withLock { $0.stored[key] != nil }
+        file.read { $0.stored[key] != nil || $0.unreadable[key] != nil }
     }
 
     public func setPersistentValue(_ value: PropertyListValue, forKey key: String) throws {
-        try file.update { $0[key] = value }
+        try file.update(key, to: value)
     }
 
     public func removePersistentValue(forKey key: String) throws {
-        try file.update { $0[key] = nil }
+        try file.update(key, to: nil)
     }
 
     public func registerPersistentValues(_ values: [String: PropertyListValue]) {
-        file.contents.withLock { $0.registered.merge(values) { _, new in new } }
+        file.read { $0.registered.merge(values) { _, new in new } }
     }
 }
 
@@ -61,17 +75,27 @@ final class PropertyListFile: Sendable {
     struct Contents {
         var stored: [String: PropertyListValue] = [:]
         var registered: [String: PropertyListValue] = [:]
+        /// Entries of an XML file whose value did not parse, as their XML text, by key: their keys
+        /// read their defaults, and writes keep them in the file until the key is written.
+        var unreadable: [String: String] = [:]
         /// Why writes are refused: the file exists but could not be read, or it is corrupt and
         /// could not be moved aside. Writing would destroy it, so every write fails (reported)
         /// until the file can be read again.
         var writeBlock: String?
-        /// The file as last read or written, to notice when another process replaced it.
+        /// The file as last read or written (`nil`: there was no file), to notice when another
+        /// process replaced it.
         var signature: FileSignature?
+        /// That file, held open so that its inode cannot be reused by another file: an equal inode
+        /// then means the very same file, which writers only ever replace, never change.
+        var opened: OpenFile?
         /// A load failure that did not block writes (a corrupt file moved aside), to report once.
         var loadReport: String?
     }
 
     let url: URL
+    /// The advisory lock that writers hold (`flock`): the store file itself is replaced by every
+    /// write, so it cannot carry the lock.
+    let lockURL: URL
     let contents: _Locked<Contents>
     let changes = KeyValueChangeCenter()
 
@@ -120,8 +144,13 @@ final class PropertyListFile: Sendable {
 
     private init(url: URL) {
         self.url = url
-        let loaded = Self.load(url)
-        var contents = Contents(stored: loaded.values, writeBlock: loaded.writeBlock, signature: FileSignature(of: url))
+        self.lockURL = url.deletingLastPathComponent().appending(path: url.lastPathComponent + ".lock")
+        var contents = Contents()
+        var loaded = Self.load(url, movingCorruptAside: false)
+        if loaded.isCorrupt {
+            loaded = Self.loadUnderLock(url, lockURL: lockURL)
+        }
+        Self.apply(loaded, to: &contents)
         contents.loadReport = loaded.report
         self.contents = _Locked(contents)
         Self.removeAbandonedTemporaryFiles(of: url)
@@ -141,59 +170,150 @@ final class PropertyListFile: Sendable {
         }
     }
 
-    /// Applies `change` and writes the file; if writing fails, the contents stay as they were.
-    ///
-    /// If another process replaced the file since this one last read or wrote it, the file is read
-    /// again first, so the write keeps that process's values.
-    func update(_ change: (inout [String: PropertyListValue]) -> Void) throws {
-        let report: String? = try contents.withLock { contents in
+    /// Runs `body` on the contents, after reading the file again if another process replaced it
+    /// (one `stat` when it did not). A failure found while reading is reported once.
+    func read<Result>(_ body: (inout Contents) -> Result) -> Result {
+        let (result, report) = contents.withLock { contents -> (Result, String?) in
             var report: String?
-            if contents.writeBlock != nil || FileSignature(of: url) != contents.signature {
-                let loaded = Self.load(url)
-                if let block = loaded.writeBlock {
-                    contents.writeBlock = block
-                    throw FileStoreUnavailable(description: "not written, to keep the file that is there: \(block)")
+            if FileSignature(path: url.path(percentEncoded: false)) != contents.signature {
+                var loaded = Self.load(url, movingCorruptAside: false)
+                if loaded.isCorrupt {
+                    loaded = Self.loadUnderLock(url, lockURL: lockURL)
                 }
-                contents.writeBlock = nil
-                contents.stored = loaded.values
-                report = loaded.report
+                if loaded.writeBlock != nil {
+                    // Keep the values last read: better than none, and writes are refused anyway.
+                    contents.writeBlock = loaded.writeBlock
+                    contents.signature = loaded.signature
+                    contents.opened = nil
+                } else {
+                    Self.apply(loaded, to: &contents)
+                }
+                report = loaded.writeBlock ?? loaded.report
             }
-            var updated = contents.stored
-            change(&updated)
-            try Self.write(updated, to: url)
-            contents.stored = updated
-            contents.signature = FileSignature(of: url)
-            return report
+            return (body(&contents), report)
+        }
+        if let report { Self.report(url, report) }
+        return result
+    }
+
+    /// Sets (or, with `nil`, removes) one value and writes the file; if writing fails, the
+    /// contents stay as they were.
+    ///
+    /// Under the file's lock: if another process replaced the file since this one last read or
+    /// wrote it, the file is read again first, and only this one change is applied to it.
+    func update(_ key: String, to value: PropertyListValue?) throws {
+        let report: String? = try contents.withLock { contents in
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            return try Self.withFileLock(lockURL) { () throws -> String? in
+                var report: String?
+                if contents.writeBlock != nil || FileSignature(path: url.path(percentEncoded: false)) != contents.signature {
+                    let loaded = Self.load(url, movingCorruptAside: true)
+                    if let block = loaded.writeBlock {
+                        contents.writeBlock = block
+                        contents.signature = loaded.signature
+                        throw FileStoreUnavailable(description: "not written, to keep the file that is there: \(block)")
+                    }
+                    Self.apply(loaded, to: &contents)
+                    report = loaded.report
+                }
+                var stored = contents.stored
+                stored[key] = value
+                var unreadable = contents.unreadable
+                unreadable[key] = nil
+                let written = try Self.write(stored, keeping: unreadable, to: url)
+                contents.stored = stored
+                contents.unreadable = unreadable
+                contents.signature = written.signature
+                contents.opened = written.file
+                return report
+            }
         }
         if let report { Self.report(url, report) }
     }
 
-    /// What loading a file found: its values, why writes must be refused, a failure to report.
-    private struct Loaded {
-        var values: [String: PropertyListValue] = [:]
-        var writeBlock: String?
-        var report: String?
+    /// Takes the exclusive advisory lock on `lockURL` (creating it, mode 0600) for `body`.
+    private static func withFileLock<Result>(_ lockURL: URL, _ body: () throws -> Result) throws -> Result {
+        let path = lockURL.path(percentEncoded: false)
+        var descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        if descriptor < 0 && errno == EACCES {
+            // A lock file made by another user: locking needs no write access.
+            descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        }
+        guard descriptor >= 0 else { throw POSIXFailure("open the lock file \(path)") }
+        // Closing the descriptor releases the lock.
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0 {
+            if errno == EINTR { continue }
+            throw POSIXFailure("lock \(path)")
+        }
+        return try body()
     }
 
-    private static func load(_ url: URL) -> Loaded {
+    /// Loads the file under its lock, so that moving a corrupt file aside cannot move another
+    /// process's fresh file instead; without the lock (it cannot be created), loads anyway.
+    private static func loadUnderLock(_ url: URL, lockURL: URL) -> Loaded {
+        (try? withFileLock(lockURL) { load(url, movingCorruptAside: true) }) ?? load(url, movingCorruptAside: true)
+    }
+
+    /// What loading a file found: its values, why writes must be refused, a failure to report.
+    struct Loaded {
+        var values: [String: PropertyListValue] = [:]
+        var unreadable: [String: String] = [:]
+        var writeBlock: String?
+        var report: String?
+        /// The file does not parse; it was not moved aside (a load without the lock).
+        var isCorrupt = false
+        var signature: FileSignature?
+        var opened: OpenFile?
+    }
+
+    private static func apply(_ loaded: Loaded, to contents: inout Contents) {
+        contents.stored = loaded.values
+        contents.unreadable = loaded.unreadable
+        contents.writeBlock = loaded.writeBlock
+        contents.signature = loaded.signature
+        contents.opened = loaded.opened
+    }
+
+    private static func load(_ url: URL, movingCorruptAside: Bool) -> Loaded {
+        let path = url.path(percentEncoded: false)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        if descriptor < 0 {
+            if errno == ENOENT { return Loaded() }
+            let failure = POSIXFailure("open it")
+            return Loaded(
+                writeBlock: "file could not be read (\(failure)); the store starts empty, and writes are refused until it can be read",
+                signature: FileSignature(path: path)
+            )
+        }
+        let file = OpenFile(descriptor)
+        let signature = FileSignature(descriptor: descriptor)
         let data: Data
         do {
-            data = try Data(contentsOf: url)
-        } catch CocoaError.fileReadNoSuchFile {
-            return Loaded()
-        } catch let error as NSError where error.domain == NSPOSIXErrorDomain && error.code == Int(ENOENT) {
-            return Loaded()
+            data = try file.readAll()
         } catch {
-            return Loaded(writeBlock: "file could not be read (\(error.localizedDescription)); the store starts empty, and writes are refused until it can be read")
+            return Loaded(
+                writeBlock: "file could not be read (\(error)); the store starts empty, and writes are refused until it can be read",
+                signature: signature
+            )
         }
-        if data.isEmpty { return Loaded() }
-        do {
-            let object = try PropertyListSerialization.propertyList(from: data, format: nil)
-            guard case .dictionary(let values)? = PropertyListValue(foundationObject: object) else {
-                throw PersistentKeyValueEncodingError("the top level is not a dictionary of property-list values")
+        var loaded = Loaded(signature: signature, opened: file)
+        if data.isEmpty { return loaded }
+        switch PropertyListFileDecoding.decode(data) {
+        case .values(let values, let unreadable, let problems):
+            loaded.values = values
+            loaded.unreadable = unreadable
+            if !problems.isEmpty {
+                loaded.report = "\(problems.count == 1 ? "1 entry" : "\(problems.count) entries") could not be read, "
+                    + "so \(problems.count == 1 ? "its key reads its" : "their keys read their") default; kept in the file as written: "
+                    + problems.joined(separator: "; ")
             }
-            return Loaded(values: values)
-        } catch {
+            return loaded
+        case .corrupt(let error):
+            guard movingCorruptAside else {
+                loaded.isCorrupt = true
+                return loaded
+            }
             let aside = url.deletingLastPathComponent().appending(
                 path: "\(url.lastPathComponent).corrupt-\(Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeSeparator(.omitted)))"
             )
@@ -201,7 +321,10 @@ final class PropertyListFile: Sendable {
                 try FileManager.default.moveItem(at: url, to: aside)
                 return Loaded(report: "file is not a valid property list (\(error)); moved aside to \(aside.path(percentEncoded: false)); the store starts empty")
             } catch let moveError {
-                return Loaded(writeBlock: "file is not a valid property list (\(error)) and could not be moved aside (\(moveError)); the store starts empty, and writes are refused until it is moved")
+                return Loaded(
+                    writeBlock: "file is not a valid property list (\(error)) and could not be moved aside (\(moveError)); the store starts empty, and writes are refused until it is moved",
+                    signature: signature
+                )
             }
         }
     }
@@ -212,19 +335,20 @@ final class PropertyListFile: Sendable {
         )
     }
 
-    /// Writes `values` next to the file, flushes, and renames over it.
-    private static func write(_ values: [String: PropertyListValue], to url: URL) throws {
-        let data = try PropertyListSerialization.data(
-            fromPropertyList: PropertyListValue.dictionary(values).foundationObject,
-            format: .xml,
-            options: 0
-        )
+    /// Writes `values` (and the `unreadable` entries, verbatim) next to the file, flushes, and
+    /// renames over it; returns the new file, still open.
+    private static func write(
+        _ values: [String: PropertyListValue],
+        keeping unreadable: [String: String],
+        to url: URL
+    ) throws -> (signature: FileSignature?, file: OpenFile) {
+        let data = try PropertyListFileDecoding.encode(values, keeping: unreadable)
         let directory = url.deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let temporary = directory.appending(path: ".\(url.lastPathComponent).\(UUID().uuidString).tmp")
         let temporaryPath = temporary.path(percentEncoded: false)
-        let descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let descriptor = open(temporaryPath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw POSIXFailure("create \(temporaryPath)") }
+        let file = OpenFile(descriptor)
         do {
             try data.withUnsafeBytes { buffer in
                 var offset = 0
@@ -239,11 +363,9 @@ final class PropertyListFile: Sendable {
             }
             guard fsync(descriptor) == 0 else { throw POSIXFailure("flush \(temporaryPath)") }
         } catch {
-            close(descriptor)
             unlink(temporaryPath)
             throw error
         }
-        close(descriptor)
         guard rename(temporaryPath, url.path(percentEncoded: false)) == 0 else {
             let failure = POSIXFailure("replace \(url.path(percentEncoded: false))")
             unlink(temporaryPath)
@@ -255,6 +377,7 @@ final class PropertyListFile: Sendable {
             fsync(directoryDescriptor)
             close(directoryDescriptor)
         }
+        return (FileSignature(descriptor: descriptor), file)
     }
 }
 
@@ -263,22 +386,68 @@ struct FileStoreUnavailable: Error, CustomStringConvertible {
     let description: String
 }
 
-/// What identifies one version of a file: another process's atomic replace changes it.
-struct FileSignature: Equatable, Sendable {
-    let inode: UInt64
-    let size: UInt64
-    let modified: Date
+/// An open file descriptor, closed when released.
+final class OpenFile: Sendable {
+    let descriptor: Int32
 
-    /// The file's signature, or `nil` when there is no file.
-    init?(of url: URL) {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path(percentEncoded: false)),
-            let inode = (attributes[.systemFileNumber] as? NSNumber)?.uint64Value,
-            let size = (attributes[.size] as? NSNumber)?.uint64Value,
-            let modified = attributes[.modificationDate] as? Date
-        else { return nil }
-        self.inode = inode
-        self.size = size
-        self.modified = modified
+    init(_ descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    deinit {
+        close(descriptor)
+    }
+
+    /// Everything from the current offset to the end.
+    func readAll() throws -> Data {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress!, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw POSIXFailure("read it")
+            }
+            if count == 0 { return data }
+            data.append(contentsOf: buffer[0..<count])
+        }
+    }
+}
+
+/// What identifies one version of a file: another process's atomic replace changes it (a new
+/// inode), and so does an edit in place (size or modification time).
+struct FileSignature: Equatable, Sendable {
+    let device: UInt64
+    let inode: UInt64
+    let size: Int64
+    let modifiedSeconds: Int64
+    let modifiedNanoseconds: Int64
+
+    /// The signature of the file at `path`, or `nil` when there is none.
+    init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        self.init(info)
+    }
+
+    /// The signature of an open file.
+    init?(descriptor: Int32) {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return nil }
+        self.init(info)
+    }
+
+    private init(_ info: stat) {
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+        size = Int64(info.st_size)
+        #if canImport(Darwin)
+        modifiedSeconds = Int64(info.st_mtimespec.tv_sec)
+        modifiedNanoseconds = Int64(info.st_mtimespec.tv_nsec)
+        #else
+        modifiedSeconds = Int64(info.st_mtim.tv_sec)
+        modifiedNanoseconds = Int64(info.st_mtim.tv_nsec)
+        #endif
     }
 }
 

@@ -84,7 +84,7 @@ extension PersistentKeyValueStore {
         guard key.isStoreAccessEnabled else { return }
         do {
             try removePersistentValue(forKey: key.id)
-            keyValueChanges.post(key: key.id, value: persistentValue(forKey: key.id))
+            keyValueChanges.postCurrentValue(forKey: key.id, in: self)
         } catch {
             PersistentKeyValueFailure.report(_failure(.remove, key: key.id, error))
         }
@@ -118,6 +118,9 @@ extension PersistentKeyValueStore {
 
     /// Stores a value or throws, announcing the change; `set(_:to:)` reports instead of throwing.
     ///
+    /// Observers get the store's current value when the change is delivered (see
+    /// ``KeyValueChangeCenter``), so after concurrent writes they end on the value that won.
+    ///
     /// - Throws: ``PersistentKeyValueFailure`` when the value cannot be encoded or written.
     @inlinable
     public func _set<Key: PersistentKeyProtocol>(_ key: Key, to value: Key.Value) throws(PersistentKeyValueFailure) {
@@ -138,7 +141,9 @@ extension PersistentKeyValueStore {
         } catch {
             throw _failure(.write, key: key.id, error)
         }
-        keyValueChanges.post(key: key.id, value: stored)
+        // The value is read again when delivered: a post that arrives after a later write's post
+        // then cannot leave observers on this, older value.
+        keyValueChanges.postCurrentValue(forKey: key.id, in: self)
     }
 
     /// Decodes a stored value for a key, reporting and falling back to the default on failure.

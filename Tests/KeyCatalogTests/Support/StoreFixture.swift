@@ -99,9 +99,8 @@ enum TestHelperExecutable {
         return nil
     }
 
-    /// Runs the helper to completion; returns its exit status and standard output. `environment`
-    /// is added to this process's.
-    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+    /// Runs the helper to completion; returns its exit status and standard output.
+    static func run(_ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, output: String) {
         let process = try start(arguments, environment: environment)
         let output = process.standardOutput as! Pipe
         let data = output.fileHandleForReading.readDataToEndOfFile()
@@ -109,16 +108,18 @@ enum TestHelperExecutable {
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
-    /// Starts the helper with standard output on a pipe.
-    static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Process {
+    /// Starts the helper with standard output on a pipe (and standard error too, with
+    /// `capturingErrors`, so that failures it reports are asserted rather than printed).
+    static func start(_ arguments: [String], environment: [String: String]? = nil, capturingErrors: Bool = false) throws -> Process {
         guard let url else {
             throw PersistentKeyValueEncodingError("KeyCatalogTestHelper not found beside \(CommandLine.arguments[0])")
         }
         let process = Process()
         process.executableURL = url
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        if let environment { process.environment = environment }
         process.standardOutput = Pipe()
+        if capturingErrors { process.standardError = Pipe() }
         try process.run()
         return process
     }

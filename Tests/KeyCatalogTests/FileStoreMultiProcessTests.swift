@@ -1,0 +1,206 @@
+import Foundation
+import KeyCatalog
+import Testing
+
+/// Several processes writing one file store at once, some killed mid-run; exact round trips
+/// through a fresh process; `$HOME`; damage that stays local to one entry.
+@Suite("File store: many processes, exact values, one home, local damage")
+struct FileStoreMultiProcessTests {
+    let folder = TemporaryDirectory()
+
+    /// What one writer child acknowledged: the value of each key after its last returned `set`,
+    /// and the number of its last returned write.
+    private struct Acknowledged {
+        var values: [String: Int] = [:]
+        var lastWrite = 0
+        var errors = ""
+    }
+
+    private static func lines(_ data: Data) -> [Substring] {
+        // A killed child may leave a partial last line: only whole lines count.
+        let text = String(decoding: data, as: UTF8.self)
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: true)
+        if !text.hasSuffix("\n"), !lines.isEmpty { lines.removeLast() }
+        return lines
+    }
+
+    private static func acknowledged(_ output: Data, errors: Data) -> Acknowledged {
+        var result = Acknowledged(errors: String(decoding: errors, as: UTF8.self))
+        for line in lines(output) {
+            let parts = line.split(separator: " ")
+            guard parts.count == 2, let n = Int(parts[1]) else { continue }
+            result.values[String(parts[0])] = n
+            result.lastWrite = max(result.lastWrite, n)
+        }
+        return result
+    }
+
+    /// Five children write 8 keys each of one file, 300 writes per child; two are SIGKILLed once
+    /// they have acknowledged 60 writes. Every acknowledged write is in the final file.
+    @Test(.timeLimit(.minutes(2)))
+    func writersInSeveralProcessesLoseNoWrite() throws {
+        let url = folder.file("shared.plist")
+        let path = url.path(percentEncoded: false)
+        let writers = 5
+        let writesPerChild = 300
+        let victims: Set<Int> = [1, 3]
+        let children = try (0..<writers).map { index in
+            try TestHelperExecutable.start(["file", path, "write-many", "child\(index)", "\(writesPerChild)"], capturingErrors: true)
+        }
+        var outputs = [Data](repeating: Data(), count: writers)
+        for victim in victims.sorted() {
+            let output = (children[victim].standardOutput as! Pipe).fileHandleForReading
+            while Self.lines(outputs[victim]).count < 60 {
+                let chunk = output.availableData
+                if chunk.isEmpty { break }
+                outputs[victim].append(chunk)
+            }
+            kill(children[victim].processIdentifier, SIGKILL)
+        }
+        var errors = [Data](repeating: Data(), count: writers)
+        for (index, child) in children.enumerated() {
+            outputs[index].append((child.standardOutput as! Pipe).fileHandleForReading.readDataToEndOfFile())
+            errors[index] = (child.standardError as! Pipe).fileHandleForReading.readDataToEndOfFile()
+            child.waitUntilExit()
+        }
+
+        let recorder = FailureRecorder()
+        let final = try recorder.record { try StoreFixture.readPropertyListFile(url) }
+        var acknowledgedWrites = 0
+        for index in 0..<writers {
+            let child = children[index]
+            let acknowledged = Self.acknowledged(outputs[index], errors: errors[index])
+            acknowledgedWrites += Self.lines(outputs[index]).count
+            #expect(acknowledged.errors.isEmpty, "child \(index): \(acknowledged.errors.prefix(500))")
+            if victims.contains(index) {
+                #expect(child.terminationReason == .uncaughtSignal, "child \(index) was killed")
+                #expect(acknowledged.lastWrite < writesPerChild, "child \(index) was killed mid-run")
+                // The write after the last acknowledged one may have landed before the kill.
+                let unacknowledged = acknowledged.lastWrite + 1
+                for (key, value) in acknowledged.values {
+                    let stored = final[key]
+                    let mayHaveLanded = key == "child\(index).\(unacknowledged % 8)"
+                    #expect(stored == .int(value) || (mayHaveLanded && stored == .int(unacknowledged)), "\(key): \(String(describing: stored)), acknowledged \(value)")
+                }
+            } else {
+                #expect(child.terminationStatus == 0)
+                #expect(acknowledged.lastWrite == writesPerChild, "child \(index) finished")
+                for (key, value) in acknowledged.values {
+                    #expect(final[key] == .int(value), "\(key): \(String(describing: final[key])), acknowledged \(value)")
+                }
+            }
+        }
+        #expect(acknowledgedWrites >= 3 * writesPerChild + 2 * 60)
+        // This process's view agrees with the file.
+        let store = FileKeyValueStore(url: url)
+        #expect(recorder.record { store.storedValues } == final)
+        #expect(recorder.failures.isEmpty, "\(recorder.failures)")
+    }
+
+    /// Strings XML would change: a leading U+FEFF in a value and in a storage key, and a value
+    /// and key with control characters where only a key can hold them.
+    @Test(arguments: [
+        ("\u{FEFF}bom-first", "Plain"),
+        ("plain", "\u{FEFF}BomKey"),
+        ("\u{FEFF}", "\u{FEFF}"),
+        ("tab\tnew\nline\r\nend", "Key\u{1}With\u{7F}Controls"),
+    ])
+    func stringsRoundTripExactlyThroughAFreshProcess(value: String, key: String) throws {
+        let url = folder.file("exact.plist")
+        let recorder = FailureRecorder()
+        recorder.record { FileKeyValueStore(url: url).set(PersistentKey<String>(key, defaultValue: ""), to: value) }
+        #expect(recorder.failures.isEmpty, "\(recorder.failures)")
+
+        let reader = try TestHelperExecutable.run(["file", url.path(percentEncoded: false), "get-scalars", Self.scalars(key)])
+        #expect(reader.status == 0)
+        #expect(reader.output == Self.scalars(value) + "\n", "read back in a fresh process")
+        #expect(try StoreFixture.readPropertyListFile(url) == [key: .string(value)])
+    }
+
+    private static func scalars(_ string: String) -> String {
+        string.unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: ".")
+    }
+
+    private static let xmlWithOneBadEntry = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+        <plist version="1.0">
+        <dict>
+        \t<key>good</key>
+        \t<integer>1</integer>
+        \t<key>huge</key>
+        \t<integer>99999999999999999999999</integer>
+        \t<!-- a comment -->
+        \t<key>list</key>
+        \t<array><string>a &lt; b</string><dict><key>n</key><true/></dict></array>
+        </dict>
+        </plist>
+        """
+
+    @Test func oneUnreadableEntryKeepsTheOthersAndIsKeptInTheFile() throws {
+        let url = folder.file("damaged.plist")
+        try Data(Self.xmlWithOneBadEntry.utf8).write(to: url)
+        let recorder = FailureRecorder()
+        let store = recorder.record { FileKeyValueStore(url: url) }
+        #expect(recorder.failures.count == 1)
+        let failure = try #require(recorder.failures.first)
+        #expect(failure.operation == .load)
+        #expect(failure.message.contains("'huge'") && failure.message.contains("Integer overflow"), "\(failure.message)")
+        #expect(!failure.message.contains("moved aside"))
+
+        #expect(store.get(PersistentKey<Int>("good", defaultValue: 0)) == 1)
+        #expect(store.persistentValue(forKey: "list") == .array([.string("a < b"), .dictionary(["n": .bool(true)])]))
+        #expect(store.get(PersistentKey<Int>("huge", defaultValue: -1)) == -1, "the default")
+        #expect(store.contains(PersistentKey<Int>("huge", defaultValue: -1)), "still stored")
+
+        // A write keeps the bad entry, verbatim.
+        recorder.record { store.set(PersistentKey<Int>("good", defaultValue: 0), to: 2) }
+        let text = String(decoding: try Data(contentsOf: url), as: UTF8.self)
+        #expect(text.contains("<key>huge</key>\n\t<integer>99999999999999999999999</integer>"), "\(text)")
+        let folderNames = try FileManager.default.contentsOfDirectory(atPath: folder.url.path(percentEncoded: false))
+        #expect(!folderNames.contains { $0.contains("corrupt") }, "nothing moved aside")
+        // A fresh process reads the good values, and reports the bad entry too.
+        let reader = try TestHelperExecutable.start(["file", url.path(percentEncoded: false), "get", "good"], capturingErrors: true)
+        let output = (reader.standardOutput as! Pipe).fileHandleForReading.readDataToEndOfFile()
+        let errors = (reader.standardError as! Pipe).fileHandleForReading.readDataToEndOfFile()
+        reader.waitUntilExit()
+        #expect(String(decoding: output, as: UTF8.self) == "2\n")
+        #expect(String(decoding: errors, as: UTF8.self).contains("'huge'"))
+
+        // While the file must stay XML, a string XML would change is refused, not altered.
+        recorder.record { store.set(PersistentKey<String>("s", defaultValue: ""), to: "\u{FEFF}x") }
+        #expect(recorder.failures.count == 2)
+        #expect(recorder.failures.last?.operation == .write)
+        #expect(recorder.failures.last?.message.contains("leading U+FEFF") == true, "\(recorder.failures)")
+        #expect(store.get(PersistentKey<String>("s", defaultValue: "none")) == "none")
+
+        // Writing the bad key replaces the entry; the file becomes binary again.
+        recorder.record {
+            store.set(PersistentKey<Int>("huge", defaultValue: 0), to: 3)
+            store.set(PersistentKey<String>("s", defaultValue: ""), to: "\u{FEFF}x")
+        }
+        #expect(recorder.failures.count == 2)
+        #expect(try Data(contentsOf: url).starts(with: Data("bplist".utf8)))
+        #expect(try StoreFixture.readPropertyListFile(url) == [
+            "good": .int(2), "huge": .int(3), "s": .string("\u{FEFF}x"),
+            "list": .array([.string("a < b"), .dictionary(["n": .bool(true)])]),
+        ])
+    }
+
+    /// `HOME` set for a child process (the environment is process-wide): `~/` file stores, relative
+    /// file stores and the keychain's fallback all live under it.
+    @Test func homeIsHonouredEverywhere() throws {
+        let home = folder.file("home")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = home.path(percentEncoded: false)
+        for name in ["XDG_DATA_HOME", "XDG_CONFIG_HOME"] { environment[name] = nil }
+        let child = try TestHelperExecutable.run(["home", "keycatalog-home-test"], environment: environment)
+        #expect(child.status == 0)
+        let homePath = home.path(percentEncoded: false)
+        #expect(child.output.split(separator: "\n").allSatisfy { $0.contains(homePath) }, "\(child.output)")
+        for file in ["home.plist", ".local/share/relative.plist", ".local/share/keycatalog/keychain/keycatalog-home-test.plist"] {
+            #expect(try StoreFixture.readPropertyListFile(home.appending(path: file)) == ["Home": .int(1)], "\(file)")
+        }
+    }
+}
