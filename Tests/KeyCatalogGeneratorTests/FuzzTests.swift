@@ -49,7 +49,8 @@ struct FuzzTests {
             let original = seeds[iteration % seeds.count]
             let bytes = Self.mutate(original, using: &random)
             let (catalog, diagnostics) = ManifestLoader.load(contents: bytes, path: "fuzz.json")
-            let lines = bytes.count { $0 == UInt8(ascii: "\n") } + 1
+            // Lines end at LF, CRLF or a lone CR, as the parser counts them.
+            let lines = bytes.indices.count { bytes[$0] == UInt8(ascii: "\n") || bytes[$0] == UInt8(ascii: "\r") && ($0 + 1 == bytes.count || bytes[$0 + 1] != UInt8(ascii: "\n")) } + 1
             if catalog == nil {
                 failures += 1
                 #expect(diagnostics.containsErrors, "iteration \(iteration): no catalog and no error")

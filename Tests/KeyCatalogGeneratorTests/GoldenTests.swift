@@ -28,7 +28,8 @@ struct GoldenTests {
     func casesExist() {
         #expect(Self.cases == [
             "annotations", "basic", "custom-types", "debug-keys", "enums", "every-type", "keywords",
-            "parameterized", "public-access", "representations", "shadowing", "stores",
+            "large-defaults", "literals", "name-clashes", "parameterized", "public-access", "representations",
+            "shadowing", "stores", "transforms",
         ])
     }
 

@@ -697,6 +697,117 @@ struct LintRuleTests {
                 #"keys.json:3:15: warning: store 'cloud' is declared but no key uses it; remove it or move keys to it with "store""#,
             ]
         ),
+        RuleCase(
+            rule: "catalog-member-name-stores",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "stores": { "live": { "kind": "memory" }, "inMemory": { "kind": "memory" } },
+                  "keys": [
+                    { "name": "a", "type": "Int", "default": 0, "store": "live" },
+                    { "name": "b", "type": "Int", "default": 0, "store": "inMemory" }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:3:15: error: store name 'live' is also a member of the generated catalog's stores ('Keys.Stores.live'); rename the store, as in 'liveStore'"#,
+                #"keys.json:3:45: error: store name 'inMemory' is also a member of the generated catalog's stores ('Keys.Stores.inMemory'); rename the store, as in 'inMemoryStore'"#,
+            ]
+        ),
+        RuleCase(
+            rule: "duplicate-enum-case-overflow",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "types": { "Level": { "kind": "enum", "rawType": "Int", "cases": [{ "name": "top", "rawValue": 9223372036854775807 }, "next"] } },
+                  "keys": [
+                    { "name": "level", "type": "Level", "default": "top" }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:3:121: error: case 'next' of type 'Level' has no 'rawValue' and follows raw value 9223372036854775807, so its implicit raw value would overflow Int; give it an explicit 'rawValue'"#,
+            ]
+        ),
+        RuleCase(
+            rule: "migration-transform-names",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "catalog": "AppKeys",
+                  "types": { "Theme": { "kind": "enum", "rawType": "String", "cases": ["dark"] } },
+                  "keys": [
+                    { "name": "theme", "type": "Theme", "default": "dark", "migrations": [
+                      { "fromKey": "a", "fromType": "Int", "transform": "Self" },
+                      { "fromKey": "b", "fromType": "Int", "transform": "AppKeys" },
+                      { "fromKey": "c", "fromType": "Int", "transform": "Theme" }
+                    ] }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:7:57: error: transform 'Self' of key 'theme' uses 'Self', which cannot name a function; name a function you write, as in "transform": "themeFromOldValue""#,
+                #"keys.json:8:57: error: transform 'AppKeys' of key 'theme' names the generated catalog, not a function; name a function you write, as in "transform": "themeFromOldValue""#,
+                #"keys.json:9:57: error: transform 'Theme' of key 'theme' names the declared type 'Theme', not a function; name a function you write, as in "transform": "themeFromOldValue""#,
+            ]
+        ),
+        RuleCase(
+            rule: "identifier-unicode",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "catalog": "Keys\u2e2f",
+                  "keys": [
+                    { "name": "\u0345count", "type": "Int", "default": 0 },
+                    { "name": "x\u0363", "type": "Int", "default": 0 },
+                    { "name": "größe", "type": "Int", "default": 0 }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:3:14: error: catalog name 'Keysⸯ' is not a Swift identifier ('ⸯ' (U+2E2F) cannot appear in a Swift identifier); use letters, digits and '_' and start with a letter, as in 'Keys'"#,
+                #"keys.json:5:15: error: key name 'ͅcount' is not a Swift identifier ('ͅ' (U+0345) cannot begin a Swift identifier); use letters, digits and '_' and start with a letter, as in 'count'"#,
+            ]
+        ),
+        RuleCase(
+            rule: "default-round-trip",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "keys": [
+                    { "name": "greeting", "type": "String", "default": "hi\u0001", "doc": "A control character." },
+                    { "name": "labels", "type": "[String: String]", "default": { "a\u0000": "ok", "b": "tab\tand\nline" } },
+                    { "name": "lastSync", "type": "Date", "default": "1970-01-01T00:00:00.00001Z", "representation": "iso8601" },
+                    { "name": "lastSeen", "type": "Date", "default": "1970-01-01T00:00:00.123000Z", "representation": "iso8601" },
+                    { "name": "blob", "type": "[String]", "default": ["\u0002"], "representation": "codable" }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:4:56: error: default for key 'greeting' contains the control character U+0001, which a property list cannot hold, so the default could never be stored; remove it (a line break or tab is fine)"#,
+                #"keys.json:5:66: error: default for key 'labels' has a dictionary key 'a\u{0}' with the control character U+0000, which a property list cannot hold, so the default could never be stored; remove it"#,
+                #"keys.json:6:54: error: default '1970-01-01T00:00:00.00001Z' for key 'lastSync' is more precise than a millisecond (5 fractional digits), but the 'iso8601' representation keeps milliseconds only, so it would not read back equal; round it to 3 fractional digits or use "representation": "timeInterval""#,
+            ]
+        ),
+        RuleCase(
+            rule: "store-reference-normalization",
+            // 'café' declared in NFC (U+00E9), referenced in NFD (e + U+0301): equal as Strings,
+            // different names to Swift.
+            manifest: """
+                {
+                  "version": 1,
+                  "stores": { "caf\u{E9}": { "kind": "memory" } },
+                  "types": { "E": { "kind": "enum", "rawType": "String", "cases": ["caf\u{E9}"] } },
+                  "keys": [
+                    { "name": "a", "type": "E", "default": "cafe\u{301}", "store": "cafe\u{301}" }
+                  ]
+                }
+                """,
+            expected: [
+                "keys.json:6:44: error: default 'cafe\u{301}' for key 'a' is not a case of E; 'caf\u{E9}' is declared with other Unicode scalars (U+0063 U+0061 U+0066 U+00E9); Swift tells them apart, so copy the declared spelling",
+                "keys.json:6:62: error: unknown store 'cafe\u{301}' for key 'a'; 'caf\u{E9}' is declared with other Unicode scalars (U+0063 U+0061 U+0066 U+00E9); Swift tells them apart, so copy the declared spelling",
+            ]
+        ),
     ]
 
     @Test("each rule reports its message at the token at fault", arguments: cases)

@@ -41,13 +41,41 @@ struct SwiftRendererTests {
         #expect(SwiftTypes.representation(.native, for: .int) == nil)
     }
 
+    @Test("a case named none or some in an optional context is not read as Optional's own case")
+    func optionalCases() {
+        #expect(SwiftLiterals.expression(for: .enumCase("none"), type: .optional(.declaredEnum("Mode"))) == ".some(.none)")
+        #expect(SwiftLiterals.expression(for: .enumCase("some"), type: .optional(.declaredEnum("Mode"))) == ".some(.`some`)")
+        #expect(SwiftLiterals.expression(for: .enumCase("none"), type: .declaredEnum("Mode")) == ".none")
+        #expect(SwiftLiterals.expression(for: .enumCase("dark"), type: .optional(.declaredEnum("Mode"))) == ".dark")
+        #expect(SwiftLiterals.expression(for: .array([.enumCase("none"), .null]), type: .array(.optional(.declaredEnum("Mode")))) == "[.some(.none), nil]")
+    }
+
+    @Test("Float and Double defaults render so the compiler converts them exactly and silently", arguments: [
+        ("1e-45", true, "Swift.Float(bitPattern: 0x00000001)"),
+        ("-1e-45", true, "Swift.Float(bitPattern: 0x80000001)"),
+        ("4.9e-324", false, "Swift.Double(bitPattern: 0x0000000000000001)"),
+        ("18446744073709551615", false, "1.8446744073709552e+19"),
+        ("16777217", true, "16777216.0"),
+        ("16777216", true, "16777216"),
+        ("0.5", false, "0.5"),
+        ("1e300", false, "1e300"),
+    ])
+    func floatingLiterals(text: String, isFloat: Bool, expected: String) {
+        #expect(SwiftLiterals.floatingLiteral(text, isFloat: isFloat) == expected)
+    }
+
+    @Test("comments never hold a control character")
+    func commentControls() {
+        #expect(SwiftSyntax.lines(of: "a\u{0}b\u{7}\tc\nd") == [#"a\u{0}b\u{7}"# + "\tc", "d"])
+    }
+
     @Test("defaults render as literals; dates keep their ISO text as a comment")
     func literals() {
-        #expect(SwiftLiterals.expression(for: .dictionary([])) == "[:]")
-        #expect(SwiftLiterals.expression(for: .array([.enumCase("in"), .null])) == "[.`in`, nil]")
-        #expect(SwiftLiterals.expression(for: .date(iso8601: "2026-01-01T00:00:00Z", secondsSince1970: 1_767_225_600)) == "Foundation.Date(timeIntervalSince1970: 1767225600)")
+        #expect(SwiftLiterals.expression(for: .dictionary([]), type: .dictionary(.int)) == "[:]")
+        #expect(SwiftLiterals.expression(for: .array([.enumCase("in"), .null]), type: .array(.optional(.declaredEnum("E")))) == "[.`in`, nil]")
+        #expect(SwiftLiterals.expression(for: .date(iso8601: "2026-01-01T00:00:00Z", secondsSince1970: 1_767_225_600), type: .date) == "Foundation.Date(timeIntervalSince1970: 1767225600)")
         #expect(SwiftLiterals.secondsLiteral(-0.25) == "-0.25")
-        let argument = SwiftLiterals.argument("defaultValue", .array([.date(iso8601: "2026-01-01T00:00:00Z", secondsSince1970: 0)]))
+        let argument = SwiftLiterals.argument("defaultValue", .array([.date(iso8601: "2026-01-01T00:00:00Z", secondsSince1970: 0)]), type: .array(.date))
         #expect(argument.comment == "2026-01-01T00:00:00Z")
         #expect(SwiftLiterals.description(of: .string("a")) == "\"a\"")
         #expect(SwiftLiterals.description(of: .array([.string("a\"b")])) == #"["a\"b"]"#)
@@ -93,9 +121,12 @@ struct SwiftRendererTests {
         let rendered = SwiftRenderer(catalog: Catalog(keys: [key], location: location), manifestPath: "keys.json").render()
         let sources = rendered.split(separator: "\n").filter { $0.contains("KeyMigrationSource(") }.map { $0.trimmingPrefix(while: \.isWhitespace) }
         #expect(sources == [
-            #"KeyCatalog.KeyMigrationSource(fromKey: "A", store: "standard", representation: KeyCatalog.OptionalPersistentKeyValueRepresentation(wrapping: KeyCatalog.ISO8601DatePersistentKeyValueRepresentation()), transform: lastSyncFromOld),"#,
-            #"KeyCatalog.KeyMigrationSource(fromKey: "B", store: "standard", representation: KeyCatalog.OptionalPersistentKeyValueRepresentation(wrapping: KeyCatalog.TimeIntervalDatePersistentKeyValueRepresentation()), transform: lastSyncFromOld),"#,
-            #"KeyCatalog.KeyMigrationSource(fromKey: "C", store: "standard", representation: Swift.Double.persistentKeyValueRepresentation, transform: lastSyncFromOld),"#,
+            #"KeyCatalog.KeyMigrationSource(fromKey: "A", store: "standard", representation: KeyCatalog.OptionalPersistentKeyValueRepresentation(wrapping: KeyCatalog.ISO8601DatePersistentKeyValueRepresentation()), transform: _KeysTransform0),"#,
+            #"KeyCatalog.KeyMigrationSource(fromKey: "B", store: "standard", representation: KeyCatalog.OptionalPersistentKeyValueRepresentation(wrapping: KeyCatalog.TimeIntervalDatePersistentKeyValueRepresentation()), transform: _KeysTransform0),"#,
+            #"KeyCatalog.KeyMigrationSource(fromKey: "C", store: "standard", representation: Swift.Double.persistentKeyValueRepresentation, transform: _KeysTransform1),"#,
         ])
+        // Each distinct transform and signature gets one file-scope forwarder to the client's function.
+        #expect(rendered.contains("@Sendable private func _KeysTransform0(_ oldValue: Foundation.Date?) -> Foundation.Date?? {\n    lastSyncFromOld(oldValue)\n}"))
+        #expect(rendered.contains("@Sendable private func _KeysTransform1(_ oldValue: Swift.Double) -> Foundation.Date?? {\n    lastSyncFromOld(oldValue)\n}"))
     }
 }

@@ -58,6 +58,10 @@ enum GenerateCommand {
             return KeyCatalogCommand.usageError("missing '--output'; give the Swift file to write, as in '--output Keys.swift'", help: help)
         }
 
+        if OutputFile.isSameFile(output, as: file) {
+            return KeyCatalogCommand.usageError("'--output \(output)' is the manifest '\(file)' itself, which generating would overwrite with Swift; write to a .swift file, as in '--output Keys.swift'", help: help)
+        }
+
         let (catalog, diagnostics) = ManifestLoader.load(fileAtPath: file)
         let findings = DiagnosticFormat.text.render(diagnostics)
         guard let catalog else {

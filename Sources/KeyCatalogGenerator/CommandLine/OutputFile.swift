@@ -2,6 +2,21 @@ import Foundation
 
 /// Writing generated files so builds stay incremental.
 public enum OutputFile {
+    /// `true` when `path` and `other` name one file, however spelled: `./keys.json` and
+    /// `keys.json`, through symlinks, or hard links to the same inode.
+    static func isSameFile(_ path: String, as other: String) -> Bool {
+        func resolved(_ path: String) -> String {
+            URL(filePath: path).standardizedFileURL.resolvingSymlinksInPath().path(percentEncoded: false)
+        }
+        if resolved(path) == resolved(other) { return true }
+        let manager = FileManager.default
+        guard let first = try? manager.attributesOfItem(atPath: resolved(path)),
+            let second = try? manager.attributesOfItem(atPath: resolved(other)),
+            let inode = first[.systemFileNumber] as? UInt64, let device = first[.systemNumber] as? UInt64
+        else { return false }
+        return inode == second[.systemFileNumber] as? UInt64 && device == second[.systemNumber] as? UInt64
+    }
+
     /// Writes `contents` to `path` only when the file does not already hold exactly that, so an
     /// unchanged manifest does not make SwiftPM recompile the target.
     ///

@@ -41,10 +41,11 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     /// The lint rule that found it (`unknown-field`), `nil` for JSON syntax errors.
     public var rule: String?
 
-    /// Creates a diagnostic.
+    /// Creates a diagnostic. The message is kept to one line (control characters escaped) and
+    /// quoted values longer than 60 characters are cut with `…`.
     public init(_ severity: Severity, _ message: String, at location: SourceLocation, rule: String? = nil) {
         self.severity = severity
-        self.message = message
+        self.message = message.sanitizedForDiagnostic
         self.location = location
         self.rule = rule
     }

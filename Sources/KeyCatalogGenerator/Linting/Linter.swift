@@ -22,6 +22,7 @@ enum Linter {
         TypeRule(),
         DefaultPresenceRule(),
         DefaultMismatchRule(),
+        DefaultRoundTripRule(),
         EmptySwiftExpressionRule(),
         RepresentationRule(),
         EmptyStorageKeyRule(),

@@ -117,7 +117,7 @@ struct CatalogBuilder {
             uniquingKeysWith: { first, _ in first }
         )
         var parameters: [KeyParameter] = []
-        for placeholder in storageKey.placeholders where !parameters.contains(where: { $0.name == placeholder }) {
+        for placeholder in storageKey.placeholders where !parameters.contains(where: { $0.name.isSameIdentifier(as: placeholder) }) {
             guard let (parameterType, location) = parameterTypes[placeholder] else { return nil }
             parameters.append(KeyParameter(name: placeholder, type: parameterType, location: location))
         }

@@ -48,13 +48,36 @@ public enum ManifestLoader {
 
     /// Reads the manifest at `path`, then loads it; a file that cannot be read is an error at `path:1:1`.
     public static func load(fileAtPath path: String) -> (catalog: Catalog?, diagnostics: [Diagnostic]) {
+        func failure(_ message: String) -> (catalog: Catalog?, diagnostics: [Diagnostic]) {
+            (nil, [Diagnostic(.error, message, at: SourceLocation(file: path, line: 1, column: 1), rule: "io")])
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            return failure("no such file '\(path)'; check the path (the manifest is usually keys.json beside Package.swift or in the target's folder)")
+        }
+        if isDirectory.boolValue {
+            return failure("'\(path)' is a directory, not a manifest; give the manifest's path, as in '\(path.hasSuffix("/") ? path : path + "/")keys.json'")
+        }
+        if let kind = nonRegularKind(path) {
+            return failure("'\(path)' is \(kind), not a regular file; give the path of a keys.json file")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
-            let exists = FileManager.default.fileExists(atPath: path)
-            let message = exists
-                ? "cannot read '\(path)'; check its permissions"
-                : "no such file '\(path)'; check the path (the manifest is usually keys.json beside Package.swift or in the target's folder)"
-            return (nil, [Diagnostic(.error, message, at: SourceLocation(file: path, line: 1, column: 1), rule: "io")])
+            return failure("cannot read '\(path)'; check its permissions")
         }
         return load(contents: data, path: path)
+    }
+
+    /// `a character device`, `a named pipe`…: what `path` (followed through symlinks) is when it
+    /// is not a regular file; `nil` for a regular file or when it cannot be told.
+    private static func nonRegularKind(_ path: String) -> String? {
+        let resolved = URL(filePath: path).resolvingSymlinksInPath().path(percentEncoded: false)
+        guard let type = (try? FileManager.default.attributesOfItem(atPath: resolved))?[.type] as? FileAttributeType else { return nil }
+        switch type {
+        case .typeRegular, .typeDirectory, .typeSymbolicLink: return nil
+        case .typeCharacterSpecial: return "a character device"
+        case .typeBlockSpecial: return "a block device"
+        case .typeSocket: return "a socket"
+        default: return "a special file"
+        }
     }
 }

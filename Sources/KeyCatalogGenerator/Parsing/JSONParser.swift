@@ -24,6 +24,18 @@ struct JSONParser {
 
     private struct Abort: Error {}
 
+    /// `UTF-32` or `UTF-16` when the bytes start with that encoding's byte-order mark, or look
+    /// like it (JSON starts with an ASCII character, so its zero bytes give the encoding away).
+    static func wideEncoding(of bytes: [UInt8]) -> String? {
+        let head = Array(bytes.prefix(4))
+        if head == [0xFF, 0xFE, 0, 0] || head == [0, 0, 0xFE, 0xFF] { return "UTF-32" }
+        if head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF]) { return "UTF-16" }
+        guard head.count == 4, head.contains(0) else { return nil }
+        if head[1] == 0, head[2] == 0, head[3] == 0 || head[0] == 0, head[1] == 0, head[2] == 0 { return "UTF-32" }
+        if head[0] == 0 || head[1] == 0 { return "UTF-16" }
+        return nil
+    }
+
     private let bytes: [UInt8]
     private let file: String
     private var index = 0
@@ -43,8 +55,8 @@ struct JSONParser {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
             index = 3
             lineStart = 3
-        } else if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
-            error("the file is UTF-16; save it as UTF-8", at: location)
+        } else if let encoding = Self.wideEncoding(of: bytes) {
+            error("the file is \(encoding); save it as UTF-8", at: location)
             return (nil, diagnostics)
         }
         do {
@@ -422,7 +434,9 @@ struct JSONParser {
 
     private mutating func advance() {
         if index < bytes.count {
-            if bytes[index] == UInt8(ascii: "\n") {
+            // A line ends at LF, CRLF (counted at its LF) or a lone CR, as editors count lines.
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") && peek(at: 1) != UInt8(ascii: "\n") {
                 line += 1
                 lineStart = index + 1
             }
@@ -445,7 +459,36 @@ struct JSONParser {
     }
 
     private var location: SourceLocation {
-        SourceLocation(file: file, line: line, column: index - lineStart + 1)
+        SourceLocation(file: file, line: line, column: column(at: index))
+    }
+
+    /// Where the last column was counted, so counting along a long line stays linear.
+    private final class ColumnCache {
+        var lineStart = -1
+        var index = 0
+        var column = 1
+    }
+
+    private let columnCache = ColumnCache()
+
+    /// The 1-based column of `index` in Unicode scalars (UTF-8 lead bytes), as editors show
+    /// characters: `é` is one column, not two.
+    private func column(at index: Int) -> Int {
+        var from = lineStart
+        var column = 1
+        if columnCache.lineStart == lineStart, columnCache.index <= index {
+            from = columnCache.index
+            column = columnCache.column
+        }
+        var position = from
+        while position < index {
+            if bytes[position] & 0xC0 != 0x80 { column += 1 }
+            position += 1
+        }
+        columnCache.lineStart = lineStart
+        columnCache.index = index
+        columnCache.column = column
+        return column
     }
 
     /// The token at `index`, for a message: `'}'`, `end of file`, `byte 0xFF`.

@@ -110,9 +110,61 @@ enum JSONKind: String, Sendable {
 }
 
 extension String {
-    /// The string cut to 60 characters with `…`, so a message stays one readable line.
+    /// The string cut to 60 characters with `…`, control characters escaped (`\n`, `\u{0}`), so
+    /// a message stays one readable line.
     var truncatedForMessage: String {
-        let flat = self.replacing("\n", with: "\\n")
+        let flat = escapedForMessage
         return flat.count <= 60 ? flat : String(flat.prefix(57)) + "…"
+    }
+
+    /// The string with control characters written as escapes: `\n`, `\r`, `\t`, `\u{0}`.
+    var escapedForMessage: String {
+        guard unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return self }
+        var result = ""
+        for scalar in unicodeScalars {
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.properties.generalCategory == .control:
+                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// A diagnostic message made safe to print: one line, and every quoted value ('…' or "…")
+    /// longer than 60 characters cut with `…`, so a huge token is not echoed whole.
+    var sanitizedForDiagnostic: String {
+        let flat = escapedForMessage
+        guard flat.utf8.count > 200 else { return flat }
+        func cut(_ value: Substring) -> String { value.count <= 60 ? String(value) : String(value.prefix(57)) + "…" }
+        func isWordy(_ character: Character?) -> Bool { character.map { $0.isLetter || $0.isNumber } ?? false }
+        var result = ""
+        var open: (quote: Character, start: String.Index)?
+        var previous: Character?
+        var index = flat.startIndex
+        while index < flat.endIndex {
+            let character = flat[index]
+            let next = flat.index(after: index)
+            let following = next < flat.endIndex ? flat[next] : nil
+            if let current = open {
+                // An apostrophe inside a word ("key's") neither opens nor closes a quote.
+                if character == current.quote, current.quote == "\"" || !isWordy(following) {
+                    result += cut(flat[current.start..<index]) + String(character)
+                    open = nil
+                }
+            } else {
+                result.append(character)
+                if character == "\"" || character == "'" && !isWordy(previous) {
+                    open = (character, next)
+                }
+            }
+            previous = character
+            index = next
+        }
+        if let current = open { result += cut(flat[current.start...]) }
+        return result
     }
 }

@@ -61,17 +61,22 @@ struct KeyAccessorRenderer {
         writer.line(access + " static " + Self.signature(of: key, returning: "Self") + " {")
         writer.indented { writer in
             if key.deprecated != nil {
-                let definitions = SwiftSyntax.identifier(catalog.name) + "." + Self.deprecatedDefinitionsName
-                writer.line(definitions + "." + Self.reference(to: key))
+                writer.line(deprecatedAlias + "." + Self.reference(to: key))
             } else {
-                Self.renderConstruction(of: key, constructor: "Self", into: &writer)
+                Self.renderConstruction(of: key, constructor: "Self", catalogName: catalog.name, into: &writer)
             }
         }
         writer.line("}")
     }
 
-    /// The deprecated keys' definitions, as an extension of the catalog; nothing when no key is
-    /// deprecated.
+    /// `_AppKeysDeprecatedKeyDefinitions`: the file-scope alias of the catalog's
+    /// `_DeprecatedKeyDefinitions` that deprecated accessors forward to. Through the catalog's
+    /// name the body could be hidden by a key named like the catalog, or, for a catalog named
+    /// `get`, `set` or `willSet`, read as an accessor.
+    private var deprecatedAlias: String { "_" + catalog.name + "DeprecatedKeyDefinitions" }
+
+    /// The deprecated keys' definitions, as an extension of the catalog, and the alias the
+    /// accessors use; nothing when no key is deprecated.
     func renderDeprecatedDefinitions(into writer: inout CodeWriter) {
         let deprecated = catalog.keys.filter { $0.deprecated != nil }
         guard !deprecated.isEmpty else { return }
@@ -83,11 +88,14 @@ struct KeyAccessorRenderer {
                     if index > 0 { writer.blank() }
                     let keyType = SwiftTypes.keyType(of: key)
                     writer.block("static \(Self.signature(of: key, returning: keyType)) {") { writer in
-                        Self.renderConstruction(of: key, constructor: keyType, into: &writer)
+                        Self.renderConstruction(of: key, constructor: keyType, catalogName: catalog.name, into: &writer)
                     }
                 }
             }
         }
+        writer.blank()
+        writer.line("/// The deprecated keys' definitions, named so no key or accessor syntax can hide them.")
+        writer.line("fileprivate typealias \(deprecatedAlias) = \(SwiftSyntax.identifier(catalog.name)).\(Self.deprecatedDefinitionsName)")
     }
 
     /// `var launchCount: Self` or `func selectedLayoutID(listID: Swift.String) -> Self`.
@@ -122,7 +130,7 @@ struct KeyAccessorRenderer {
                 contents += SwiftSyntax.escaped(text)
             case .placeholder(let name):
                 let parameterName = SwiftSyntax.identifier(name)
-                let isUUID = key.parameters.first { $0.name == name }?.type == .uuid
+                let isUUID = key.parameters.first { $0.name.isSameIdentifier(as: name) }?.type == .uuid
                 contents += isUUID ? "\\(\(parameterName).uuidString)" : "\\(\(parameterName))"
             }
         }
@@ -131,19 +139,24 @@ struct KeyAccessorRenderer {
 
     /// The key's construction: `Self("LaunchCount", defaultValue: 0)`, or for a debug key the
     /// `#if DEBUG` pair that fixes the build configuration in the client's module.
-    static func renderConstruction(of key: KeyDeclaration, constructor: String, into writer: inout CodeWriter) {
+    /// A big collection default is built by a function (see ``LargeDefaultRenderer``).
+    static func renderConstruction(of key: KeyDeclaration, constructor: String, catalogName: String, into writer: inout CodeWriter) {
         let storageKey: (text: String, comment: String?) = (storageKeyLiteral(of: key), nil)
         let representation = SwiftTypes.representation(key.representation, for: key.type)
+        func argument(_ label: String, _ value: DefaultValue, role: String) -> (text: String, comment: String?) {
+            guard LargeDefaultRenderer.isLarge(value) else { return SwiftLiterals.argument(label, value, type: key.type) }
+            return ("\(label): \(LargeDefaultRenderer.builderName(catalog: catalogName, key: key, role: role))()", nil)
+        }
         switch key.default {
         case .value(let value):
-            var arguments = [storageKey, SwiftLiterals.argument("defaultValue", value)]
+            var arguments = [storageKey, argument("defaultValue", value, role: "")]
             if let representation { arguments.append(("representation: \(representation)", nil)) }
             writer.call("\(constructor)(", arguments, closing: ")")
         case .debugRelease(let debug, let release):
             var arguments = [
                 storageKey,
-                SwiftLiterals.argument("debugDefaultValue", debug),
-                SwiftLiterals.argument("releaseDefaultValue", release),
+                argument("debugDefaultValue", debug, role: "Debug"),
+                argument("releaseDefaultValue", release, role: "Release"),
             ]
             if let representation {
                 // PersistentDebugKey has no initializer taking a wrapped type's representation.

@@ -2,42 +2,54 @@
 /// which runs it against the catalog's stores, and a `migrate…(parameters)` function per
 /// parameterized key with migrations.
 ///
+/// The table itself is built at file scope, outside the catalog, so that the names it holds (old
+/// types, transforms) mean there what they mean in the client's module: inside the catalog a key
+/// named `Theme` or `percent`, or a member such as `entries`, would hide them. Each transform is
+/// called through a private `@Sendable` forwarder, so any function the client writes converts
+/// without a Sendable warning in Swift 5 and Swift 6 modes.
+///
 /// ```swift
-/// static var migrations: [KeyCatalog.KeyMigration] {
+/// internal static var migrations: [KeyCatalog.KeyMigration] {
+///     _AppKeysMigrations()
+/// }
+///
+/// private func _AppKeysMigrations() -> [KeyCatalog.KeyMigration] {
 ///     var migrations: [KeyCatalog.KeyMigration] = []
 ///     migrations.append(KeyCatalog.KeyMigration(
 ///         name: "theme",
 ///         key: KeyCatalog.PersistentKey<Theme>.theme,
 ///         store: "standard",
 ///         sources: [
-///             // Write this function in your module (return nil to keep a value that does not convert):
-///             //     func themeFromIndex(_ oldValue: Swift.Int) -> Theme?
-///             KeyCatalog.KeyMigrationSource(fromKey: "ThemeIndex", store: "standard", representation: Swift.Int.persistentKeyValueRepresentation, transform: themeFromIndex),
+///             KeyCatalog.KeyMigrationSource(fromKey: "ThemeIndex", store: "standard", representation: Swift.Int.persistentKeyValueRepresentation, transform: _AppKeysTransform0),
 ///         ]
 ///     ))
 ///     return migrations
+/// }
+///
+/// // Write this function in your module (return nil to keep a value that does not convert):
+/// //     func themeFromIndex(_ oldValue: Swift.Int) -> Theme?
+/// @Sendable private func _AppKeysTransform0(_ oldValue: Swift.Int) -> Theme? {
+///     themeFromIndex(oldValue)
 /// }
 /// ```
 struct MigrationsRenderer {
     let catalog: Catalog
     let access: String
 
+    /// The keys with migrations, in manifest order.
+    private var migrating: [KeyDeclaration] { catalog.keys.filter { !$0.migrations.isEmpty } }
+
+    /// `_AppKeys`: the prefix of the file-scope helpers, from the catalog's name.
+    private var prefix: String { "_" + catalog.name }
+
+    /// The members inside the catalog: the table, `migrate()`, and `migrate…(parameters)`.
     func render(into writer: inout CodeWriter) {
-        let migrating = catalog.keys.filter { !$0.migrations.isEmpty }
-        let table = migrating.filter { !$0.isParameterized }
+        let migrating = self.migrating
+        let hasTable = migrating.contains { !$0.isParameterized }
 
         writer.line("/// Where keys' values used to live (the manifest's `migrations`), in manifest order.")
         writer.block("\(access) static var migrations: [KeyCatalog.KeyMigration] {") { writer in
-            guard !table.isEmpty else {
-                writer.line("[]")
-                return
-            }
-            writer.line("var migrations: [KeyCatalog.KeyMigration] = []")
-            writer.line("migrations.reserveCapacity(\(table.count))")
-            for key in table {
-                renderMigration(of: key, opening: "migrations.append(", closing: "))", into: &writer)
-            }
-            writer.line("return migrations")
+            writer.line(hasTable ? "\(prefix)Migrations()" : "[]")
         }
         writer.blank()
         writer.line("/// Moves values from where they used to live into their keys, never losing one: run it at")
@@ -46,18 +58,103 @@ struct MigrationsRenderer {
             writer.line("KeyCatalog.KeyMigrator.run(Self.migrations) { self.stores[$0] }")
         }
 
-        for key in migrating where key.isParameterized {
+        for (index, key) in migrating.enumerated() where key.isParameterized {
             let name = SwiftSyntax.identifier("migrate" + SwiftSyntax.capitalized(key.name))
+            let arguments = key.parameters.map { "\(SwiftSyntax.argumentLabel($0.name)): \(SwiftSyntax.identifier($0.name))" }
             writer.blank()
             writer.line("/// Runs the migrations of `\(key.name)` for one set of parameters.")
             writer.block("\(access) func \(name)(\(KeyAccessorRenderer.parameterList(of: key))) -> KeyCatalog.KeyMigrationReport {") { writer in
-                renderMigration(of: key, opening: "let migration = ", closing: ")", into: &writer)
-                writer.line("return KeyCatalog.KeyMigrator.run([migration]) { self.stores[$0] }")
+                writer.line("KeyCatalog.KeyMigrator.run([\(prefix)Migration\(index)(\(arguments.joined(separator: ", ")))]) { self.stores[$0] }")
             }
         }
     }
 
-    private func renderMigration(of key: KeyDeclaration, opening: String, closing: String, into writer: inout CodeWriter) {
+    /// The table's builders and the transforms' forwarders, at file scope after the catalog;
+    /// nothing when no key migrates.
+    func renderFileScope(into writer: inout CodeWriter) {
+        let migrating = self.migrating
+        guard !migrating.isEmpty else { return }
+        var forwarders = Forwarders(prefix: prefix)
+        writer.blank()
+        writer.line("// MARK: - Migrations of \(SwiftSyntax.identifier(catalog.name))")
+        let table = migrating.filter { !$0.isParameterized }
+        if !table.isEmpty {
+            writer.blank()
+            writer.line("/// `\(SwiftSyntax.identifier(catalog.name)).migrations`, built outside the catalog so its members cannot hide the names it uses.")
+            writer.block("private func \(prefix)Migrations() -> [KeyCatalog.KeyMigration] {") { writer in
+                writer.line("var migrations: [KeyCatalog.KeyMigration] = []")
+                writer.line("migrations.reserveCapacity(\(table.count))")
+                for key in table {
+                    renderMigration(of: key, opening: "migrations.append(", closing: "))", forwarders: &forwarders, into: &writer)
+                }
+                writer.line("return migrations")
+            }
+        }
+        for (index, key) in migrating.enumerated() where key.isParameterized {
+            writer.blank()
+            writer.line("/// The migration of `\(key.name)` for one set of parameters.")
+            writer.block("private func \(prefix)Migration\(index)(\(KeyAccessorRenderer.parameterList(of: key))) -> KeyCatalog.KeyMigration {") { writer in
+                renderMigration(of: key, opening: "", closing: ")", forwarders: &forwarders, into: &writer)
+            }
+        }
+        for forwarder in forwarders.all {
+            writer.blank()
+            writer.line("// Write this function in your module (return nil to keep a value that does not convert):")
+            writer.line("//     func \(forwarder.transform)(_ oldValue: \(forwarder.oldType)) -> \(forwarder.newType)")
+            let parameter = CatalogRenderer.unusedName("oldValue", avoiding: [forwarder.firstComponent])
+            writer.block("@Sendable private func \(forwarder.name)(_ \(parameter): \(forwarder.oldType)) -> \(forwarder.newType) {") { writer in
+                writer.line("\(forwarder.call)(\(parameter))")
+            }
+        }
+    }
+
+    /// One private function per distinct transform and signature, calling the client's.
+    private struct Forwarders {
+        struct Forwarder {
+            var name: String
+            var transform: String
+            var call: String
+            var firstComponent: String
+            var oldType: String
+            var newType: String
+        }
+
+        let prefix: String
+        private(set) var all: [Forwarder] = []
+        private var indices: [String: Int] = [:]
+
+        init(prefix: String) { self.prefix = prefix }
+
+        /// The forwarder's name for `transform` from `oldType` to `newType`, made on first use.
+        mutating func name(for transform: String, from oldType: ValueType, to newType: ValueType) -> String {
+            let old = SwiftTypes.name(of: oldType)
+            let new = SwiftTypes.name(of: newType) + "?"
+            let signature = transform + "\u{0}" + old + "\u{0}" + new
+            if let index = indices[signature] { return all[index].name }
+            let components = MigrationsRenderer.components(of: transform)
+            let forwarder = Forwarder(
+                name: "\(prefix)Transform\(all.count)",
+                transform: transform,
+                call: components.map(SwiftSyntax.identifier).joined(separator: "."),
+                firstComponent: components.first ?? transform,
+                oldType: old,
+                newType: new
+            )
+            indices[signature] = all.count
+            all.append(forwarder)
+            return forwarder.name
+        }
+    }
+
+    /// `Theme.fromIndex` -> `["Theme", "fromIndex"]`; backticks the manifest wrote are dropped
+    /// (the renderer escapes keywords itself).
+    static func components(of transform: String) -> [String] {
+        transform.split(separator: ".", omittingEmptySubsequences: false).map { part in
+            part.count >= 2 && part.first == "`" && part.last == "`" ? String(part.dropFirst().dropLast()) : String(part)
+        }
+    }
+
+    private func renderMigration(of key: KeyDeclaration, opening: String, closing: String, forwarders: inout Forwarders, into writer: inout CodeWriter) {
         let keyExpression = self.keyExpression(key)
         writer.line("\(opening)KeyCatalog.KeyMigration(")
         writer.indented { writer in
@@ -67,7 +164,7 @@ struct MigrationsRenderer {
             writer.line("sources: [")
             writer.indented { writer in
                 for migration in key.migrations {
-                    renderSource(migration, of: key, keyExpression: keyExpression, into: &writer)
+                    renderSource(migration, of: key, keyExpression: keyExpression, forwarders: &forwarders, into: &writer)
                 }
             }
             writer.line("]")
@@ -75,7 +172,7 @@ struct MigrationsRenderer {
         writer.line(closing)
     }
 
-    private func renderSource(_ migration: MigrationDeclaration, of key: KeyDeclaration, keyExpression: String, into writer: inout CodeWriter) {
+    private func renderSource(_ migration: MigrationDeclaration, of key: KeyDeclaration, keyExpression: String, forwarders: inout Forwarders, into writer: inout CodeWriter) {
         var arguments = [
             "fromKey: \(storageKeyLiteral(migration.fromKey, of: key))",
             "store: \(SwiftSyntax.stringLiteral(migration.fromStore))",
@@ -94,17 +191,17 @@ struct MigrationsRenderer {
         case (nil, _, _):
             arguments.append("representation: \(Self.representationExpression(representation, for: fromType))")
         case (let transform?, _, _):
-            writer.line("// Write this function in your module (return nil to keep a value that does not convert):")
-            writer.line("//     func \(transform)(_ oldValue: \(SwiftTypes.name(of: fromType))) -> \(SwiftTypes.name(of: key.type))?")
             arguments.append("representation: \(Self.representationExpression(representation, for: fromType))")
-            arguments.append("transform: \(transform)")
+            arguments.append("transform: \(forwarders.name(for: transform, from: fromType, to: key.type))")
         }
         writer.line("KeyCatalog.KeyMigrationSource(\(arguments.joined(separator: ", "))),")
     }
 
     /// The key, from where the registration table takes it (deprecated keys without warnings).
     private func keyExpression(_ key: KeyDeclaration) -> String {
-        let owner = key.deprecated != nil ? KeyAccessorRenderer.deprecatedDefinitionsName : SwiftTypes.keyType(of: key)
+        let owner = key.deprecated != nil
+            ? SwiftSyntax.identifier(catalog.name) + "." + KeyAccessorRenderer.deprecatedDefinitionsName
+            : SwiftTypes.keyType(of: key)
         return "\(owner).\(KeyAccessorRenderer.reference(to: key))"
     }
 

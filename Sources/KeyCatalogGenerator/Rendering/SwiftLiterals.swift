@@ -8,14 +8,20 @@ import Foundation
 /// // Foundation.Date(timeIntervalSince1970: 1767225600)
 /// ```
 enum SwiftLiterals {
-    /// The Swift expression for a default value. The key's type is always spelled out where the
-    /// expression is used, so literals need no type annotations.
-    static func expression(for value: DefaultValue) -> String {
+    /// The Swift expression for a default value of `type`. The key's type is always spelled out
+    /// where the expression is used, so literals need no type annotations.
+    ///
+    /// The type decides what the compiler could otherwise misread: a case named `none` or `some`
+    /// in an optional context is written `.some(.none)` (`.none` alone would be `nil`), and a
+    /// `Float` or `Double` is written so it converts exactly, without a warning.
+    static func expression(for value: DefaultValue, type: ValueType) -> String {
         switch value {
         case .bool(let flag):
             return flag ? "true" : "false"
-        case .integer(let text), .floating(let text):
+        case .integer(let text):
             return text
+        case .floating(let text):
+            return floatingLiteral(text, isFloat: type.nonOptional == .float)
         case .string(let text):
             return SwiftSyntax.stringLiteral(text)
         case .data(let base64):
@@ -27,17 +33,49 @@ enum SwiftLiterals {
         case .uuid(let text):
             return "Foundation.UUID(uuidString: \(SwiftSyntax.stringLiteral(text)))!"
         case .enumCase(let name):
-            return "." + SwiftSyntax.identifier(name)
+            guard case .optional(let wrapped) = type else { return "." + SwiftSyntax.identifier(name) }
+            let inner = expression(for: value, type: wrapped)
+            // `.none` and `.some` would name Optional's own cases.
+            return name == "none" || name == "some" ? ".some(\(inner))" : inner
         case .null:
             return "nil"
         case .array(let elements):
-            return "[" + elements.map(expression(for:)).joined(separator: ", ") + "]"
+            let element = type.nonOptional.elementType ?? type
+            return "[" + elements.map { expression(for: $0, type: element) }.joined(separator: ", ") + "]"
         case .dictionary(let entries):
             if entries.isEmpty { return "[:]" }
-            return "[" + entries.map { SwiftSyntax.stringLiteral($0.key) + ": " + expression(for: $0.value) }.joined(separator: ", ") + "]"
+            let valueType = type.nonOptional.elementType ?? type
+            return "[" + entries.map { SwiftSyntax.stringLiteral($0.key) + ": " + expression(for: $0.value, type: valueType) }.joined(separator: ", ") + "]"
         case .swift(let source):
             return source
         }
+    }
+
+    /// A `Float` or `Double` the compiler converts exactly and silently: the manifest's text
+    /// when it does; `Float(bitPattern: 0x00000001)` for a subnormal value, which as a literal
+    /// (decimal, and hexadecimal too) makes the compiler warn "underflows and loses precision";
+    /// and the shortest decimal that reads back the same value (`1.8446744073709552e+19`) for an
+    /// integer literal the type cannot hold exactly, which would warn "not exactly representable".
+    static func floatingLiteral(_ text: String, isFloat: Bool) -> String {
+        let isInteger = !text.contains { $0 == "." || $0 == "e" || $0 == "E" }
+        func exactly<F: BinaryFloatingPoint>(_: F.Type) -> Bool {
+            if let integer = Int64(text) { return F(exactly: integer) != nil }
+            if let integer = UInt64(text) { return F(exactly: integer) != nil }
+            return false
+        }
+        if isFloat {
+            guard let value = Float(text) else { return text }
+            if value.isSubnormal { return "Swift.Float(bitPattern: 0x" + hex(UInt64(value.bitPattern), digits: 8) + ")" }
+            return isInteger && !exactly(Float.self) ? "\(value)" : text
+        }
+        guard let value = Double(text) else { return text }
+        if value.isSubnormal { return "Swift.Double(bitPattern: 0x" + hex(value.bitPattern, digits: 16) + ")" }
+        return isInteger && !exactly(Double.self) ? "\(value)" : text
+    }
+
+    private static func hex(_ value: UInt64, digits: Int) -> String {
+        let text = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, digits - text.count)) + text
     }
 
     /// The ISO 8601 texts of the dates in a default, in order, for a trailing `// …` comment
@@ -57,9 +95,9 @@ enum SwiftLiterals {
 
     /// A default as a call argument: `defaultValue: Foundation.Date(…)` with the dates it holds
     /// as the argument's comment (`2026-01-01T00:00:00Z`).
-    static func argument(_ label: String, _ value: DefaultValue) -> (text: String, comment: String?) {
+    static func argument(_ label: String, _ value: DefaultValue, type: ValueType) -> (text: String, comment: String?) {
         let dates = dateComments(for: value)
-        return ("\(label): \(expression(for: value))", dates.isEmpty ? nil : dates.joined(separator: ", "))
+        return ("\(label): \(expression(for: value, type: type))", dates.isEmpty ? nil : dates.joined(separator: ", "))
     }
 
     /// Seconds since 1970 as a literal: `1767225600`, `1767225600.5`.
@@ -95,6 +133,16 @@ enum SwiftLiterals {
             if entries.isEmpty { return "[:]" }
             return "[" + entries.map { $0.key.debugDescription + ": " + describe($0.value, nested: true) }.joined(separator: ", ") + "]"
         case .swift(let source): return source
+        }
+    }
+}
+
+extension ValueType {
+    /// The element type of an array, the value type of a dictionary; `nil` otherwise.
+    fileprivate var elementType: ValueType? {
+        switch self {
+        case .array(let element), .dictionary(let element): element
+        default: nil
         }
     }
 }

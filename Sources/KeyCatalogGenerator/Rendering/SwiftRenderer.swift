@@ -60,6 +60,8 @@ public struct SwiftRenderer {
         writer.blank()
         CatalogRenderer(catalog: catalog, access: access, manifestName: manifestName).render(into: &writer)
         keys.renderDeprecatedDefinitions(into: &writer)
+        MigrationsRenderer(catalog: catalog, access: access).renderFileScope(into: &writer)
+        LargeDefaultRenderer(catalog: catalog).render(into: &writer)
         return writer.text
     }
 }

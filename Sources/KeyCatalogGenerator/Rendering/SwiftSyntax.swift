@@ -68,7 +68,8 @@ enum SwiftSyntax {
         }
     }
 
-    /// The lines of `text` (split at `\n`, `\r\n` and `\r`), for `///` and `//` comments.
+    /// The lines of `text` (split at `\n`, `\r\n` and `\r`), for `///` and `//` comments; other
+    /// control characters are written as `\u{0}`, so a comment never holds one.
     static func lines(of text: String) -> [String] {
         var lines: [String] = []
         var current = ""
@@ -82,6 +83,9 @@ enum SwiftSyntax {
             if scalar == "\n" || scalar == "\r" || scalar == "\u{2028}" || scalar == "\u{2029}" {
                 lines.append(current)
                 current = ""
+            } else if scalar.properties.generalCategory == .control, scalar != "\t" {
+                // A control character (NUL above all) breaks the comment or the compiler: show it.
+                current += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
             } else {
                 current.unicodeScalars.append(scalar)
             }

@@ -12,6 +12,20 @@ public enum ManifestJSONSchema {
     /// The schema's `$id`.
     public static let id = "https://keycatalog.dev/schema/keys-v1.json"
 
+    /// Swift's identifier grammar (``SwiftIdentifier``) as JSON string contents: the schema and
+    /// `keycatalog lint` accept the same names.
+    private static let identifierPattern = jsonEscaped(SwiftIdentifier.pattern)
+
+    /// A function name, possibly qualified (`Theme.fromIndex`), as JSON string contents.
+    private static let transformPattern: String = {
+        let identifier = SwiftIdentifier.pattern.dropFirst().dropLast()
+        return jsonEscaped("^\(identifier)(\\.\(identifier))*$")
+    }()
+
+    private static func jsonEscaped(_ text: String) -> String {
+        text.replacing("\\", with: "\\\\")
+    }
+
     /// The schema, as JSON text ending with a newline.
     public static let text = #"""
         {
@@ -43,7 +57,7 @@ public enum ManifestJSONSchema {
             "keys": { "type": "array", "items": { "$ref": "#/$defs/key" } }
           },
           "$defs": {
-            "identifier": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$" },
+            "identifier": { "type": "string", "pattern": "\#(identifierPattern)" },
             "store": {
               "type": "object",
               "required": ["kind"],
@@ -143,7 +157,7 @@ public enum ManifestJSONSchema {
                 "fromStore": { "$ref": "#/$defs/identifier" },
                 "fromType": { "$ref": "#/$defs/type" },
                 "fromRepresentation": { "$ref": "#/$defs/representation" },
-                "transform": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*(\\.[A-Za-z_][A-Za-z0-9_]*)*$", "description": "The name of a function you write, (Old) -> New?, that converts the old value (nil keeps it where it is)." }
+                "transform": { "type": "string", "pattern": "\#(transformPattern)", "description": "The name of a function you write, (Old) -> New?, that converts the old value (nil keeps it where it is)." }
               }
             }
           }

@@ -117,7 +117,7 @@ struct TypeParser {
         case (_, 0):
             let bare = name.hasPrefix("Swift.") || name.hasPrefix("Foundation.") ? String(name.split(separator: ".", maxSplits: 1)[1]) : name
             if let scalar = ValueType.scalar(named: bare) { return scalar }
-            if enums.contains(name) { return .declaredEnum(name) }
+            if enums.contains(where: { $0.isSameIdentifier(as: name) }) { return .declaredEnum(name) }
             return .custom(name)
         default:
             return .custom(name + "<" + arguments.map(\.description).joined(separator: ", ") + ">")

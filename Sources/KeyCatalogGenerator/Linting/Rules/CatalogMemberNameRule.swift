@@ -9,7 +9,8 @@
 /// - a type named `Stores` or `_DeprecatedKeyDefinitions`, or a store named `Stores` (the
 ///   catalog's nested types);
 /// - an enum case named like a member of the generated enum (`persistentKeyValueRepresentation`,
-///   `RawValue`).
+///   `RawValue`);
+/// - a store named like a member of the generated `Stores` (`live`, `inMemory`).
 ///
 /// Each is reported at the offending name.
 ///
@@ -34,7 +35,12 @@ struct CatalogMemberNameRule: LintRule {
     static let nestedTypeNames: Set<String> = ["Stores", "_DeprecatedKeyDefinitions"]
 
     /// Members of every generated enum, besides its cases.
+    /// (Cases named `allCases`, `rawValue` or `hashValue` compile and round-trip with Swift 6.3:
+    /// the generated goldens' compile check covers them, so they are not reserved.)
     static let enumMemberNames: Set<String> = ["persistentKeyValueRepresentation", "RawValue"]
+
+    /// Members of the generated `Stores` besides the stores: `Keys.Stores.live`, `.inMemory()`.
+    static let storesMemberNames: Set<String> = ["live", "inMemory"]
 
     func check(_ context: LintContext) -> [Diagnostic] {
         var findings: [Diagnostic] = []
@@ -63,6 +69,9 @@ struct CatalogMemberNameRule: LintRule {
         }
         for store in context.stores where store.name == "Stores" {
             findings.append(error("store name 'Stores' is also the generated catalog's type of stores ('\(catalog).Stores'); rename the store, as in 'mainStore'", at: store.nameLocation))
+        }
+        for store in context.stores where Self.storesMemberNames.contains(store.name) {
+            findings.append(error("store name '\(store.name)' is also a member of the generated catalog's stores ('\(catalog).Stores.\(store.name)'); rename the store, as in '\(store.name)Store'", at: store.nameLocation))
         }
 
         // The members the catalog derives from parameterized keys, by name, with their key,

@@ -1,4 +1,5 @@
-/// Two cases of one declared enum with the same name or the same raw value.
+/// Two cases of one declared enum with the same name or the same raw value, or an Int case
+/// whose implicit raw value (the previous one plus 1) would overflow `Int`.
 ///
 /// ```json
 /// "cases": ["light", "dark", "light"]
@@ -13,26 +14,39 @@ struct DuplicateEnumCaseRule: LintRule {
         for type in context.types {
             guard let elements = type.value["cases"]?.elements else { continue }
             let isInt = type.value["rawType"]?.string == "Int"
-            var names: [String: SourceLocation] = [:]
+            // By scalars: Swift tells `café` in NFC from `café` in NFD.
+            var names: [[Unicode.Scalar]: SourceLocation] = [:]
             var rawValues: [String: (name: String, location: SourceLocation)] = [:]
-            var nextInt = 0
+            // `nil` after Int.max: the next implicit raw value does not exist.
+            var nextInt: Int? = 0
+            var previousRaw = ""
             for element in elements {
                 guard let name = element.string ?? element["name"]?.string else { continue }
                 let location = element.string != nil ? element.location : (element["name"]?.location ?? element.location)
-                if let first = names[name] {
+                if let first = names[name.identifierKey] {
                     findings.append(error("case '\(name.truncatedForMessage)' of type '\(type.name)' is declared twice (first at \(first.line):\(first.column)); remove one", at: location))
                     continue
                 }
-                names[name] = location
+                names[name.identifierKey] = location
                 var raw = name
                 var rawLocation = location
                 if let value = element["rawValue"] {
                     raw = value.string ?? value.number ?? name
                     rawLocation = value.location
-                    if isInt, let number = Int(raw) { nextInt = number &+ 1 }
+                    if isInt, let number = Int(raw) {
+                        let (next, overflow) = number.addingReportingOverflow(1)
+                        nextInt = overflow ? nil : next
+                        previousRaw = raw
+                    }
                 } else if isInt {
-                    raw = String(nextInt)
-                    nextInt &+= 1
+                    guard let implicit = nextInt else {
+                        findings.append(error("case '\(name.truncatedForMessage)' of type '\(type.name)' has no 'rawValue' and follows raw value \(previousRaw), so its implicit raw value would overflow Int; give it an explicit 'rawValue'", at: location))
+                        continue
+                    }
+                    raw = String(implicit)
+                    previousRaw = raw
+                    let (next, overflow) = implicit.addingReportingOverflow(1)
+                    nextInt = overflow ? nil : next
                 }
                 if let first = rawValues[raw] {
                     findings.append(error("case '\(name.truncatedForMessage)' of type '\(type.name)' has raw value \(isInt ? raw : "'\(raw.truncatedForMessage)'"), already used by case '\(first.name)' (\(first.location.line):\(first.location.column)); give it a different 'rawValue'", at: rawLocation))

@@ -11,13 +11,13 @@ struct DuplicateNameRule: LintRule {
 
     func check(_ context: LintContext) -> [Diagnostic] {
         var findings: [Diagnostic] = []
-        var seen: [String: SourceLocation] = [:]
+        var seen: [[Unicode.Scalar]: SourceLocation] = [:]
         for key in context.keys {
             guard let value = key.value["name"], let name = value.string else { continue }
-            if let first = seen[name] {
+            if let first = seen[name.identifierKey] {
                 findings.append(error("key name '\(name.truncatedForMessage)' is used twice (first at \(first.line):\(first.column)); rename one", at: value.location))
             } else {
-                seen[name] = value.location
+                seen[name.identifierKey] = value.location
             }
         }
         let catalogName = context.root["catalog"]?.string ?? Catalog.defaultName

@@ -17,7 +17,8 @@ struct IdentifierRule: LintRule {
         func check(_ name: String, _ what: String, at location: SourceLocation, keywordsAllowed: Bool) {
             if !SwiftIdentifier.isValid(name) {
                 let example = SwiftIdentifier.suggestion(for: name).map { ", as in '\($0)'" } ?? ""
-                findings.append(error("\(what) '\(name.truncatedForMessage)' is not a Swift identifier; use letters, digits and '_' and start with a letter\(example)", at: location))
+                let reason = SwiftIdentifier.problem(in: name).map { " (\($0))" } ?? ""
+                findings.append(error("\(what) '\(name.truncatedForMessage)' is not a Swift identifier\(reason); use letters, digits and '_' and start with a letter\(example)", at: location))
             } else if SwiftIdentifier.reservedMemberNames.contains(name) || !keywordsAllowed && SwiftIdentifier.keywords.contains(name) {
                 findings.append(error("\(what) '\(name)' is a reserved word in Swift; choose another name", at: location))
             }

@@ -14,12 +14,15 @@ struct MigrationTransformRule: LintRule {
     func check(_ context: LintContext) -> [Diagnostic] {
         var findings: [Diagnostic] = []
         let enums = Set(context.enumCases.keys)
+        let catalog = context.root["catalog"]?.string ?? Catalog.defaultName
         for key in context.keys {
             for migration in key.value["migrations"]?.elements ?? [] {
                 if let transform = migration["transform"], let text = transform.string, !text.isEmpty,
                     !Self.isFunctionName(text)
                 {
-                    findings.append(error("transform '\(text)' of \(key.label) is not the name of a function; name a function you write, as in \"transform\": \"\(key.name ?? "value")FromOldValue\", or a static one, \"Type.function\"", at: transform.location))
+                    findings.append(error("transform '\(text.truncatedForMessage)' of \(key.label) is not the name of a function; name a function you write, as in \"transform\": \"\(key.name ?? "value")FromOldValue\", or a static one, \"Type.function\"", at: transform.location))
+                } else if let transform = migration["transform"], let text = transform.string, let problem = Self.namingProblem(text, catalog: catalog, types: enums) {
+                    findings.append(error("transform '\(text.truncatedForMessage)' of \(key.label) \(problem); name a function you write, as in \"transform\": \"\(key.name ?? "value")FromOldValue\"", at: transform.location))
                 }
                 guard migration.member("transform") == nil, let type = key.validType,
                     let value = migration["fromType"], let text = value.string,
@@ -36,6 +39,20 @@ struct MigrationTransformRule: LintRule {
     static func isFunctionName(_ text: String) -> Bool {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         return parts.allSatisfy { SwiftIdentifier.isValid(String($0)) || (SwiftIdentifier.isValid(String($0.dropFirst().dropLast())) && $0.first == "`" && $0.last == "`") }
+    }
+
+    /// Why a well-formed transform still names no function the generated code can call: a part
+    /// Swift reserves (`Self`, `self`, `init`…), or the catalog or a declared enum itself (the
+    /// call would construct a value); `nil` when it is fine.
+    static func namingProblem(_ text: String, catalog: String, types: Set<String>) -> String? {
+        let parts = MigrationsRenderer.components(of: text)
+        if let reserved = parts.first(where: SwiftIdentifier.reservedMemberNames.contains) {
+            return "uses '\(reserved)', which cannot name a function"
+        }
+        guard parts.count == 1, let name = parts.first else { return nil }
+        if name.isSameIdentifier(as: catalog) { return "names the generated catalog, not a function" }
+        if types.contains(where: { $0.isSameIdentifier(as: name) }) { return "names the declared type '\(name)', not a function" }
+        return nil
     }
 
     /// A word for a type in a suggested function name: `String`, `Int`, `Strings` for `[String]`…

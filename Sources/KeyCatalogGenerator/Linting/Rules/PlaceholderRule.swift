@@ -13,21 +13,22 @@ struct PlaceholderRule: LintRule {
         var findings: [Diagnostic] = []
         for key in context.keys {
             let parameters = key.value["parameters"]?.members ?? []
-            let parameterNames = Set(parameters.map(\.name))
-            var placeholders: Set<String> = []
+            let parameterNames = Set(parameters.map(\.name.identifierKey))
+            var placeholders: Set<[Unicode.Scalar]> = []
             switch key.storageKey {
             case .failure(let failure)?:
                 findings.append(error("\(failure.message) (\(key.label))", at: key.storageKeyLocation))
                 continue
             case .success(let template)?:
-                placeholders = Set(template.placeholders)
-                for name in template.placeholders where !parameterNames.contains(name) {
-                    findings.append(error("placeholder '{\(name)}' in the storage key of \(key.label) has no parameter; add \"parameters\": { \"\(name)\": \"String\" }", at: key.storageKeyLocation))
+                placeholders = Set(template.placeholders.map(\.identifierKey))
+                for name in template.placeholders where !parameterNames.contains(name.identifierKey) {
+                    let hint = name.normalizationHint(among: parameters.map(\.name)) ?? "add \"parameters\": { \"\(name)\": \"String\" }"
+                    findings.append(error("placeholder '{\(name)}' in the storage key of \(key.label) has no parameter; \(hint)", at: key.storageKeyLocation))
                 }
             case nil:
                 continue
             }
-            for parameter in parameters where !placeholders.contains(parameter.name) {
+            for parameter in parameters where !placeholders.contains(parameter.name.identifierKey) {
                 findings.append(error("parameter '\(parameter.name.truncatedForMessage)' of \(key.label) does not appear in its storage key; add '{\(parameter.name.truncatedForMessage)}' to \"key\" or remove the parameter", at: parameter.nameLocation))
             }
             for migration in key.value["migrations"]?.elements ?? [] {
@@ -36,8 +37,9 @@ struct PlaceholderRule: LintRule {
                 case .failure(let failure):
                     findings.append(error("\(failure.message) (migration of \(key.label))", at: value.location))
                 case .success(let template):
-                    for name in template.placeholders where !parameterNames.contains(name) {
-                        findings.append(error("placeholder '{\(name)}' in a migration's 'fromKey' of \(key.label) is not one of its parameters; use only the key's parameters", at: value.location))
+                    for name in template.placeholders where !parameterNames.contains(name.identifierKey) {
+                        let hint = name.normalizationHint(among: parameters.map(\.name)) ?? "use only the key's parameters"
+                        findings.append(error("placeholder '{\(name)}' in a migration's 'fromKey' of \(key.label) is not one of its parameters; \(hint)", at: value.location))
                     }
                 }
             }

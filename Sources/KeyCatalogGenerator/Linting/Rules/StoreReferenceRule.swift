@@ -12,8 +12,9 @@ struct StoreReferenceRule: LintRule {
         var findings: [Diagnostic] = []
         let names = [StoreDeclaration.standardName] + context.stores.map(\.name)
         func check(_ value: JSONValue?, _ owner: String) {
-            guard let value, let name = value.string, !names.contains(name) else { return }
-            let hint = NearMiss.suggestion(for: name, among: names).map { "did you mean '\($0)'?" }
+            // By scalars, as Swift compares names: `café` in NFC is not `café` in NFD.
+            guard let value, let name = value.string, !names.contains(where: { $0.isSameIdentifier(as: name) }) else { return }
+            let hint = name.normalizationHint(among: names) ?? NearMiss.suggestion(for: name, among: names).map { "did you mean '\($0)'?" }
                 ?? "declare it under \"stores\" or use one of " + names.map { "'\($0)'" }.joined(separator: ", ")
             findings.append(error("unknown store '\(name.truncatedForMessage)' for \(owner); \(hint)", at: value.location))
         }

@@ -16,7 +16,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
 
     @available(*, deprecated, message: "Use 'documentedValue' instead.")
     internal static var oldCounter: Self {
-        AnnotatedKeys._DeprecatedKeyDefinitions.oldCounter
+        _AnnotatedKeysDeprecatedKeyDefinitions.oldCounter
     }
 }
 
@@ -24,26 +24,26 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     /// The old theme name.
     @available(*, deprecated, message: "Themes are enums now: \"appearance\" \\ see the changelog.")
     internal static var oldTheme: Self {
-        AnnotatedKeys._DeprecatedKeyDefinitions.oldTheme
+        _AnnotatedKeysDeprecatedKeyDefinitions.oldTheme
     }
 
     @available(*, deprecated, message: "Use 'password'.")
     internal static var pin: Self {
-        AnnotatedKeys._DeprecatedKeyDefinitions.pin
+        _AnnotatedKeysDeprecatedKeyDefinitions.pin
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Bool> {
     @available(*, deprecated, message: "Gone.")
     internal static func oldPerListFlag(listID: Swift.String) -> Self {
-        AnnotatedKeys._DeprecatedKeyDefinitions.oldPerListFlag(listID: listID)
+        _AnnotatedKeysDeprecatedKeyDefinitions.oldPerListFlag(listID: listID)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDebugKey<Swift.Bool> {
     @available(*, deprecated, message: "Debug menus moved.")
     internal static var oldDebugFlag: Self {
-        AnnotatedKeys._DeprecatedKeyDefinitions.oldDebugFlag
+        _AnnotatedKeysDeprecatedKeyDefinitions.oldDebugFlag
     }
 }
 
@@ -259,3 +259,6 @@ extension AnnotatedKeys {
         }
     }
 }
+
+/// The deprecated keys' definitions, named so no key or accessor syntax can hide them.
+fileprivate typealias _AnnotatedKeysDeprecatedKeyDefinitions = AnnotatedKeys._DeprecatedKeyDefinitions

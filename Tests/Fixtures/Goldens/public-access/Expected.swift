@@ -49,7 +49,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDe
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Bool> {
     @available(*, deprecated, message: "Use publicMode.")
     public static var publicOld: Self {
-        PublicKeys._DeprecatedKeyDefinitions.publicOld
+        _PublicKeysDeprecatedKeyDefinitions.publicOld
     }
 }
 
@@ -199,3 +199,6 @@ extension PublicKeys {
         }
     }
 }
+
+/// The deprecated keys' definitions, named so no key or accessor syntax can hide them.
+fileprivate typealias _PublicKeysDeprecatedKeyDefinitions = PublicKeys._DeprecatedKeyDefinitions

@@ -332,19 +332,7 @@ internal struct RepresentationKeys: Swift.Sendable {
 
     /// Where keys' values used to live (the manifest's `migrations`), in manifest order.
     internal static var migrations: [KeyCatalog.KeyMigration] {
-        var migrations: [KeyCatalog.KeyMigration] = []
-        migrations.reserveCapacity(1)
-        migrations.append(KeyCatalog.KeyMigration(
-            name: "isoMigratedDate",
-            key: KeyCatalog.PersistentKey<Foundation.Date>.isoMigratedDate,
-            store: "standard",
-            sources: [
-                // Write this function in your module (return nil to keep a value that does not convert):
-                //     func goldenDateNextDay(_ oldValue: Foundation.Date) -> Foundation.Date?
-                KeyCatalog.KeyMigrationSource(fromKey: "LegacyIsoDate", store: "standard", representation: KeyCatalog.ISO8601DatePersistentKeyValueRepresentation(), transform: goldenDateNextDay),
-            ]
-        ))
-        return migrations
+        _RepresentationKeysMigrations()
     }
 
     /// Moves values from where they used to live into their keys, never losing one: run it at
@@ -352,4 +340,27 @@ internal struct RepresentationKeys: Swift.Sendable {
     internal func migrate() -> KeyCatalog.KeyMigrationReport {
         KeyCatalog.KeyMigrator.run(Self.migrations) { self.stores[$0] }
     }
+}
+
+// MARK: - Migrations of RepresentationKeys
+
+/// `RepresentationKeys.migrations`, built outside the catalog so its members cannot hide the names it uses.
+private func _RepresentationKeysMigrations() -> [KeyCatalog.KeyMigration] {
+    var migrations: [KeyCatalog.KeyMigration] = []
+    migrations.reserveCapacity(1)
+    migrations.append(KeyCatalog.KeyMigration(
+        name: "isoMigratedDate",
+        key: KeyCatalog.PersistentKey<Foundation.Date>.isoMigratedDate,
+        store: "standard",
+        sources: [
+            KeyCatalog.KeyMigrationSource(fromKey: "LegacyIsoDate", store: "standard", representation: KeyCatalog.ISO8601DatePersistentKeyValueRepresentation(), transform: _RepresentationKeysTransform0),
+        ]
+    ))
+    return migrations
+}
+
+// Write this function in your module (return nil to keep a value that does not convert):
+//     func goldenDateNextDay(_ oldValue: Foundation.Date) -> Foundation.Date?
+@Sendable private func _RepresentationKeysTransform0(_ oldValue: Foundation.Date) -> Foundation.Date? {
+    goldenDateNextDay(oldValue)
 }

@@ -144,14 +144,20 @@ internal struct ShadowingKeys: Swift.Sendable {
 
     /// Runs the migrations of `pageCount` for one set of parameters.
     internal func migratePageCount(stores: Swift.String, migration: Swift.Int) -> KeyCatalog.KeyMigrationReport {
-        let migration = KeyCatalog.KeyMigration(
-            name: "pageCount",
-            key: KeyCatalog.PersistentKey<Swift.Int>.pageCount(stores: stores, migration: migration),
-            store: "name",
-            sources: [
-                KeyCatalog.KeyMigrationSource(fromKey: "oldPages/\(stores)/\(migration)", store: "name", representationOf: KeyCatalog.PersistentKey<Swift.Int>.pageCount(stores: stores, migration: migration)),
-            ]
-        )
-        return KeyCatalog.KeyMigrator.run([migration]) { self.stores[$0] }
+        KeyCatalog.KeyMigrator.run([_ShadowingKeysMigration0(stores: stores, migration: migration)]) { self.stores[$0] }
     }
+}
+
+// MARK: - Migrations of ShadowingKeys
+
+/// The migration of `pageCount` for one set of parameters.
+private func _ShadowingKeysMigration0(stores: Swift.String, migration: Swift.Int) -> KeyCatalog.KeyMigration {
+    KeyCatalog.KeyMigration(
+        name: "pageCount",
+        key: KeyCatalog.PersistentKey<Swift.Int>.pageCount(stores: stores, migration: migration),
+        store: "name",
+        sources: [
+            KeyCatalog.KeyMigrationSource(fromKey: "oldPages/\(stores)/\(migration)", store: "name", representationOf: KeyCatalog.PersistentKey<Swift.Int>.pageCount(stores: stores, migration: migration)),
+        ]
+    )
 }

@@ -243,20 +243,7 @@ package struct StoreKeys: Swift.Sendable {
 
     /// Where keys' values used to live (the manifest's `migrations`), in manifest order.
     package static var migrations: [KeyCatalog.KeyMigration] {
-        var migrations: [KeyCatalog.KeyMigration] = []
-        migrations.reserveCapacity(1)
-        migrations.append(KeyCatalog.KeyMigration(
-            name: "fileVolume",
-            key: KeyCatalog.PersistentKey<Swift.Double>.fileVolume,
-            store: "settingsFile",
-            sources: [
-                KeyCatalog.KeyMigrationSource(fromKey: "Volume", store: "standard", representationOf: KeyCatalog.PersistentKey<Swift.Double>.fileVolume),
-                // Write this function in your module (return nil to keep a value that does not convert):
-                //     func goldenVolumeFromPercent(_ oldValue: Swift.Int) -> Swift.Double?
-                KeyCatalog.KeyMigrationSource(fromKey: "VolumePercent", store: "standard", representation: Swift.Int.persistentKeyValueRepresentation, transform: goldenVolumeFromPercent),
-            ]
-        ))
-        return migrations
+        _StoreKeysMigrations()
     }
 
     /// Moves values from where they used to live into their keys, never losing one: run it at
@@ -264,4 +251,28 @@ package struct StoreKeys: Swift.Sendable {
     package func migrate() -> KeyCatalog.KeyMigrationReport {
         KeyCatalog.KeyMigrator.run(Self.migrations) { self.stores[$0] }
     }
+}
+
+// MARK: - Migrations of StoreKeys
+
+/// `StoreKeys.migrations`, built outside the catalog so its members cannot hide the names it uses.
+private func _StoreKeysMigrations() -> [KeyCatalog.KeyMigration] {
+    var migrations: [KeyCatalog.KeyMigration] = []
+    migrations.reserveCapacity(1)
+    migrations.append(KeyCatalog.KeyMigration(
+        name: "fileVolume",
+        key: KeyCatalog.PersistentKey<Swift.Double>.fileVolume,
+        store: "settingsFile",
+        sources: [
+            KeyCatalog.KeyMigrationSource(fromKey: "Volume", store: "standard", representationOf: KeyCatalog.PersistentKey<Swift.Double>.fileVolume),
+            KeyCatalog.KeyMigrationSource(fromKey: "VolumePercent", store: "standard", representation: Swift.Int.persistentKeyValueRepresentation, transform: _StoreKeysTransform0),
+        ]
+    ))
+    return migrations
+}
+
+// Write this function in your module (return nil to keep a value that does not convert):
+//     func goldenVolumeFromPercent(_ oldValue: Swift.Int) -> Swift.Double?
+@Sendable private func _StoreKeysTransform0(_ oldValue: Swift.Int) -> Swift.Double? {
+    goldenVolumeFromPercent(oldValue)
 }

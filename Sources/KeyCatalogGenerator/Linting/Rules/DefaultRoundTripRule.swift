@@ -1,0 +1,93 @@
+/// A default that would not read back as written:
+///
+/// - a string or dictionary key with a control character a property list cannot hold (U+0000–
+///   U+001F except tab, line feed and carriage return, and U+FFFE, U+FFFF): the runtime refuses to
+///   store it (see `PropertyListValue.validateForPropertyList()`), so the default could never be
+///   written (a `codable` key stores JSON data, which may hold them);
+/// - a date stored with the `iso8601` representation more precise than a millisecond, which is
+///   all the representation keeps.
+///
+/// ```json
+/// { "name": "lastSync", "type": "Date", "default": "2024-01-01T00:00:00.0001Z", "representation": "iso8601" }
+/// // error: default '2024-01-01T00:00:00.0001Z' for key 'lastSync' is more precise than a millisecond, but the 'iso8601' representation keeps milliseconds only, so it would not read back equal; round it to milliseconds or use "representation": "timeInterval"
+/// ```
+struct DefaultRoundTripRule: LintRule {
+    let id = "default-round-trip"
+    let summary = "A default would not read back as written (a control character in a string, sub-millisecond iso8601 dates)."
+
+    func check(_ context: LintContext) -> [Diagnostic] {
+        var findings: [Diagnostic] = []
+        for key in context.keys {
+            guard let type = key.validType else { continue }
+            let representation = key.value["representation"]?.string
+            guard representation != "codable" else { continue }
+            for field in ["default", "debugDefault", "releaseDefault"] {
+                guard let value = key.value[field] else { continue }
+                let subject = "\(field) for \(key.label)"
+                walk(value, type: type, path: "", subject: subject, iso8601: representation == "iso8601", into: &findings)
+            }
+        }
+        return findings
+    }
+
+    private func walk(_ value: JSONValue, type: ValueType, path: String, subject: String, iso8601: Bool, into findings: inout [Diagnostic]) {
+        // Swift source is the compiler's to check.
+        if let members = value.members, members.count == 1, members[0].name == "swift" { return }
+        switch type {
+        case .optional(let wrapped):
+            walk(value, type: wrapped, path: path, subject: subject, iso8601: iso8601, into: &findings)
+        case .string:
+            guard let text = value.string, let scalar = Self.forbiddenScalar(in: text) else { return }
+            findings.append(error("\(Self.at(path, subject)) contains the control character \(Self.code(scalar)), which a property list cannot hold, so the default could never be stored; remove it (a line break or tab is fine)", at: value.location))
+        case .date where iso8601:
+            guard let text = value.string, let digits = Self.subMillisecondDigits(text) else { return }
+            findings.append(error("\(Self.at(path, subject, quoting: text)) is more precise than a millisecond (\(digits) fractional digits), but the 'iso8601' representation keeps milliseconds only, so it would not read back equal; round it to 3 fractional digits or use \"representation\": \"timeInterval\"", at: value.location))
+        case .array(let element):
+            for (offset, item) in (value.elements ?? []).enumerated() {
+                walk(item, type: element, path: path + "[\(offset)]", subject: subject, iso8601: iso8601, into: &findings)
+            }
+        case .dictionary(let valueType):
+            for member in value.members ?? [] {
+                if let scalar = Self.forbiddenScalar(in: member.name) {
+                    findings.append(error("\(Self.at(path, subject)) has a dictionary key '\(member.name.truncatedForMessage)' with the control character \(Self.code(scalar)), which a property list cannot hold, so the default could never be stored; remove it", at: member.nameLocation))
+                }
+                walk(member.value, type: valueType, path: path + "[\"\(member.name.truncatedForMessage)\"]", subject: subject, iso8601: iso8601, into: &findings)
+            }
+        default:
+            return
+        }
+    }
+
+    /// `default for key 'k'`, or `default[2] for key 'k'` inside a collection; with `quoting`,
+    /// `default[2] '…' for key 'k'`.
+    private static func at(_ path: String, _ subject: String, quoting text: String? = nil) -> String {
+        guard let space = subject.firstIndex(of: " ") else { return subject }
+        let quote = text.map { " '\($0.truncatedForMessage)'" } ?? ""
+        return subject[..<space] + path + quote + subject[space...]
+    }
+
+    /// The first scalar an XML property list cannot hold (as the runtime checks it).
+    static func forbiddenScalar(in text: String) -> Unicode.Scalar? {
+        text.unicodeScalars.first { scalar in
+            switch scalar.value {
+            case 0x09, 0x0A, 0x0D: false
+            case 0x00..<0x20, 0xFFFE, 0xFFFF: true
+            default: false
+            }
+        }
+    }
+
+    private static func code(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+
+    /// The number of fractional-second digits of an ISO 8601 text when they go past
+    /// milliseconds with a nonzero digit (`.00001` -> 5); `nil` otherwise.
+    static func subMillisecondDigits(_ text: String) -> Int? {
+        guard let dot = text.firstIndex(where: { $0 == "." || $0 == "," }) else { return nil }
+        let digits = text[text.index(after: dot)...].prefix { $0.isASCII && $0.isNumber }
+        guard digits.count > 3, digits.dropFirst(3).contains(where: { $0 != "0" }) else { return nil }
+        return digits.count
+    }
+}

@@ -1,0 +1,128 @@
+/// Renders big collection defaults as private functions that build them one element per
+/// statement, with the collection's type written on each variable.
+///
+/// As one literal, a default of thousands of elements is type-checked as a single expression
+/// (1,000 dates took 0.9 GB to compile, 3,000 took 5.2 GB); as statements, each element is checked
+/// on its own against a known type, so compile time and memory grow linearly.
+///
+/// ```swift
+/// /// The default of `holidays` (1,000 values), built one element per statement so it compiles quickly.
+/// private func _AppKeys_holidaysDefault() -> [Swift.String: [Foundation.Date]] {
+///     var value: [Swift.String: [Foundation.Date]] = [:]
+///     value.reserveCapacity(1)
+///     do {
+///         var element1: [Foundation.Date] = []
+///         element1.reserveCapacity(1000)
+///         element1.append(Foundation.Date(timeIntervalSince1970: 1767225600)) // 2026-01-01T00:00:00Z
+///         …
+///         value["fr"] = element1
+///     }
+///     return value
+/// }
+/// ```
+struct LargeDefaultRenderer {
+    let catalog: Catalog
+
+    /// Defaults holding more values than this (elements, entries and nested ones) are built by a
+    /// function; smaller ones stay literals, which read better.
+    static let literalLimit = 64
+
+    /// `true` when `value` is a collection of more than ``literalLimit`` values in all.
+    static func isLarge(_ value: DefaultValue) -> Bool {
+        switch value {
+        case .array, .dictionary:
+            var budget = literalLimit
+            return !fits(value, within: &budget)
+        default:
+            return false
+        }
+    }
+
+    private static func fits(_ value: DefaultValue, within budget: inout Int) -> Bool {
+        budget -= 1
+        guard budget >= 0 else { return false }
+        switch value {
+        case .array(let elements):
+            return elements.allSatisfy { fits($0, within: &budget) }
+        case .dictionary(let entries):
+            return entries.allSatisfy { fits($0.value, within: &budget) }
+        default:
+            return true
+        }
+    }
+
+    /// The builder of a key's default: `_AppKeys_holidaysDefault`, or `…DebugDefault` and
+    /// `…ReleaseDefault` for a debug key.
+    static func builderName(catalog: String, key: KeyDeclaration, role: String) -> String {
+        "_\(catalog)_\(key.name)\(role)Default"
+    }
+
+    func render(into writer: inout CodeWriter) {
+        var first = true
+        for key in catalog.keys {
+            let defaults: [(role: String, value: DefaultValue)] =
+                switch key.default {
+                case .value(let value): [("", value)]
+                case .debugRelease(let debug, let release): [("Debug", debug), ("Release", release)]
+                }
+            for (role, value) in defaults where Self.isLarge(value) {
+                if first {
+                    writer.blank()
+                    writer.line("// MARK: - Large defaults of \(SwiftSyntax.identifier(catalog.name))")
+                    first = false
+                }
+                writer.blank()
+                let what = role.isEmpty ? "default" : role.lowercased() + " default"
+                writer.line("/// The \(what) of `\(key.name)`, built one element per statement so it compiles quickly.")
+                let name = Self.builderName(catalog: catalog.name, key: key, role: role)
+                writer.block("private func \(name)() -> \(SwiftTypes.name(of: key.type)) {") { writer in
+                    renderCollection(value, type: key.type, variable: "value", depth: 0, into: &writer)
+                    writer.line("return value")
+                }
+            }
+        }
+    }
+
+    private static func isNonEmptyCollection(_ value: DefaultValue) -> Bool {
+        switch value {
+        case .array(let elements): !elements.isEmpty
+        case .dictionary(let entries): !entries.isEmpty
+        default: false
+        }
+    }
+
+    /// Declares `var <variable>` of `type` (without its optional) and fills it with `value`.
+    private func renderCollection(_ value: DefaultValue, type: ValueType, variable: String, depth: Int, into writer: inout CodeWriter) {
+        let collectionType = type.nonOptional
+        let typeName = SwiftTypes.name(of: collectionType)
+        let inner = "element\(depth + 1)"
+        func add(_ element: DefaultValue, type elementType: ValueType, store: (String) -> String) {
+            if Self.isNonEmptyCollection(element) {
+                writer.block("do {") { writer in
+                    renderCollection(element, type: elementType, variable: inner, depth: depth + 1, into: &writer)
+                    writer.line(store(inner))
+                }
+            } else {
+                let dates = SwiftLiterals.dateComments(for: element)
+                let comment = dates.isEmpty ? "" : " // " + dates.joined(separator: ", ")
+                writer.line(store(SwiftLiterals.expression(for: element, type: elementType)) + comment)
+            }
+        }
+        switch (value, collectionType) {
+        case (.array(let elements), .array(let elementType)):
+            writer.line("var \(variable): \(typeName) = []")
+            writer.line("\(variable).reserveCapacity(\(elements.count))")
+            for element in elements {
+                add(element, type: elementType) { "\(variable).append(\($0))" }
+            }
+        case (.dictionary(let entries), .dictionary(let valueType)):
+            writer.line("var \(variable): \(typeName) = [:]")
+            writer.line("\(variable).reserveCapacity(\(entries.count))")
+            for entry in entries {
+                add(entry.value, type: valueType) { "\(variable)[\(SwiftSyntax.stringLiteral(entry.key))] = \($0)" }
+            }
+        default:
+            writer.line("let \(variable): \(typeName) = \(SwiftLiterals.expression(for: value, type: collectionType))")
+        }
+    }
+}

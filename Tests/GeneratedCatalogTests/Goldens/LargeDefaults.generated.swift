@@ -1,0 +1,1 @@
+../../Fixtures/Goldens/large-defaults/Expected.swift

@@ -1,0 +1,1 @@
+../../Fixtures/Goldens/literals/Expected.swift

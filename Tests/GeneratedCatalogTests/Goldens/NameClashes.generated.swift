@@ -1,0 +1,1 @@
+../../Fixtures/Goldens/name-clashes/Expected.swift

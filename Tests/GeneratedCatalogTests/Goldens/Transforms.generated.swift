@@ -1,0 +1,1 @@
+../../Fixtures/Goldens/transforms/Expected.swift

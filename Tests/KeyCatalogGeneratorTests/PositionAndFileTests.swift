@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+@testable import KeyCatalogGenerator
+
+/// Issue 10's command-line findings: positions an editor agrees with, files that are not
+/// manifests, the manifest never overwritten, and messages that stay one readable line.
+@Suite("Positions, files and messages")
+struct PositionAndFileTests {
+    @Test("a lone CR ends a line, as CRLF and LF do")
+    func carriageReturns() {
+        let json = "{\r  \"version\": 1,\r  \"keys\": [\r    { \"name\": \"a\", \"type\": \"Integer\", \"default\": 1 }\r  ]\r}\r"
+        #expect(lint(json) == ["keys.json:4:28: error: unknown type 'Integer' for key 'a'; did you mean 'Int'?"])
+        #expect(lint(json.replacing("\r", with: "\r\n")) == lint(json))
+    }
+
+    @Test("columns count Unicode scalars, not UTF-8 bytes")
+    func columnsInCharacters() {
+        let json = "{\n  \"version\": 1,\n  \"keys\": [\n    { \"doc\": \"éééé\", \"name\": \"a\", \"type\": \"Integer\", \"default\": 1 }\n  ]\n}\n"
+        #expect(lint(json) == ["keys.json:4:43: error: unknown type 'Integer' for key 'a'; did you mean 'Int'?"])
+    }
+
+    @Test("a UTF-32 file is called UTF-32", arguments: [
+        ([0xFF, 0xFE, 0, 0, 0x7B, 0, 0, 0], "UTF-32"), ([0, 0, 0xFE, 0xFF, 0, 0, 0, 0x7B], "UTF-32"),
+        ([0x7B, 0, 0, 0, 0x7D, 0, 0, 0], "UTF-32"), ([0xFF, 0xFE, 0x7B, 0], "UTF-16"), ([0x7B, 0, 0x7D, 0], "UTF-16"),
+    ] as [([UInt8], String)])
+    func wideEncodings(bytes: [UInt8], encoding: String) {
+        let diagnostics = ManifestLoader.load(contents: bytes, path: "keys.json").diagnostics.map(\.description)
+        #expect(diagnostics == ["keys.json:1:1: error: the file is \(encoding); save it as UTF-8"])
+    }
+
+    @Test("a directory or a device is named for what it is")
+    func notAFile() throws {
+        try CommandTests.withFiles([:]) { folder in
+            let path = folder.path(percentEncoded: false)
+            let result = KeyCatalogCommand.run(["lint", path])
+            #expect(result.standardError == "\(path):1:1: error: '\(path)' is a directory, not a manifest; give the manifest's path, as in '\(path.hasSuffix("/") ? path : path + "/")keys.json'\n")
+        }
+        #expect(KeyCatalogCommand.run(["lint", "/dev/null"]).standardError == "/dev/null:1:1: error: '/dev/null' is a character device, not a regular file; give the path of a keys.json file\n")
+    }
+
+    @Test("generate refuses to write over its own manifest, however the path is spelled")
+    func outputIsInput() throws {
+        try CommandTests.withFiles(["keys.json": Manifests.small]) { folder in
+            let manifest = folder.appending(path: "keys.json").path(percentEncoded: false)
+            let link = folder.appending(path: "link.json").path(percentEncoded: false)
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: manifest)
+            for output in [manifest, folder.appending(path: "./sub/../keys.json").path(percentEncoded: false), link] {
+                let result = KeyCatalogCommand.run(["generate", manifest, "--output", output])
+                #expect(result.exitCode == 64)
+                #expect(result.standardError.hasPrefix("error: '--output \(output)' is the manifest '\(manifest)' itself, which generating would overwrite with Swift; write to a .swift file, as in '--output Keys.swift'"))
+            }
+            #expect(try String(contentsOfFile: manifest, encoding: .utf8) == Manifests.small)
+        }
+    }
+
+    @Test("quoted values in messages are escaped and cut")
+    func messages() {
+        let newline = lint(#"{ "version": 1, "keys": [{ "name": "a", "type": "In\nteger", "default": 1 }] }"#)
+        #expect(newline.allSatisfy { !$0.contains("\n") })
+        #expect(newline.first?.contains(#"In\nteger"#) == true)
+
+        let huge = String(repeating: "A", count: 200_000)
+        let findings = lint(#"{ "version": 1, "keys": [{ "name": "a", "type": "\#(huge)", "default": 1 }] }"#)
+        #expect(!findings.isEmpty && findings.allSatisfy { $0.count < 400 })
+    }
+}
