@@ -120,7 +120,7 @@ internal struct LiteralKeys: Swift.Sendable {
         internal var standard: KeyCatalog.AnyPersistentKeyValueStore
         /// The UserDefaults suite `com.example.nul\u{0}suite`.
         internal var suited: KeyCatalog.AnyPersistentKeyValueStore
-        /// The keychain, service `svc\u{0}x`, access group `grp\u{0}y`.
+        /// The keychain, service `svc\u{0}x`, access group `grp\u{0}y`, accessible `afterFirstUnlock`.
         internal var vault: KeyCatalog.AnyPersistentKeyValueStore
         /// The property-list file `KeyCatalogGoldens/nul\u{0}.plist`.
         internal var plist: KeyCatalog.AnyPersistentKeyValueStore
@@ -143,7 +143,7 @@ internal struct LiteralKeys: Swift.Sendable {
             Stores(
                 standard: .userDefaults(),
                 suited: .userDefaults(suite: "com.example.nul\0suite"),
-                vault: .keychain(service: "svc\0x", accessGroup: "grp\0y"),
+                vault: .keychain(service: "svc\0x", accessGroup: "grp\0y", accessibility: .afterFirstUnlock),
                 plist: .file(path: "KeyCatalogGoldens/nul\0.plist")
             )
         }
