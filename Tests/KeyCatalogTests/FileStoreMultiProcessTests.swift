@@ -37,7 +37,7 @@ struct FileStoreMultiProcessTests {
 
     /// Five children write 8 keys each of one file, 300 writes per child; two are SIGKILLed once
     /// they have acknowledged 60 writes. Every acknowledged write is in the final file.
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(10)))
     func writersInSeveralProcessesLoseNoWrite() throws {
         let url = folder.file("shared.plist")
         let path = url.path(percentEncoded: false)

@@ -66,7 +66,7 @@ struct FileStoreProcessTests {
 
 @Suite("Failures reported from awkward places")
 struct AwkwardFailureTests {
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func aHandlerMayOpenAFileStoreWhileALoadFailureIsReported() throws {
         let folder = TemporaryDirectory()
         let corrupt = folder.file("corrupt.plist")

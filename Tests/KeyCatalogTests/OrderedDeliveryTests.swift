@@ -15,7 +15,7 @@ struct OrderedDeliveryTests {
         kind == .file ? (1_000, 3, 1) : (2_000, 4, 3)
     }
 
-    @Test(.timeLimit(.minutes(3)), arguments: StoreKind.allCases)
+    @Test(.timeLimit(.minutes(10)), arguments: StoreKind.allCases)
     func everyObserverEndsOnTheFinalValue(kind: StoreKind) async throws {
         let fixture = kind.makeFixture()
         let store = _UncheckedStore(fixture.store)
