@@ -25,10 +25,12 @@ struct CatalogKeyTests {
         #expect(counter.value == 0 && !counter.isStored)
         counter.value = 4
         #expect(keys.sharedCounter == 4 && counter.isStored)
-        #expect(suites[1].defaults.integer(forKey: "sharedCounter") == 4, "written to the 'shared' suite")
-        #expect(suites[0].defaults.object(forKey: "sharedCounter") == nil, "and not to 'standard'")
+        // Persistent domains: other tests register defaults, and the registration domain is per process.
+        func stored(_ suite: TemporarySuite) -> Any? { suite.defaults.persistentDomain(forName: suite.name)?["sharedCounter"] }
+        #expect(stored(suites[1]) as? Int == 4, "written to the 'shared' suite")
+        #expect(stored(suites[0]) == nil, "and not to 'standard'")
         counter.reset()
-        #expect(keys.sharedCounter == 0 && !counter.isStored && suites[1].defaults.object(forKey: "sharedCounter") == nil)
+        #expect(keys.sharedCounter == 0 && !counter.isStored && stored(suites[1]) == nil)
 
         let document = UUID()
         let flag = keys.perDocumentFlagKey(id: document)
