@@ -13,9 +13,9 @@ struct BasicCatalogTests {
         checkRoundTrip("hasSeenOnboarding", get: { keys.hasSeenOnboarding }, set: { keys.hasSeenOnboarding = $0 }, default: false, sample: true)
         checkRoundTrip("username", get: { keys.username }, set: { keys.username = $0 }, default: "", sample: "ada")
 
-        // The same values through the static keys, as `store.get(.launchCount)` reads them.
-        #expect(keys.stores.standard.get(.launchCount) == 3)
-        #expect(keys.stores.standard.get(.username) == "ada")
+        // The same values through the bound keys, in their declared store.
+        #expect(keys.stores.standard.get(keys.$launchCount.key) == 3 && keys.$launchCount.store === keys.stores.standard)
+        #expect(keys.$username.value == "ada" && keys.$username.storeName == "standard")
         if setup == .userDefaults {
             #expect(suite.defaults.integer(forKey: "LaunchCount") == 3)
             #expect(suite.defaults.bool(forKey: "HasSeenOnboarding"))
@@ -25,7 +25,7 @@ struct BasicCatalogTests {
         #expect(keys.launchCount == 0)
         #expect(!keys.hasSeenOnboarding)
         #expect(keys.username == "")
-        #expect(!keys.stores.standard.contains(.launchCount))
+        #expect(!keys.$launchCount.isStored)
     }
 
     @Test("the registration table lists every key in manifest order")
@@ -53,7 +53,7 @@ struct BasicCatalogTests {
             keys.register()
             #expect(suite.defaults.object(forKey: "LaunchCount") as? Int == 0)
             #expect(suite.defaults.object(forKey: "username") as? String == "")
-            #expect(!keys.stores.standard.contains(.launchCount), "registered defaults are not stored values")
+            #expect(!keys.$launchCount.isStored, "registered defaults are not stored values")
 
             let other = TemporarySuite()
             Keys.register(in: other.defaults)

@@ -8,12 +8,14 @@ import Testing
 struct DebugCatalogTests {
     @Test("Debug builds use the debug defaults")
     func configuration() {
-        #expect(PersistentDebugKey<Bool>.isRatingEnabled.configuration == .debug)
-        #expect(PersistentDebugKey<Bool>.isRatingEnabled.defaultValue == false)
-        #expect(PersistentDebugKey<Bool>.isRatingEnabled.releaseDefaultValue == true)
-        #expect(PersistentDebugKey<URL>.apiBaseURL.releaseDefaultValue.absoluteString == "https://example.com/api")
-        #expect(PersistentDebugKey<LogLevel>.logLevel.releaseDefaultValue == .error)
-        #expect(PersistentDebugKey<Int?>.debugFetchLimit.releaseDefaultValue == nil)
+        let keys = DebugKeys(stores: .inMemory())
+        let isRatingEnabled = keys.$isRatingEnabled.key.base as? PersistentDebugKey<Bool>
+        #expect(isRatingEnabled?.configuration == .debug && keys.$isRatingEnabled.key.isStoreAccessEnabled)
+        #expect(isRatingEnabled?.defaultValue == false && keys.$isRatingEnabled.key.defaultValue == false)
+        #expect(isRatingEnabled?.releaseDefaultValue == true)
+        #expect((keys.$apiBaseURL.key.base as? PersistentDebugKey<URL>)?.releaseDefaultValue.absoluteString == "https://example.com/api")
+        #expect((keys.$logLevel.key.base as? PersistentDebugKey<LogLevel>)?.releaseDefaultValue == .error)
+        #expect((keys.$debugFetchLimit.key.base as? PersistentDebugKey<Int?>)?.releaseDefaultValue == .some(nil))
     }
 
     @Test("every debug key round-trips in Debug", arguments: StoreSetup.allCases)

@@ -69,7 +69,7 @@ struct EveryTypeCatalogTests {
         check("typeListOfDictionaries", \.keys.typeListOfDictionaries, [[:]])
 
         keys.typeOptionalInt = nil
-        #expect(keys.typeOptionalInt == nil && !keys.stores.standard.contains(.typeOptionalInt), "nil is stored as no value")
+        #expect(keys.typeOptionalInt == nil && !keys.$typeOptionalInt.isStored, "nil is stored as no value")
         keys.reset()
         #expect(keys.typeInt == -42 && keys.typeScores["a"] == 1 && keys.typeOptionalString == nil)
         #expect(TypeKeys.entries.allSatisfy { !keys.stores.standard.hasPersistentValue(forKey: $0.storageKey) })

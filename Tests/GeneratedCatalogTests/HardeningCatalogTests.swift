@@ -34,7 +34,7 @@ struct HardeningCatalogTests {
         let keys = get(stores: .inMemory())
         #expect(keys.get == 1)
         keys.get = 5
-        #expect(keys.get == 5 && keys.stores.standard.get(.get) == 5)
+        #expect(keys.get == 5 && keys.stores.standard.get(keys.$get.key) == 5)
         #expect(get.entries.map(\.name) == ["get", "oldCount"])
         #expect(get.entries[1].deprecationMessage == "Use get.")
         #expect(get.entries[1].defaultDescription == "2")

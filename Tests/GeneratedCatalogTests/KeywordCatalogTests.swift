@@ -20,8 +20,8 @@ struct KeywordCatalogTests {
         #expect(keys.static(for: "a", in: 1) == 0)
         keys.setStatic(0.5, for: "a", in: 1)
         #expect(keys.static(for: "a", in: 1) == 0.5 && keys.static(for: "a", in: 2) == 0)
-        #expect(PersistentKey<Double>.static(for: "x", in: 3).id == "static/x/3")
-        #expect(keys.stores.standard.get(.default) == 2)
+        #expect(keys.staticKey(for: "x", in: 3).key.id == "static/x/3")
+        #expect(keys.$default.value == 2 && keys.stores.standard.get(keys.$default.key) == 2)
         if setup == .userDefaults {
             #expect(suite.defaults.string(forKey: "func") == "out")
         }

@@ -10,13 +10,14 @@ struct ParameterizedCatalogTests {
 
     @Test("storage keys interpolate their parameters")
     func storageKeys() {
-        #expect(PersistentKey<String?>.selectedLayoutID(listID: "inbox").id == "inbox::SelectedLayoutID")
-        #expect(PersistentKey<Int>.pageSize(index: 3).id == "page-size/3")
-        #expect(PersistentKey<Double>.documentScale(documentID: Self.documentID).id == "documents/E621E1F8-C36C-495A-93FC-0C247A3E6E5F/scale")
-        #expect(PersistentKey<Double?>.cellWidth(tableID: Self.documentID, column: -1).id == "E621E1F8-C36C-495A-93FC-0C247A3E6E5F/-1/width")
-        #expect(PersistentKey<String>.draft(accountID: "a\\(b)").id == "a\\(b)")
-        #expect(PersistentKey<[String]>.filterTags(for: "x").id == "Filter(\\(x))")
-        #expect(PersistentKey<Int>.filterLimit(newValue: 7).id == "Filter/7/limit")
+        let keys = ParameterizedKeys(stores: .inMemory())
+        #expect(keys.selectedLayoutIDKey(listID: "inbox").key.id == "inbox::SelectedLayoutID")
+        #expect(keys.pageSizeKey(index: 3).key.id == "page-size/3")
+        #expect(keys.documentScaleKey(documentID: Self.documentID).key.id == "documents/E621E1F8-C36C-495A-93FC-0C247A3E6E5F/scale")
+        #expect(keys.cellWidthKey(tableID: Self.documentID, column: -1).key.id == "E621E1F8-C36C-495A-93FC-0C247A3E6E5F/-1/width")
+        #expect(keys.draftKey(accountID: "a\\(b)").key.id == "a\\(b)")
+        #expect(keys.filterTagsKey(for: "x").key.id == "Filter(\\(x))")
+        #expect(keys.filterLimitKey(newValue: 7).key.id == "Filter/7/limit")
     }
 
     @Test("each parameter value is its own stored value", arguments: StoreSetup.allCases)
@@ -79,20 +80,20 @@ struct ParameterizedCatalogTests {
 
         // The generator describes defaults the way the runtime describes a key's default.
         let runtime: [String: String] = [
-            "selectedLayoutID": describe(.selectedLayoutID(listID: "x")),
-            "pageSize": describe(.pageSize(index: 0)),
-            "documentScale": describe(.documentScale(documentID: Self.documentID)),
-            "cellWidth": describe(.cellWidth(tableID: Self.documentID, column: 0)),
-            "draft": describe(.draft(accountID: "x")),
-            "filterTags": describe(.filterTags(for: "x")),
-            "filterLimit": describe(.filterLimit(newValue: 0)),
+            "selectedLayoutID": describe(keys.selectedLayoutIDKey(listID: "x")),
+            "pageSize": describe(keys.pageSizeKey(index: 0)),
+            "documentScale": describe(keys.documentScaleKey(documentID: Self.documentID)),
+            "cellWidth": describe(keys.cellWidthKey(tableID: Self.documentID, column: 0)),
+            "draft": describe(keys.draftKey(accountID: "x")),
+            "filterTags": describe(keys.filterTagsKey(for: "x")),
+            "filterLimit": describe(keys.filterLimitKey(newValue: 0)),
         ]
         for entry in ParameterizedKeys.entries {
             #expect(entry.defaultDescription == runtime[entry.name], "\(entry.name)")
         }
     }
 
-    private func describe<Key: PersistentKeyProtocol>(_ key: Key) -> String {
-        KeyCatalogEntry(name: "probe", key: key, store: "standard", typeName: "").defaultDescription
+    private func describe<Value>(_ key: CatalogKey<Value>) -> String {
+        KeyCatalogEntry(name: "probe", key: key.key, store: "standard", typeName: "").defaultDescription
     }
 }

@@ -20,12 +20,21 @@ struct StoreCatalogTests {
         let document = UUID()
         keys.setPerDocumentFlag(false, id: document)
 
-        #expect(stores.shared.get(.sharedCounter) == 1 && !stores.standard.contains(.sharedCounter), "defaultStore is 'shared'")
-        #expect(stores.standard.get(.standardFlag) && !stores.shared.contains(.standardFlag))
-        #expect(stores.cloud.get(.cloudNote) == "note")
-        #expect(stores.secrets.get(.sessionToken) == "t1" && stores.groupSecrets.get(.groupToken) == "t2")
-        #expect(stores.settingsFile.get(.fileVolume) == 0.1 && stores.scratch.get(.scratchItems) == ["a"])
-        #expect(!stores.settingsFile.get(.perDocumentFlag(id: document)) && keys.perDocumentFlag(id: UUID()))
+        #expect(stores.shared.get(keys.$sharedCounter.key) == 1 && !stores.standard.contains(keys.$sharedCounter.key), "defaultStore is 'shared'")
+        #expect(stores.standard.get(keys.$standardFlag.key) && !stores.shared.contains(keys.$standardFlag.key))
+        #expect(stores.cloud.get(keys.$cloudNote.key) == "note")
+        #expect(stores.secrets.get(keys.$sessionToken.key) == "t1" && stores.groupSecrets.get(keys.$groupToken.key) == "t2")
+        #expect(stores.settingsFile.get(keys.$fileVolume.key) == 0.1 && stores.scratch.get(keys.$scratchItems.key) == ["a"])
+        #expect(!stores.settingsFile.get(keys.perDocumentFlagKey(id: document).key) && keys.perDocumentFlag(id: UUID()))
+        let bound: [(String, AnyPersistentKeyValueStore)] = [
+            (keys.$sharedCounter.storeName, keys.$sharedCounter.store), (keys.$standardFlag.storeName, keys.$standardFlag.store),
+            (keys.$cloudNote.storeName, keys.$cloudNote.store), (keys.$sessionToken.storeName, keys.$sessionToken.store),
+            (keys.$groupToken.storeName, keys.$groupToken.store), (keys.$fileVolume.storeName, keys.$fileVolume.store),
+            (keys.$scratchItems.storeName, keys.$scratchItems.store),
+            (keys.perDocumentFlagKey(id: document).storeName, keys.perDocumentFlagKey(id: document).store),
+        ]
+        #expect(bound.map(\.0) == ["shared", "standard", "cloud", "secrets", "groupSecrets", "settingsFile", "scratch", "settingsFile"])
+        #expect(bound.allSatisfy { stores[$0.0] === $0.1 }, "every key is bound to its declared store")
         for store in ["standard", "shared", "cloud", "secrets", "groupSecrets", "settingsFile", "scratch"] {
             #expect(stores[store] != nil, "\(store)")
         }

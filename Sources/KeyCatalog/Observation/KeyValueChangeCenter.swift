@@ -47,6 +47,9 @@ public final class KeyValueChangeCenter: Sendable {
     }
 
     private let state = _Locked(State())
+    /// Observation's view of the keys read through catalogs (``_trackAccess(forKey:)``), made on
+    /// first use; `AnyObject` because Observation needs newer Apple platforms than the package.
+    let observationTracking = _Locked<AnyObject?>(nil)
 
     public init() {}
 

@@ -21,21 +21,35 @@ struct CatalogRenderer {
 
     func render(into writer: inout CodeWriter) {
         let name = SwiftSyntax.identifier(catalog.name)
+        let example = catalog.keys.first { !$0.isParameterized }.map { SwiftSyntax.identifier($0.name) }
         writer.line("/// The keys of \(manifestName), each read and written through its declared store.")
         writer.line("///")
         writer.line("/// ```swift")
         writer.line("/// let keys = \(name)()                        // the declared stores")
         writer.line("/// let testKeys = \(name)(stores: .inMemory()) // in tests")
+        if let example {
+            writer.line("/// let value = keys.\(example)                  // a value; keys.$\(example) is the key, bound to its store")
+        }
         writer.line("/// ```")
-        writer.block("\(access) struct \(name): Swift.Sendable {") { writer in
+        writer.block("\(access) struct \(name): Swift.Sendable, KeyCatalog.PersistentKeyCatalog {") { writer in
             StoresRenderer(catalog: catalog, access: access).render(into: &writer)
             writer.blank()
             writer.line("/// The stores keys are read from and written to.")
             writer.line("\(access) let stores: Stores")
             writer.blank()
-            writer.line("/// A catalog over `stores`: the declared ones unless told otherwise.")
-            writer.block("\(access) init(stores: Stores = .live) {") { writer in
+            writer.line("/// A catalog over the declared stores.")
+            writer.block("\(access) init() {") { writer in
+                writer.line("self.init(stores: .live)")
+            }
+            writer.blank()
+            writer.line("/// A catalog over `stores`, each key bound to its declared store among them.")
+            writer.block("\(access) init(stores: Stores) {") { writer in
                 writer.line("self.stores = stores")
+                catalog.keys.withUnsafeBufferPointer { keys in
+                    for index in keys.indices where !keys[index].isParameterized {
+                        renderBinding(of: keys[index], into: &writer)
+                    }
+                }
             }
             if !catalog.keys.isEmpty {
                 writer.blank()
@@ -62,30 +76,45 @@ struct CatalogRenderer {
 
     // MARK: Members
 
+    /// `KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int>.launchCount, name: "launchCount", store: stores.standard, storeName: "standard")`.
+    private func binding(of key: KeyDeclaration, storesExpression: String) -> String {
+        let store = SwiftSyntax.identifier(key.store)
+        var binding = "KeyCatalog.CatalogKey("
+        binding.reserveCapacity(160)
+        binding += key.deprecated != nil ? definitions : SwiftTypes.keyType(of: key)
+        binding += "." + KeyAccessorRenderer.reference(to: key)
+        binding += ", name: " + SwiftSyntax.stringLiteral(key.name)
+        binding += ", store: " + storesExpression + "." + store
+        binding += ", storeName: " + SwiftSyntax.stringLiteral(key.store) + ")"
+        return binding
+    }
+
+    /// `self._launchCount = KeyCatalog.CatalogKey(…)`, in `init(stores:)`.
+    private func renderBinding(of key: KeyDeclaration, into writer: inout CodeWriter) {
+        writer.line("self._" + key.name + " = " + binding(of: key, storesExpression: "stores"))
+    }
+
     private func renderMember(for key: KeyDeclaration, into writer: inout CodeWriter) {
         // Written without closures or intermediate arrays: this runs once per key.
         let name = SwiftSyntax.identifier(key.name)
         let valueType = SwiftTypes.name(of: key.type)
-        let store = SwiftSyntax.identifier(key.store)
-        let reference = (key.deprecated != nil ? definitions + "." : ".") + KeyAccessorRenderer.reference(to: key)
         let availability = key.deprecated.map { "@available(*, deprecated, message: " + SwiftSyntax.stringLiteral($0) + ")" }
 
         writer.documentation(key.doc)
         if let availability { writer.line(availability) }
         guard key.isParameterized else {
-            writer.line(access + " var " + name + ": " + valueType + " {")
-            writer.indented { writer in
-                writer.line("get { self.stores." + store + ".get(" + reference + ") }")
-                writer.line("nonmutating set { self.stores." + store + ".set(" + reference + ", to: newValue) }")
-            }
-            writer.line("}")
+            writer.line("@KeyCatalog.CatalogKey " + access + " var " + name + ": " + valueType)
             return
         }
 
         let parameters = KeyAccessorRenderer.parameterList(of: key)
+        let arguments = key.parameters.map { parameter in
+            SwiftSyntax.argumentLabel(parameter.name) + ": " + SwiftSyntax.identifier(parameter.name)
+        }.joined(separator: ", ")
+        let accessor = SwiftSyntax.identifier(key.name + "Key")
         writer.line(access + " func " + name + "(" + parameters + ") -> " + valueType + " {")
         writer.indented { writer in
-            writer.line("self.stores." + store + ".get(" + reference + ")")
+            writer.line("self." + accessor + "(" + arguments + ").value")
         }
         writer.line("}")
         writer.blank()
@@ -95,7 +124,15 @@ struct CatalogRenderer {
         if let availability { writer.line(availability) }
         writer.line(access + " func " + setter + "(_ " + newValue + ": " + valueType + ", " + parameters + ") {")
         writer.indented { writer in
-            writer.line("self.stores." + store + ".set(" + reference + ", to: " + newValue + ")")
+            writer.line("self." + accessor + "(" + arguments + ").value = " + newValue)
+        }
+        writer.line("}")
+        writer.blank()
+        writer.line("/// `" + key.name + "` for these parameters, bound to its store `" + key.store + "`: observe it, reset it, bind it.")
+        if let availability { writer.line(availability) }
+        writer.line(access + " func " + accessor + "(" + parameters + ") -> KeyCatalog.CatalogKey<" + valueType + "> {")
+        writer.indented { writer in
+            writer.line(binding(of: key, storesExpression: "self.stores"))
         }
         writer.line("}")
     }

@@ -1,5 +1,7 @@
-/// Renders each key as a static member constrained on `Self`, so call sites read
-/// `store.get(.launchCount)` and `store.get(.selectedLayoutID(listID: "inbox"))`.
+/// Renders each key as a `fileprivate` static member constrained on `Self`, which the catalog
+/// binds to the key's declared store. File-private, so that no code outside the generated file can
+/// hand a generated key to another store (`UserDefaults.standard.get(.widgetTheme)` for a key
+/// declared in the `group` store does not compile); the catalog's `$launchCount` is the way in.
 ///
 /// Keys of one key type share an extension, in order of first appearance; inside it they keep
 /// manifest order:
@@ -7,7 +9,7 @@
 /// ```swift
 /// extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
 ///     /// How many times the app was launched.
-///     internal static var launchCount: Self {
+///     fileprivate static var launchCount: Self {
 ///         Self("LaunchCount", defaultValue: 0)
 ///     }
 /// }
@@ -58,7 +60,7 @@ struct KeyAccessorRenderer {
         if let message = key.deprecated {
             writer.line("@available(*, deprecated, message: " + SwiftSyntax.stringLiteral(message) + ")")
         }
-        writer.line(access + " static " + Self.signature(of: key, returning: "Self") + " {")
+        writer.line("fileprivate static " + Self.signature(of: key, returning: "Self") + " {")
         writer.indented { writer in
             if key.deprecated != nil {
                 writer.line(deprecatedAlias + "." + Self.reference(to: key))

@@ -5,11 +5,24 @@ import Foundation
 import KeyCatalog
 import SwiftUI
 
+// Keys declared by hand, as apps without a keys.json do; any store takes them.
+extension PersistentKeyProtocol where Self == PersistentKey<Int> {
+    static var handLaunchCount: Self { Self("HandLaunchCount", defaultValue: 0) }
+}
+
+extension PersistentKeyProtocol where Self == PersistentKey<Bool> {
+    static var handHasSeenOnboarding: Self { Self("HandHasSeenOnboarding", defaultValue: false) }
+}
+
+extension PersistentKeyProtocol where Self == PersistentKey<String> {
+    static var handUsername: Self { Self("HandUsername", defaultValue: "") }
+}
+
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 struct SettingsView: View {
-    @PersistentValue(.launchCount) var launchCount
-    @PersistentValue(.hasSeenOnboarding) var hasSeenOnboarding: Bool
-    @PersistentValue(.username, store: UbiquitousKeyValueStore.default) var username
+    @PersistentValue(.handLaunchCount) var launchCount
+    @PersistentValue(.handHasSeenOnboarding) var hasSeenOnboarding: Bool
+    @PersistentValue(.handUsername, store: UbiquitousKeyValueStore.default) var username
 
     var body: some View {
         VStack {
@@ -32,7 +45,25 @@ struct CatalogView: View {
     var body: some View {
         VStack {
             Text("Launches: \(keys.launchCount)")
-            Toggle("Seen onboarding", isOn: Binding(get: { keys.hasSeenOnboarding }, set: { keys.hasSeenOnboarding = $0 }))
+            Toggle("Seen onboarding", isOn: keys.$hasSeenOnboarding.binding)
+            TextField("User name", text: keys.$username.binding)
+        }
+    }
+}
+
+/// Catalog keys by key path: each in its declared store, in the environment's catalog.
+@available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+struct CatalogSettingsView: View {
+    @PersistentValue(\Keys.$launchCount) var launchCount
+    @PersistentValue(\Keys.$hasSeenOnboarding) var hasSeenOnboarding: Bool
+    @PersistentValue(\Keys.$username) var username
+
+    var body: some View {
+        VStack {
+            Stepper("Launches", value: $launchCount, in: 0...1_000)
+            Toggle("Seen onboarding", isOn: $hasSeenOnboarding)
+            TextField("User name", text: $username)
+            Text(verbatim: "\(launchCount) \(hasSeenOnboarding) \(username)")
         }
     }
 }
@@ -47,6 +78,9 @@ struct RootView: View {
             SettingsView()
                 .defaultPersistentKeyValueStore(UbiquitousKeyValueStore.default)
             CatalogView()
+            CatalogSettingsView()
+            CatalogSettingsView()
+                .keyCatalog(Keys(stores: .inMemory()))   // tests and previews: one place
         }
     }
 }

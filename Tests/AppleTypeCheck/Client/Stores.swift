@@ -10,7 +10,7 @@ final class LaunchCounter {
     private(set) var lastSeen = 0
 
     init(store: some PersistentKeyValueStore) {
-        store.publisher(for: .launchCount)
+        store.publisher(for: .handLaunchCount)
             .removeDuplicates()
             .map { $0 * 2 }
             .sink { [weak self] in self?.lastSeen = $0 }
@@ -21,19 +21,19 @@ final class LaunchCounter {
 @available(macOS 10.15, iOS 13.0, tvOS 13.0, watchOS 6.0, *)
 func useStores() throws {
     let secrets = KeychainKeyValueStore(service: "com.example.app", accessGroup: nil)
-    secrets.set(.username, to: "ada")
-    print(secrets.get(.username), secrets.contains(.username))
+    secrets.set(.handUsername, to: "ada")
+    print(secrets.get(.handUsername), secrets.contains(.handUsername))
     try secrets.flushPersistentValues()
 
     let cloud = UbiquitousKeyValueStore.default
-    cloud.set(.launchCount, to: cloud.get(.launchCount) + 1)
+    cloud.set(.handLaunchCount, to: cloud.get(.handLaunchCount) + 1)
     do {
         try cloud.flushPersistentValues()
     } catch {
         print("not synchronized (no iCloud entitlement?): \(error)")
     }
     print("initial sync arrived:", cloud.hasReceivedInitialSync)
-    let observation = cloud.observe(.launchCount) { print("launchCount is now \($0)") }
+    let observation = cloud.observe(.handLaunchCount) { print("launchCount is now \($0)") }
     observation.cancel()
     if !NSUbiquitousKeyValueStore.default.synchronize() {
         print("no iCloud entitlement")
@@ -41,6 +41,8 @@ func useStores() throws {
 
     let keys = Keys(stores: .init(standard: .keychain(service: "com.example.app")))
     keys.launchCount += 1
+    var cancellables: Set<AnyCancellable> = []
+    keys.$launchCount.publisher.sink { print("launchCount is now \($0)") }.store(in: &cancellables)
     _ = LaunchCounter(store: AnyPersistentKeyValueStore.ubiquitous())
 
     // The external-change notification, read as Apple documents it.

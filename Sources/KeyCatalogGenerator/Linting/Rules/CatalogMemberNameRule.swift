@@ -2,8 +2,9 @@
 /// compile or a member would shadow another:
 ///
 /// - a key named like a member every catalog has (`stores`, `entries`, `migrations`, `register`,
-///   `reset`, `migrate`, `Stores`, `_DeprecatedKeyDefinitions`), or like a member the catalog
-///   derives from a parameterized key (`setFoo` and, with migrations, `migrateFoo` for `foo`);
+///   `reset`, `migrate`, `changes`, `observe`, `Stores`, `_DeprecatedKeyDefinitions`), or like a
+///   member the catalog derives from a parameterized key (`setFoo`, `fooKey` and, with
+///   migrations, `migrateFoo` for `foo`);
 /// - a module the generated code qualifies names with (`Swift`, `Foundation`, `KeyCatalog`) used
 ///   as a key, parameter, catalog or type name;
 /// - a type named `Stores` or `_DeprecatedKeyDefinitions`, or a store named `Stores` (the
@@ -24,7 +25,8 @@ struct CatalogMemberNameRule: LintRule {
 
     /// The members every generated catalog has (see `SwiftRenderer`).
     static let reservedNames: Set<String> = [
-        "stores", "entries", "migrations", "register", "reset", "migrate", "Stores", "_DeprecatedKeyDefinitions",
+        "stores", "entries", "migrations", "register", "reset", "migrate", "changes", "observe", "Stores",
+        "_DeprecatedKeyDefinitions",
     ]
 
     /// The modules generated code qualifies names with (`Swift.Int`, `Foundation.Date`,
@@ -80,7 +82,7 @@ struct CatalogMemberNameRule: LintRule {
         var derivedCollisions: [Diagnostic] = []
         for key in context.keys {
             guard let name = key.name, let template = key.validStorageKey, !template.placeholders.isEmpty else { continue }
-            var members = [("set" + SwiftSyntax.capitalized(name), "setter")]
+            var members = [("set" + SwiftSyntax.capitalized(name), "setter"), (name + "Key", "bound-key accessor")]
             if !(key.value["migrations"]?.elements ?? []).isEmpty {
                 members.append(("migrate" + SwiftSyntax.capitalized(name), "migration function"))
             }

@@ -10,12 +10,12 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     ///
     /// It spans paragraphs, mentions `code`, */ and "quotes",
     /// and Windows line ends.
-    internal static var documentedValue: Self {
+    fileprivate static var documentedValue: Self {
         Self("documentedValue", defaultValue: 1)
     }
 
     @available(*, deprecated, message: "Use 'documentedValue' instead.")
-    internal static var oldCounter: Self {
+    fileprivate static var oldCounter: Self {
         _AnnotatedKeysDeprecatedKeyDefinitions.oldCounter
     }
 }
@@ -23,33 +23,33 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String> {
     /// The old theme name.
     @available(*, deprecated, message: "Themes are enums now: \"appearance\" \\ see the changelog.")
-    internal static var oldTheme: Self {
+    fileprivate static var oldTheme: Self {
         _AnnotatedKeysDeprecatedKeyDefinitions.oldTheme
     }
 
     @available(*, deprecated, message: "Use 'password'.")
-    internal static var pin: Self {
+    fileprivate static var pin: Self {
         _AnnotatedKeysDeprecatedKeyDefinitions.pin
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Bool> {
     @available(*, deprecated, message: "Gone.")
-    internal static func oldPerListFlag(listID: Swift.String) -> Self {
+    fileprivate static func oldPerListFlag(listID: Swift.String) -> Self {
         _AnnotatedKeysDeprecatedKeyDefinitions.oldPerListFlag(listID: listID)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDebugKey<Swift.Bool> {
     @available(*, deprecated, message: "Debug menus moved.")
-    internal static var oldDebugFlag: Self {
+    fileprivate static var oldDebugFlag: Self {
         _AnnotatedKeysDeprecatedKeyDefinitions.oldDebugFlag
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String?> {
     /// Never shown in settings screens.
-    internal static var password: Self {
+    fileprivate static var password: Self {
         Self("password", defaultValue: nil)
     }
 }
@@ -61,8 +61,9 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
 /// ```swift
 /// let keys = AnnotatedKeys()                        // the declared stores
 /// let testKeys = AnnotatedKeys(stores: .inMemory()) // in tests
+/// let value = keys.documentedValue                  // a value; keys.$documentedValue is the key, bound to its store
 /// ```
-internal struct AnnotatedKeys: Swift.Sendable {
+internal struct AnnotatedKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     /// The stores the manifest declares, one property each.
     ///
     /// Tests replace them without global state: `AnnotatedKeys(stores: .inMemory())`.
@@ -104,9 +105,20 @@ internal struct AnnotatedKeys: Swift.Sendable {
     /// The stores keys are read from and written to.
     internal let stores: Stores
 
-    /// A catalog over `stores`: the declared ones unless told otherwise.
-    internal init(stores: Stores = .live) {
+    /// A catalog over the declared stores.
+    internal init() {
+        self.init(stores: .live)
+    }
+
+    /// A catalog over `stores`, each key bound to its declared store among them.
+    internal init(stores: Stores) {
         self.stores = stores
+        self._documentedValue = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int>.documentedValue, name: "documentedValue", store: stores.standard, storeName: "standard")
+        self._oldCounter = KeyCatalog.CatalogKey(_DeprecatedKeyDefinitions.oldCounter, name: "oldCounter", store: stores.standard, storeName: "standard")
+        self._oldTheme = KeyCatalog.CatalogKey(_DeprecatedKeyDefinitions.oldTheme, name: "oldTheme", store: stores.standard, storeName: "standard")
+        self._oldDebugFlag = KeyCatalog.CatalogKey(_DeprecatedKeyDefinitions.oldDebugFlag, name: "oldDebugFlag", store: stores.standard, storeName: "standard")
+        self._password = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.String?>.password, name: "password", store: stores.vault, storeName: "vault")
+        self._pin = KeyCatalog.CatalogKey(_DeprecatedKeyDefinitions.pin, name: "pin", store: stores.vault, storeName: "vault")
     }
 
     // MARK: - Values
@@ -115,52 +127,40 @@ internal struct AnnotatedKeys: Swift.Sendable {
     ///
     /// It spans paragraphs, mentions `code`, */ and "quotes",
     /// and Windows line ends.
-    internal var documentedValue: Swift.Int {
-        get { self.stores.standard.get(.documentedValue) }
-        nonmutating set { self.stores.standard.set(.documentedValue, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var documentedValue: Swift.Int
 
     @available(*, deprecated, message: "Use 'documentedValue' instead.")
-    internal var oldCounter: Swift.Int {
-        get { self.stores.standard.get(_DeprecatedKeyDefinitions.oldCounter) }
-        nonmutating set { self.stores.standard.set(_DeprecatedKeyDefinitions.oldCounter, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var oldCounter: Swift.Int
 
     /// The old theme name.
     @available(*, deprecated, message: "Themes are enums now: \"appearance\" \\ see the changelog.")
-    internal var oldTheme: Swift.String {
-        get { self.stores.standard.get(_DeprecatedKeyDefinitions.oldTheme) }
-        nonmutating set { self.stores.standard.set(_DeprecatedKeyDefinitions.oldTheme, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var oldTheme: Swift.String
 
     @available(*, deprecated, message: "Gone.")
     internal func oldPerListFlag(listID: Swift.String) -> Swift.Bool {
-        self.stores.standard.get(_DeprecatedKeyDefinitions.oldPerListFlag(listID: listID))
+        self.oldPerListFlagKey(listID: listID).value
     }
 
     /// Stores a new value for `oldPerListFlag`.
     @available(*, deprecated, message: "Gone.")
     internal func setOldPerListFlag(_ newValue: Swift.Bool, listID: Swift.String) {
-        self.stores.standard.set(_DeprecatedKeyDefinitions.oldPerListFlag(listID: listID), to: newValue)
+        self.oldPerListFlagKey(listID: listID).value = newValue
+    }
+
+    /// `oldPerListFlag` for these parameters, bound to its store `standard`: observe it, reset it, bind it.
+    @available(*, deprecated, message: "Gone.")
+    internal func oldPerListFlagKey(listID: Swift.String) -> KeyCatalog.CatalogKey<Swift.Bool> {
+        KeyCatalog.CatalogKey(_DeprecatedKeyDefinitions.oldPerListFlag(listID: listID), name: "oldPerListFlag", store: self.stores.standard, storeName: "standard")
     }
 
     @available(*, deprecated, message: "Debug menus moved.")
-    internal var oldDebugFlag: Swift.Bool {
-        get { self.stores.standard.get(_DeprecatedKeyDefinitions.oldDebugFlag) }
-        nonmutating set { self.stores.standard.set(_DeprecatedKeyDefinitions.oldDebugFlag, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var oldDebugFlag: Swift.Bool
 
     /// Never shown in settings screens.
-    internal var password: Swift.String? {
-        get { self.stores.vault.get(.password) }
-        nonmutating set { self.stores.vault.set(.password, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var password: Swift.String?
 
     @available(*, deprecated, message: "Use 'password'.")
-    internal var pin: Swift.String {
-        get { self.stores.vault.get(_DeprecatedKeyDefinitions.pin) }
-        nonmutating set { self.stores.vault.set(_DeprecatedKeyDefinitions.pin, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var pin: Swift.String
 
     // MARK: - Registration table
 

@@ -7,19 +7,19 @@ import KeyCatalog
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
     /// How many times the app was launched.
-    internal static var launchCount: Self {
+    fileprivate static var launchCount: Self {
         Self("LaunchCount", defaultValue: 0)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Bool> {
-    internal static var hasSeenOnboarding: Self {
+    fileprivate static var hasSeenOnboarding: Self {
         Self("HasSeenOnboarding", defaultValue: false)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String> {
-    internal static var username: Self {
+    fileprivate static var username: Self {
         Self("username", defaultValue: "")
     }
 }
@@ -31,8 +31,9 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
 /// ```swift
 /// let keys = Keys()                        // the declared stores
 /// let testKeys = Keys(stores: .inMemory()) // in tests
+/// let value = keys.launchCount                  // a value; keys.$launchCount is the key, bound to its store
 /// ```
-internal struct Keys: Swift.Sendable {
+internal struct Keys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     /// The stores the manifest declares, one property each.
     ///
     /// Tests replace them without global state: `Keys(stores: .inMemory())`.
@@ -67,28 +68,27 @@ internal struct Keys: Swift.Sendable {
     /// The stores keys are read from and written to.
     internal let stores: Stores
 
-    /// A catalog over `stores`: the declared ones unless told otherwise.
-    internal init(stores: Stores = .live) {
+    /// A catalog over the declared stores.
+    internal init() {
+        self.init(stores: .live)
+    }
+
+    /// A catalog over `stores`, each key bound to its declared store among them.
+    internal init(stores: Stores) {
         self.stores = stores
+        self._launchCount = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int>.launchCount, name: "launchCount", store: stores.standard, storeName: "standard")
+        self._hasSeenOnboarding = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Bool>.hasSeenOnboarding, name: "hasSeenOnboarding", store: stores.standard, storeName: "standard")
+        self._username = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.String>.username, name: "username", store: stores.standard, storeName: "standard")
     }
 
     // MARK: - Values
 
     /// How many times the app was launched.
-    internal var launchCount: Swift.Int {
-        get { self.stores.standard.get(.launchCount) }
-        nonmutating set { self.stores.standard.set(.launchCount, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var launchCount: Swift.Int
 
-    internal var hasSeenOnboarding: Swift.Bool {
-        get { self.stores.standard.get(.hasSeenOnboarding) }
-        nonmutating set { self.stores.standard.set(.hasSeenOnboarding, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var hasSeenOnboarding: Swift.Bool
 
-    internal var username: Swift.String {
-        get { self.stores.standard.get(.username) }
-        nonmutating set { self.stores.standard.set(.username, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var username: Swift.String
 
     // MARK: - Registration table
 

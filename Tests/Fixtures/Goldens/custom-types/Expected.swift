@@ -7,13 +7,13 @@ import KeyCatalog
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<GoldenWindowFrame> {
     /// A KeyValuePersistible struct of the app's own.
-    internal static var windowFrame: Self {
+    fileprivate static var windowFrame: Self {
         Self("windowFrame", defaultValue: GoldenWindowFrame(x: 0, y: 0, width: 800, height: 600))
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<GoldenContact> {
-    internal static var contact: Self {
+    fileprivate static var contact: Self {
         Self(
             "contact",
             defaultValue: GoldenContact(nickname: "anon", age: 0),
@@ -23,7 +23,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<GoldenContact?> {
-    internal static var optionalContact: Self {
+    fileprivate static var optionalContact: Self {
         Self(
             "optionalContact",
             defaultValue: nil,
@@ -33,7 +33,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<GoldenAccountKind> {
-    internal static var accountKind: Self {
+    fileprivate static var accountKind: Self {
         Self(
             "accountKind",
             defaultValue: GoldenAccountKind(rawValue: "free"),
@@ -43,7 +43,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<GoldenCelsius> {
-    internal static var temperature: Self {
+    fileprivate static var temperature: Self {
         Self(
             "temperature",
             defaultValue: GoldenCelsius(21.5),
@@ -53,7 +53,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Foundation.Locale> {
-    internal static var locale: Self {
+    fileprivate static var locale: Self {
         Self(
             "locale",
             defaultValue: Foundation.Locale(identifier: "en_US"),
@@ -63,19 +63,19 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
-    internal static var maxCount: Self {
+    fileprivate static var maxCount: Self {
         Self("maxCount", defaultValue: Int(Int16.max))
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Foundation.Date> {
-    internal static var sinceForever: Self {
+    fileprivate static var sinceForever: Self {
         Self("sinceForever", defaultValue: .distantPast)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[GoldenWindowFrame]> {
-    internal static var recentFrames: Self {
+    fileprivate static var recentFrames: Self {
         Self("recentFrames", defaultValue: [])
     }
 }
@@ -87,8 +87,9 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
 /// ```swift
 /// let keys = CustomKeys()                        // the declared stores
 /// let testKeys = CustomKeys(stores: .inMemory()) // in tests
+/// let value = keys.windowFrame                  // a value; keys.$windowFrame is the key, bound to its store
 /// ```
-internal struct CustomKeys: Swift.Sendable {
+internal struct CustomKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     /// The stores the manifest declares, one property each.
     ///
     /// Tests replace them without global state: `CustomKeys(stores: .inMemory())`.
@@ -123,58 +124,45 @@ internal struct CustomKeys: Swift.Sendable {
     /// The stores keys are read from and written to.
     internal let stores: Stores
 
-    /// A catalog over `stores`: the declared ones unless told otherwise.
-    internal init(stores: Stores = .live) {
+    /// A catalog over the declared stores.
+    internal init() {
+        self.init(stores: .live)
+    }
+
+    /// A catalog over `stores`, each key bound to its declared store among them.
+    internal init(stores: Stores) {
         self.stores = stores
+        self._windowFrame = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<GoldenWindowFrame>.windowFrame, name: "windowFrame", store: stores.standard, storeName: "standard")
+        self._contact = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<GoldenContact>.contact, name: "contact", store: stores.standard, storeName: "standard")
+        self._optionalContact = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<GoldenContact?>.optionalContact, name: "optionalContact", store: stores.standard, storeName: "standard")
+        self._accountKind = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<GoldenAccountKind>.accountKind, name: "accountKind", store: stores.standard, storeName: "standard")
+        self._temperature = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<GoldenCelsius>.temperature, name: "temperature", store: stores.standard, storeName: "standard")
+        self._locale = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Foundation.Locale>.locale, name: "locale", store: stores.standard, storeName: "standard")
+        self._maxCount = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int>.maxCount, name: "maxCount", store: stores.standard, storeName: "standard")
+        self._sinceForever = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Foundation.Date>.sinceForever, name: "sinceForever", store: stores.standard, storeName: "standard")
+        self._recentFrames = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[GoldenWindowFrame]>.recentFrames, name: "recentFrames", store: stores.standard, storeName: "standard")
     }
 
     // MARK: - Values
 
     /// A KeyValuePersistible struct of the app's own.
-    internal var windowFrame: GoldenWindowFrame {
-        get { self.stores.standard.get(.windowFrame) }
-        nonmutating set { self.stores.standard.set(.windowFrame, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var windowFrame: GoldenWindowFrame
 
-    internal var contact: GoldenContact {
-        get { self.stores.standard.get(.contact) }
-        nonmutating set { self.stores.standard.set(.contact, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var contact: GoldenContact
 
-    internal var optionalContact: GoldenContact? {
-        get { self.stores.standard.get(.optionalContact) }
-        nonmutating set { self.stores.standard.set(.optionalContact, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var optionalContact: GoldenContact?
 
-    internal var accountKind: GoldenAccountKind {
-        get { self.stores.standard.get(.accountKind) }
-        nonmutating set { self.stores.standard.set(.accountKind, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var accountKind: GoldenAccountKind
 
-    internal var temperature: GoldenCelsius {
-        get { self.stores.standard.get(.temperature) }
-        nonmutating set { self.stores.standard.set(.temperature, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var temperature: GoldenCelsius
 
-    internal var locale: Foundation.Locale {
-        get { self.stores.standard.get(.locale) }
-        nonmutating set { self.stores.standard.set(.locale, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var locale: Foundation.Locale
 
-    internal var maxCount: Swift.Int {
-        get { self.stores.standard.get(.maxCount) }
-        nonmutating set { self.stores.standard.set(.maxCount, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var maxCount: Swift.Int
 
-    internal var sinceForever: Foundation.Date {
-        get { self.stores.standard.get(.sinceForever) }
-        nonmutating set { self.stores.standard.set(.sinceForever, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var sinceForever: Foundation.Date
 
-    internal var recentFrames: [GoldenWindowFrame] {
-        get { self.stores.standard.get(.recentFrames) }
-        nonmutating set { self.stores.standard.set(.recentFrames, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var recentFrames: [GoldenWindowFrame]
 
     // MARK: - Registration table
 

@@ -19,7 +19,7 @@ internal enum LogLevel: Swift.String, Swift.Sendable, Swift.Hashable, Swift.Case
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDebugKey<Swift.Bool> {
     /// Off while developing, on in the App Store.
-    internal static var isRatingEnabled: Self {
+    fileprivate static var isRatingEnabled: Self {
         #if DEBUG
         Self("IsRatingEnabled", debugDefaultValue: false, releaseDefaultValue: true, configuration: .debug)
         #else
@@ -27,7 +27,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDe
         #endif
     }
 
-    internal static func debugOverride(feature: Swift.String) -> Self {
+    fileprivate static func debugOverride(feature: Swift.String) -> Self {
         #if DEBUG
         Self("debug/override/\(feature)", debugDefaultValue: true, releaseDefaultValue: false, configuration: .debug)
         #else
@@ -37,7 +37,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDe
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDebugKey<Foundation.URL> {
-    internal static var apiBaseURL: Self {
+    fileprivate static var apiBaseURL: Self {
         #if DEBUG
         Self(
             "apiBaseURL",
@@ -57,7 +57,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDe
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDebugKey<LogLevel> {
-    internal static var logLevel: Self {
+    fileprivate static var logLevel: Self {
         #if DEBUG
         Self("logLevel", debugDefaultValue: .verbose, releaseDefaultValue: .error, configuration: .debug)
         #else
@@ -67,7 +67,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDe
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDebugKey<Swift.Int?> {
-    internal static var debugFetchLimit: Self {
+    fileprivate static var debugFetchLimit: Self {
         #if DEBUG
         Self("debugFetchLimit", debugDefaultValue: 5, releaseDefaultValue: nil, configuration: .debug)
         #else
@@ -77,7 +77,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDe
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDebugKey<Foundation.Date?> {
-    internal static var debugSyncDate: Self {
+    fileprivate static var debugSyncDate: Self {
         #if DEBUG
         Self(
             "debugSyncDate",
@@ -105,8 +105,9 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDe
 /// ```swift
 /// let keys = DebugKeys()                        // the declared stores
 /// let testKeys = DebugKeys(stores: .inMemory()) // in tests
+/// let value = keys.isRatingEnabled                  // a value; keys.$isRatingEnabled is the key, bound to its store
 /// ```
-internal struct DebugKeys: Swift.Sendable {
+internal struct DebugKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     /// The stores the manifest declares, one property each.
     ///
     /// Tests replace them without global state: `DebugKeys(stores: .inMemory())`.
@@ -141,46 +142,46 @@ internal struct DebugKeys: Swift.Sendable {
     /// The stores keys are read from and written to.
     internal let stores: Stores
 
-    /// A catalog over `stores`: the declared ones unless told otherwise.
-    internal init(stores: Stores = .live) {
+    /// A catalog over the declared stores.
+    internal init() {
+        self.init(stores: .live)
+    }
+
+    /// A catalog over `stores`, each key bound to its declared store among them.
+    internal init(stores: Stores) {
         self.stores = stores
+        self._isRatingEnabled = KeyCatalog.CatalogKey(KeyCatalog.PersistentDebugKey<Swift.Bool>.isRatingEnabled, name: "isRatingEnabled", store: stores.standard, storeName: "standard")
+        self._apiBaseURL = KeyCatalog.CatalogKey(KeyCatalog.PersistentDebugKey<Foundation.URL>.apiBaseURL, name: "apiBaseURL", store: stores.standard, storeName: "standard")
+        self._logLevel = KeyCatalog.CatalogKey(KeyCatalog.PersistentDebugKey<LogLevel>.logLevel, name: "logLevel", store: stores.standard, storeName: "standard")
+        self._debugFetchLimit = KeyCatalog.CatalogKey(KeyCatalog.PersistentDebugKey<Swift.Int?>.debugFetchLimit, name: "debugFetchLimit", store: stores.standard, storeName: "standard")
+        self._debugSyncDate = KeyCatalog.CatalogKey(KeyCatalog.PersistentDebugKey<Foundation.Date?>.debugSyncDate, name: "debugSyncDate", store: stores.standard, storeName: "standard")
     }
 
     // MARK: - Values
 
     /// Off while developing, on in the App Store.
-    internal var isRatingEnabled: Swift.Bool {
-        get { self.stores.standard.get(.isRatingEnabled) }
-        nonmutating set { self.stores.standard.set(.isRatingEnabled, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var isRatingEnabled: Swift.Bool
 
-    internal var apiBaseURL: Foundation.URL {
-        get { self.stores.standard.get(.apiBaseURL) }
-        nonmutating set { self.stores.standard.set(.apiBaseURL, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var apiBaseURL: Foundation.URL
 
-    internal var logLevel: LogLevel {
-        get { self.stores.standard.get(.logLevel) }
-        nonmutating set { self.stores.standard.set(.logLevel, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var logLevel: LogLevel
 
-    internal var debugFetchLimit: Swift.Int? {
-        get { self.stores.standard.get(.debugFetchLimit) }
-        nonmutating set { self.stores.standard.set(.debugFetchLimit, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var debugFetchLimit: Swift.Int?
 
-    internal var debugSyncDate: Foundation.Date? {
-        get { self.stores.standard.get(.debugSyncDate) }
-        nonmutating set { self.stores.standard.set(.debugSyncDate, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var debugSyncDate: Foundation.Date?
 
     internal func debugOverride(feature: Swift.String) -> Swift.Bool {
-        self.stores.standard.get(.debugOverride(feature: feature))
+        self.debugOverrideKey(feature: feature).value
     }
 
     /// Stores a new value for `debugOverride`.
     internal func setDebugOverride(_ newValue: Swift.Bool, feature: Swift.String) {
-        self.stores.standard.set(.debugOverride(feature: feature), to: newValue)
+        self.debugOverrideKey(feature: feature).value = newValue
+    }
+
+    /// `debugOverride` for these parameters, bound to its store `standard`: observe it, reset it, bind it.
+    internal func debugOverrideKey(feature: Swift.String) -> KeyCatalog.CatalogKey<Swift.Bool> {
+        KeyCatalog.CatalogKey(KeyCatalog.PersistentDebugKey<Swift.Bool>.debugOverride(feature: feature), name: "debugOverride", store: self.stores.standard, storeName: "standard")
     }
 
     // MARK: - Registration table

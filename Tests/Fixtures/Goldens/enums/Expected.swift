@@ -33,35 +33,35 @@ internal enum Priority: Swift.Int, Swift.Sendable, Swift.Hashable, Swift.CaseIte
 // MARK: - Keys
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Appearance> {
-    internal static var appearance: Self {
+    fileprivate static var appearance: Self {
         Self("appearance", defaultValue: .dark)
     }
 
-    internal static var defaultAppearance: Self {
+    fileprivate static var defaultAppearance: Self {
         Self("defaultAppearance", defaultValue: .`default`)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Priority> {
-    internal static var priority: Self {
+    fileprivate static var priority: Self {
         Self("priority", defaultValue: .urgent)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Priority?> {
-    internal static var optionalPriority: Self {
+    fileprivate static var optionalPriority: Self {
         Self("optionalPriority", defaultValue: nil)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Appearance]> {
-    internal static var favoriteAppearances: Self {
+    fileprivate static var favoriteAppearances: Self {
         Self("favoriteAppearances", defaultValue: [.light, .dark])
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.String: Priority]> {
-    internal static var priorityByList: Self {
+    fileprivate static var priorityByList: Self {
         Self("priorityByList", defaultValue: ["inbox": .high, "later": .low])
     }
 }
@@ -73,8 +73,9 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
 /// ```swift
 /// let keys = EnumKeys()                        // the declared stores
 /// let testKeys = EnumKeys(stores: .inMemory()) // in tests
+/// let value = keys.appearance                  // a value; keys.$appearance is the key, bound to its store
 /// ```
-internal struct EnumKeys: Swift.Sendable {
+internal struct EnumKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     /// The stores the manifest declares, one property each.
     ///
     /// Tests replace them without global state: `EnumKeys(stores: .inMemory())`.
@@ -109,42 +110,35 @@ internal struct EnumKeys: Swift.Sendable {
     /// The stores keys are read from and written to.
     internal let stores: Stores
 
-    /// A catalog over `stores`: the declared ones unless told otherwise.
-    internal init(stores: Stores = .live) {
+    /// A catalog over the declared stores.
+    internal init() {
+        self.init(stores: .live)
+    }
+
+    /// A catalog over `stores`, each key bound to its declared store among them.
+    internal init(stores: Stores) {
         self.stores = stores
+        self._appearance = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Appearance>.appearance, name: "appearance", store: stores.standard, storeName: "standard")
+        self._defaultAppearance = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Appearance>.defaultAppearance, name: "defaultAppearance", store: stores.standard, storeName: "standard")
+        self._priority = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Priority>.priority, name: "priority", store: stores.standard, storeName: "standard")
+        self._optionalPriority = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Priority?>.optionalPriority, name: "optionalPriority", store: stores.standard, storeName: "standard")
+        self._favoriteAppearances = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[Appearance]>.favoriteAppearances, name: "favoriteAppearances", store: stores.standard, storeName: "standard")
+        self._priorityByList = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[Swift.String: Priority]>.priorityByList, name: "priorityByList", store: stores.standard, storeName: "standard")
     }
 
     // MARK: - Values
 
-    internal var appearance: Appearance {
-        get { self.stores.standard.get(.appearance) }
-        nonmutating set { self.stores.standard.set(.appearance, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var appearance: Appearance
 
-    internal var defaultAppearance: Appearance {
-        get { self.stores.standard.get(.defaultAppearance) }
-        nonmutating set { self.stores.standard.set(.defaultAppearance, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var defaultAppearance: Appearance
 
-    internal var priority: Priority {
-        get { self.stores.standard.get(.priority) }
-        nonmutating set { self.stores.standard.set(.priority, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var priority: Priority
 
-    internal var optionalPriority: Priority? {
-        get { self.stores.standard.get(.optionalPriority) }
-        nonmutating set { self.stores.standard.set(.optionalPriority, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var optionalPriority: Priority?
 
-    internal var favoriteAppearances: [Appearance] {
-        get { self.stores.standard.get(.favoriteAppearances) }
-        nonmutating set { self.stores.standard.set(.favoriteAppearances, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var favoriteAppearances: [Appearance]
 
-    internal var priorityByList: [Swift.String: Priority] {
-        get { self.stores.standard.get(.priorityByList) }
-        nonmutating set { self.stores.standard.set(.priorityByList, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var priorityByList: [Swift.String: Priority]
 
     // MARK: - Registration table
 

@@ -6,89 +6,89 @@ import KeyCatalog
 // MARK: - Keys
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Bool> {
-    internal static var typeBool: Self {
+    fileprivate static var typeBool: Self {
         Self("typeBool", defaultValue: true)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
-    internal static var typeInt: Self {
+    fileprivate static var typeInt: Self {
         Self("typeInt", defaultValue: -42)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int8> {
-    internal static var typeInt8: Self {
+    fileprivate static var typeInt8: Self {
         Self("typeInt8", defaultValue: -128)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int16> {
-    internal static var typeInt16: Self {
+    fileprivate static var typeInt16: Self {
         Self("typeInt16", defaultValue: 32767)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int32> {
-    internal static var typeInt32: Self {
+    fileprivate static var typeInt32: Self {
         Self("typeInt32", defaultValue: -2147483648)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int64> {
-    internal static var typeInt64: Self {
+    fileprivate static var typeInt64: Self {
         Self("typeInt64", defaultValue: 9223372036854775807)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.UInt> {
-    internal static var typeUInt: Self {
+    fileprivate static var typeUInt: Self {
         Self("typeUInt", defaultValue: 7)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.UInt8> {
-    internal static var typeUInt8: Self {
+    fileprivate static var typeUInt8: Self {
         Self("typeUInt8", defaultValue: 255)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.UInt16> {
-    internal static var typeUInt16: Self {
+    fileprivate static var typeUInt16: Self {
         Self("typeUInt16", defaultValue: 65535)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.UInt32> {
-    internal static var typeUInt32: Self {
+    fileprivate static var typeUInt32: Self {
         Self("typeUInt32", defaultValue: 4294967295)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.UInt64> {
-    internal static var typeUInt64: Self {
+    fileprivate static var typeUInt64: Self {
         Self("typeUInt64", defaultValue: 18446744073709551615)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Double> {
-    internal static var typeDouble: Self {
+    fileprivate static var typeDouble: Self {
         Self("typeDouble", defaultValue: 1e-3)
     }
 
-    internal static var typeWholeDouble: Self {
+    fileprivate static var typeWholeDouble: Self {
         Self("typeWholeDouble", defaultValue: 2)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Float> {
-    internal static var typeFloat: Self {
+    fileprivate static var typeFloat: Self {
         Self("typeFloat", defaultValue: 0.25)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String> {
-    internal static var typeString: Self {
+    fileprivate static var typeString: Self {
         Self(
             "typeString",
             defaultValue: "Hello, \"world\"!\n\tC:\\path \\(notInterpolated) café 😀 \u{200B}\u{202E} end"
@@ -97,21 +97,21 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Foundation.Data> {
-    internal static var typeData: Self {
+    fileprivate static var typeData: Self {
         Self("typeData", defaultValue: Foundation.Data(base64Encoded: "AAECAw==")!)
     }
 
-    internal static var typeEmptyData: Self {
+    fileprivate static var typeEmptyData: Self {
         Self("typeEmptyData", defaultValue: Foundation.Data(base64Encoded: "")!)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Foundation.Date> {
-    internal static var typeDate: Self {
+    fileprivate static var typeDate: Self {
         Self("typeDate", defaultValue: Foundation.Date(timeIntervalSince1970: 1767225600)) // 2026-01-01T00:00:00Z
     }
 
-    internal static var typeFractionalDate: Self {
+    fileprivate static var typeFractionalDate: Self {
         Self(
             "typeFractionalDate",
             defaultValue: Foundation.Date(timeIntervalSince1970: 1709202615.5) // 2024-02-29T12:30:15.5+02:00
@@ -120,43 +120,43 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Foundation.URL> {
-    internal static var typeURL: Self {
+    fileprivate static var typeURL: Self {
         Self("typeURL", defaultValue: Foundation.URL(string: "https://example.com/a%20b?q=1#frag")!)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Foundation.UUID> {
-    internal static var typeUUID: Self {
+    fileprivate static var typeUUID: Self {
         Self("typeUUID", defaultValue: Foundation.UUID(uuidString: "e621e1f8-c36c-495a-93fc-0c247a3e6e5f")!)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int?> {
-    internal static var typeOptionalInt: Self {
+    fileprivate static var typeOptionalInt: Self {
         Self("typeOptionalInt", defaultValue: nil)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String?> {
-    internal static var typeOptionalString: Self {
+    fileprivate static var typeOptionalString: Self {
         Self("typeOptionalString", defaultValue: nil)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.String]> {
-    internal static var typeStrings: Self {
+    fileprivate static var typeStrings: Self {
         Self("typeStrings", defaultValue: ["a", "b\"c", ""])
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.Int]> {
-    internal static var typeEmptyInts: Self {
+    fileprivate static var typeEmptyInts: Self {
         Self("typeEmptyInts", defaultValue: [])
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Foundation.Date]> {
-    internal static var typeDates: Self {
+    fileprivate static var typeDates: Self {
         Self(
             "typeDates",
             defaultValue: [Foundation.Date(timeIntervalSince1970: 1767225600), Foundation.Date(timeIntervalSince1970: 1780272000)] // 2026-01-01T00:00:00Z, 2026-06-01T00:00:00Z
@@ -165,37 +165,37 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[[Swift.Int]]> {
-    internal static var typeNestedInts: Self {
+    fileprivate static var typeNestedInts: Self {
         Self("typeNestedInts", defaultValue: [[1, 2], [], [3]])
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.String: Swift.Int]> {
-    internal static var typeScores: Self {
+    fileprivate static var typeScores: Self {
         Self("typeScores", defaultValue: ["b": 2, "a": 1, "with \"quote\"": 3])
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.String: Swift.Double]> {
-    internal static var typeEmptyScores: Self {
+    fileprivate static var typeEmptyScores: Self {
         Self("typeEmptyScores", defaultValue: [:])
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.String]?> {
-    internal static var typeOptionalList: Self {
+    fileprivate static var typeOptionalList: Self {
         Self("typeOptionalList", defaultValue: nil)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.String: Foundation.URL]> {
-    internal static var typeURLsByName: Self {
+    fileprivate static var typeURLsByName: Self {
         Self("typeURLsByName", defaultValue: ["home": Foundation.URL(string: "https://example.com")!])
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[[Swift.String: Swift.Bool]]> {
-    internal static var typeListOfDictionaries: Self {
+    fileprivate static var typeListOfDictionaries: Self {
         Self("typeListOfDictionaries", defaultValue: [["on": true], [:]])
     }
 }
@@ -207,8 +207,9 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
 /// ```swift
 /// let keys = TypeKeys()                        // the declared stores
 /// let testKeys = TypeKeys(stores: .inMemory()) // in tests
+/// let value = keys.typeBool                  // a value; keys.$typeBool is the key, bound to its store
 /// ```
-internal struct TypeKeys: Swift.Sendable {
+internal struct TypeKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     /// The stores the manifest declares, one property each.
     ///
     /// Tests replace them without global state: `TypeKeys(stores: .inMemory())`.
@@ -243,172 +244,113 @@ internal struct TypeKeys: Swift.Sendable {
     /// The stores keys are read from and written to.
     internal let stores: Stores
 
-    /// A catalog over `stores`: the declared ones unless told otherwise.
-    internal init(stores: Stores = .live) {
+    /// A catalog over the declared stores.
+    internal init() {
+        self.init(stores: .live)
+    }
+
+    /// A catalog over `stores`, each key bound to its declared store among them.
+    internal init(stores: Stores) {
         self.stores = stores
+        self._typeBool = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Bool>.typeBool, name: "typeBool", store: stores.standard, storeName: "standard")
+        self._typeInt = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int>.typeInt, name: "typeInt", store: stores.standard, storeName: "standard")
+        self._typeInt8 = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int8>.typeInt8, name: "typeInt8", store: stores.standard, storeName: "standard")
+        self._typeInt16 = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int16>.typeInt16, name: "typeInt16", store: stores.standard, storeName: "standard")
+        self._typeInt32 = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int32>.typeInt32, name: "typeInt32", store: stores.standard, storeName: "standard")
+        self._typeInt64 = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int64>.typeInt64, name: "typeInt64", store: stores.standard, storeName: "standard")
+        self._typeUInt = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.UInt>.typeUInt, name: "typeUInt", store: stores.standard, storeName: "standard")
+        self._typeUInt8 = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.UInt8>.typeUInt8, name: "typeUInt8", store: stores.standard, storeName: "standard")
+        self._typeUInt16 = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.UInt16>.typeUInt16, name: "typeUInt16", store: stores.standard, storeName: "standard")
+        self._typeUInt32 = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.UInt32>.typeUInt32, name: "typeUInt32", store: stores.standard, storeName: "standard")
+        self._typeUInt64 = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.UInt64>.typeUInt64, name: "typeUInt64", store: stores.standard, storeName: "standard")
+        self._typeDouble = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Double>.typeDouble, name: "typeDouble", store: stores.standard, storeName: "standard")
+        self._typeWholeDouble = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Double>.typeWholeDouble, name: "typeWholeDouble", store: stores.standard, storeName: "standard")
+        self._typeFloat = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Float>.typeFloat, name: "typeFloat", store: stores.standard, storeName: "standard")
+        self._typeString = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.String>.typeString, name: "typeString", store: stores.standard, storeName: "standard")
+        self._typeData = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Foundation.Data>.typeData, name: "typeData", store: stores.standard, storeName: "standard")
+        self._typeEmptyData = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Foundation.Data>.typeEmptyData, name: "typeEmptyData", store: stores.standard, storeName: "standard")
+        self._typeDate = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Foundation.Date>.typeDate, name: "typeDate", store: stores.standard, storeName: "standard")
+        self._typeFractionalDate = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Foundation.Date>.typeFractionalDate, name: "typeFractionalDate", store: stores.standard, storeName: "standard")
+        self._typeURL = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Foundation.URL>.typeURL, name: "typeURL", store: stores.standard, storeName: "standard")
+        self._typeUUID = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Foundation.UUID>.typeUUID, name: "typeUUID", store: stores.standard, storeName: "standard")
+        self._typeOptionalInt = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int?>.typeOptionalInt, name: "typeOptionalInt", store: stores.standard, storeName: "standard")
+        self._typeOptionalString = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.String?>.typeOptionalString, name: "typeOptionalString", store: stores.standard, storeName: "standard")
+        self._typeStrings = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[Swift.String]>.typeStrings, name: "typeStrings", store: stores.standard, storeName: "standard")
+        self._typeEmptyInts = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[Swift.Int]>.typeEmptyInts, name: "typeEmptyInts", store: stores.standard, storeName: "standard")
+        self._typeDates = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[Foundation.Date]>.typeDates, name: "typeDates", store: stores.standard, storeName: "standard")
+        self._typeNestedInts = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[[Swift.Int]]>.typeNestedInts, name: "typeNestedInts", store: stores.standard, storeName: "standard")
+        self._typeScores = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[Swift.String: Swift.Int]>.typeScores, name: "typeScores", store: stores.standard, storeName: "standard")
+        self._typeEmptyScores = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[Swift.String: Swift.Double]>.typeEmptyScores, name: "typeEmptyScores", store: stores.standard, storeName: "standard")
+        self._typeOptionalList = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[Swift.String]?>.typeOptionalList, name: "typeOptionalList", store: stores.standard, storeName: "standard")
+        self._typeURLsByName = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[Swift.String: Foundation.URL]>.typeURLsByName, name: "typeURLsByName", store: stores.standard, storeName: "standard")
+        self._typeListOfDictionaries = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[[Swift.String: Swift.Bool]]>.typeListOfDictionaries, name: "typeListOfDictionaries", store: stores.standard, storeName: "standard")
     }
 
     // MARK: - Values
 
-    internal var typeBool: Swift.Bool {
-        get { self.stores.standard.get(.typeBool) }
-        nonmutating set { self.stores.standard.set(.typeBool, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var typeBool: Swift.Bool
 
-    internal var typeInt: Swift.Int {
-        get { self.stores.standard.get(.typeInt) }
-        nonmutating set { self.stores.standard.set(.typeInt, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var typeInt: Swift.Int
 
-    internal var typeInt8: Swift.Int8 {
-        get { self.stores.standard.get(.typeInt8) }
-        nonmutating set { self.stores.standard.set(.typeInt8, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var typeInt8: Swift.Int8
 
-    internal var typeInt16: Swift.Int16 {
-        get { self.stores.standard.get(.typeInt16) }
-        nonmutating set { self.stores.standard.set(.typeInt16, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var typeInt16: Swift.Int16
 
-    internal var typeInt32: Swift.Int32 {
-        get { self.stores.standard.get(.typeInt32) }
-        nonmutating set { self.stores.standard.set(.typeInt32, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var typeInt32: Swift.Int32
 
-    internal var typeInt64: Swift.Int64 {
-        get { self.stores.standard.get(.typeInt64) }
-        nonmutating set { self.stores.standard.set(.typeInt64, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var typeInt64: Swift.Int64
 
-    internal var typeUInt: Swift.UInt {
-        get { self.stores.standard.get(.typeUInt) }
-        nonmutating set { self.stores.standard.set(.typeUInt, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var typeUInt: Swift.UInt
 
-    internal var typeUInt8: Swift.UInt8 {
-        get { self.stores.standard.get(.typeUInt8) }
-        nonmutating set { self.stores.standard.set(.typeUInt8, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var typeUInt8: Swift.UInt8
 
-    internal var typeUInt16: Swift.UInt16 {
-        get { self.stores.standard.get(.typeUInt16) }
-        nonmutating set { self.stores.standard.set(.typeUInt16, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var typeUInt16: Swift.UInt16
 
-    internal var typeUInt32: Swift.UInt32 {
-        get { self.stores.standard.get(.typeUInt32) }
-        nonmutating set { self.stores.standard.set(.typeUInt32, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var typeUInt32: Swift.UInt32
 
-    internal var typeUInt64: Swift.UInt64 {
-        get { self.stores.standard.get(.typeUInt64) }
-        nonmutating set { self.stores.standard.set(.typeUInt64, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var typeUInt64: Swift.UInt64
 
-    internal var typeDouble: Swift.Double {
-        get { self.stores.standard.get(.typeDouble) }
-        nonmutating set { self.stores.standard.set(.typeDouble, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var typeDouble: Swift.Double
 
-    internal var typeWholeDouble: Swift.Double {
-        get { self.stores.standard.get(.typeWholeDouble) }
-        nonmutating set { self.stores.standard.set(.typeWholeDouble, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var typeWholeDouble: Swift.Double
 
-    internal var typeFloat: Swift.Float {
-        get { self.stores.standard.get(.typeFloat) }
-        nonmutating set { self.stores.standard.set(.typeFloat, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var typeFloat: Swift.Float
 
-    internal var typeString: Swift.String {
-        get { self.stores.standard.get(.typeString) }
-        nonmutating set { self.stores.standard.set(.typeString, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var typeString: Swift.String
 
-    internal var typeData: Foundation.Data {
-        get { self.stores.standard.get(.typeData) }
-        nonmutating set { self.stores.standard.set(.typeData, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var typeData: Foundation.Data
 
-    internal var typeEmptyData: Foundation.Data {
-        get { self.stores.standard.get(.typeEmptyData) }
-        nonmutating set { self.stores.standard.set(.typeEmptyData, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var typeEmptyData: Foundation.Data
 
-    internal var typeDate: Foundation.Date {
-        get { self.stores.standard.get(.typeDate) }
-        nonmutating set { self.stores.standard.set(.typeDate, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var typeDate: Foundation.Date
 
-    internal var typeFractionalDate: Foundation.Date {
-        get { self.stores.standard.get(.typeFractionalDate) }
-        nonmutating set { self.stores.standard.set(.typeFractionalDate, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var typeFractionalDate: Foundation.Date
 
-    internal var typeURL: Foundation.URL {
-        get { self.stores.standard.get(.typeURL) }
-        nonmutating set { self.stores.standard.set(.typeURL, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var typeURL: Foundation.URL
 
-    internal var typeUUID: Foundation.UUID {
-        get { self.stores.standard.get(.typeUUID) }
-        nonmutating set { self.stores.standard.set(.typeUUID, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var typeUUID: Foundation.UUID
 
-    internal var typeOptionalInt: Swift.Int? {
-        get { self.stores.standard.get(.typeOptionalInt) }
-        nonmutating set { self.stores.standard.set(.typeOptionalInt, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var typeOptionalInt: Swift.Int?
 
-    internal var typeOptionalString: Swift.String? {
-        get { self.stores.standard.get(.typeOptionalString) }
-        nonmutating set { self.stores.standard.set(.typeOptionalString, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var typeOptionalString: Swift.String?
 
-    internal var typeStrings: [Swift.String] {
-        get { self.stores.standard.get(.typeStrings) }
-        nonmutating set { self.stores.standard.set(.typeStrings, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var typeStrings: [Swift.String]
 
-    internal var typeEmptyInts: [Swift.Int] {
-        get { self.stores.standard.get(.typeEmptyInts) }
-        nonmutating set { self.stores.standard.set(.typeEmptyInts, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var typeEmptyInts: [Swift.Int]
 
-    internal var typeDates: [Foundation.Date] {
-        get { self.stores.standard.get(.typeDates) }
-        nonmutating set { self.stores.standard.set(.typeDates, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var typeDates: [Foundation.Date]
 
-    internal var typeNestedInts: [[Swift.Int]] {
-        get { self.stores.standard.get(.typeNestedInts) }
-        nonmutating set { self.stores.standard.set(.typeNestedInts, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var typeNestedInts: [[Swift.Int]]
 
-    internal var typeScores: [Swift.String: Swift.Int] {
-        get { self.stores.standard.get(.typeScores) }
-        nonmutating set { self.stores.standard.set(.typeScores, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var typeScores: [Swift.String: Swift.Int]
 
-    internal var typeEmptyScores: [Swift.String: Swift.Double] {
-        get { self.stores.standard.get(.typeEmptyScores) }
-        nonmutating set { self.stores.standard.set(.typeEmptyScores, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var typeEmptyScores: [Swift.String: Swift.Double]
 
-    internal var typeOptionalList: [Swift.String]? {
-        get { self.stores.standard.get(.typeOptionalList) }
-        nonmutating set { self.stores.standard.set(.typeOptionalList, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var typeOptionalList: [Swift.String]?
 
-    internal var typeURLsByName: [Swift.String: Foundation.URL] {
-        get { self.stores.standard.get(.typeURLsByName) }
-        nonmutating set { self.stores.standard.set(.typeURLsByName, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var typeURLsByName: [Swift.String: Foundation.URL]
 
-    internal var typeListOfDictionaries: [[Swift.String: Swift.Bool]] {
-        get { self.stores.standard.get(.typeListOfDictionaries) }
-        nonmutating set { self.stores.standard.set(.typeListOfDictionaries, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var typeListOfDictionaries: [[Swift.String: Swift.Bool]]
 
     // MARK: - Registration table
 

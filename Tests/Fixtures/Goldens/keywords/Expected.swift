@@ -19,47 +19,47 @@ internal enum Direction: Swift.String, Swift.Sendable, Swift.Hashable, Swift.Cas
 // MARK: - Keys
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
-    internal static var `default`: Self {
+    fileprivate static var `default`: Self {
         Self("default", defaultValue: 1)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String> {
-    internal static var `class`: Self {
+    fileprivate static var `class`: Self {
         Self("class", defaultValue: "A")
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Bool> {
-    internal static var `where`: Self {
+    fileprivate static var `where`: Self {
         Self("where", defaultValue: true)
     }
 
-    internal static var `async`: Self {
+    fileprivate static var `async`: Self {
         Self("async", defaultValue: false)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Direction> {
-    internal static var `func`: Self {
+    fileprivate static var `func`: Self {
         Self("func", defaultValue: .`switch`)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Direction]> {
-    internal static var `in`: Self {
+    fileprivate static var `in`: Self {
         Self("in", defaultValue: [.`in`, .`repeat`])
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Double> {
-    internal static func `static`(`for`: Swift.String, `in`: Swift.Int) -> Self {
+    fileprivate static func `static`(`for`: Swift.String, `in`: Swift.Int) -> Self {
         Self("static/\(`for`)/\(`in`)", defaultValue: 0)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String?> {
-    internal static var `actor`: Self {
+    fileprivate static var `actor`: Self {
         Self("actor", defaultValue: nil)
     }
 }
@@ -71,8 +71,9 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
 /// ```swift
 /// let keys = KeywordKeys()                        // the declared stores
 /// let testKeys = KeywordKeys(stores: .inMemory()) // in tests
+/// let value = keys.`default`                  // a value; keys.$`default` is the key, bound to its store
 /// ```
-internal struct KeywordKeys: Swift.Sendable {
+internal struct KeywordKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     /// The stores the manifest declares, one property each.
     ///
     /// Tests replace them without global state: `KeywordKeys(stores: .inMemory())`.
@@ -107,56 +108,52 @@ internal struct KeywordKeys: Swift.Sendable {
     /// The stores keys are read from and written to.
     internal let stores: Stores
 
-    /// A catalog over `stores`: the declared ones unless told otherwise.
-    internal init(stores: Stores = .live) {
+    /// A catalog over the declared stores.
+    internal init() {
+        self.init(stores: .live)
+    }
+
+    /// A catalog over `stores`, each key bound to its declared store among them.
+    internal init(stores: Stores) {
         self.stores = stores
+        self._default = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int>.`default`, name: "default", store: stores.standard, storeName: "standard")
+        self._class = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.String>.`class`, name: "class", store: stores.standard, storeName: "standard")
+        self._where = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Bool>.`where`, name: "where", store: stores.standard, storeName: "standard")
+        self._func = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Direction>.`func`, name: "func", store: stores.standard, storeName: "standard")
+        self._in = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[Direction]>.`in`, name: "in", store: stores.standard, storeName: "standard")
+        self._async = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Bool>.`async`, name: "async", store: stores.standard, storeName: "standard")
+        self._actor = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.String?>.`actor`, name: "actor", store: stores.standard, storeName: "standard")
     }
 
     // MARK: - Values
 
-    internal var `default`: Swift.Int {
-        get { self.stores.standard.get(.`default`) }
-        nonmutating set { self.stores.standard.set(.`default`, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var `default`: Swift.Int
 
-    internal var `class`: Swift.String {
-        get { self.stores.standard.get(.`class`) }
-        nonmutating set { self.stores.standard.set(.`class`, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var `class`: Swift.String
 
-    internal var `where`: Swift.Bool {
-        get { self.stores.standard.get(.`where`) }
-        nonmutating set { self.stores.standard.set(.`where`, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var `where`: Swift.Bool
 
-    internal var `func`: Direction {
-        get { self.stores.standard.get(.`func`) }
-        nonmutating set { self.stores.standard.set(.`func`, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var `func`: Direction
 
-    internal var `in`: [Direction] {
-        get { self.stores.standard.get(.`in`) }
-        nonmutating set { self.stores.standard.set(.`in`, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var `in`: [Direction]
 
     internal func `static`(`for`: Swift.String, `in`: Swift.Int) -> Swift.Double {
-        self.stores.standard.get(.`static`(for: `for`, in: `in`))
+        self.staticKey(for: `for`, in: `in`).value
     }
 
     /// Stores a new value for `static`.
     internal func setStatic(_ newValue: Swift.Double, `for`: Swift.String, `in`: Swift.Int) {
-        self.stores.standard.set(.`static`(for: `for`, in: `in`), to: newValue)
+        self.staticKey(for: `for`, in: `in`).value = newValue
     }
 
-    internal var `async`: Swift.Bool {
-        get { self.stores.standard.get(.`async`) }
-        nonmutating set { self.stores.standard.set(.`async`, to: newValue) }
+    /// `static` for these parameters, bound to its store `standard`: observe it, reset it, bind it.
+    internal func staticKey(`for`: Swift.String, `in`: Swift.Int) -> KeyCatalog.CatalogKey<Swift.Double> {
+        KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Double>.`static`(for: `for`, in: `in`), name: "static", store: self.stores.standard, storeName: "standard")
     }
 
-    internal var `actor`: Swift.String? {
-        get { self.stores.standard.get(.`actor`) }
-        nonmutating set { self.stores.standard.set(.`actor`, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var `async`: Swift.Bool
+
+    @KeyCatalog.CatalogKey internal var `actor`: Swift.String?
 
     // MARK: - Registration table
 

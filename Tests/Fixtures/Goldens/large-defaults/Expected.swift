@@ -7,19 +7,19 @@ import KeyCatalog
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.String: [Foundation.Date]]> {
     /// 80 dates: built statement by statement.
-    internal static var holidays: Self {
+    fileprivate static var holidays: Self {
         Self("holidays", defaultValue: _LargeKeys_holidaysDefault())
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[[Swift.String: [Swift.String: Foundation.URL]]]> {
-    internal static var links: Self {
+    fileprivate static var links: Self {
         Self("links", defaultValue: _LargeKeys_linksDefault())
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDebugKey<[Swift.Bool]> {
-    internal static var flags: Self {
+    fileprivate static var flags: Self {
         #if DEBUG
         Self(
             "flags",
@@ -45,8 +45,9 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDe
 /// ```swift
 /// let keys = LargeKeys()                        // the declared stores
 /// let testKeys = LargeKeys(stores: .inMemory()) // in tests
+/// let value = keys.holidays                  // a value; keys.$holidays is the key, bound to its store
 /// ```
-internal struct LargeKeys: Swift.Sendable {
+internal struct LargeKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     /// The stores the manifest declares, one property each.
     ///
     /// Tests replace them without global state: `LargeKeys(stores: .inMemory())`.
@@ -81,28 +82,27 @@ internal struct LargeKeys: Swift.Sendable {
     /// The stores keys are read from and written to.
     internal let stores: Stores
 
-    /// A catalog over `stores`: the declared ones unless told otherwise.
-    internal init(stores: Stores = .live) {
+    /// A catalog over the declared stores.
+    internal init() {
+        self.init(stores: .live)
+    }
+
+    /// A catalog over `stores`, each key bound to its declared store among them.
+    internal init(stores: Stores) {
         self.stores = stores
+        self._holidays = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[Swift.String: [Foundation.Date]]>.holidays, name: "holidays", store: stores.standard, storeName: "standard")
+        self._links = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[[Swift.String: [Swift.String: Foundation.URL]]]>.links, name: "links", store: stores.standard, storeName: "standard")
+        self._flags = KeyCatalog.CatalogKey(KeyCatalog.PersistentDebugKey<[Swift.Bool]>.flags, name: "flags", store: stores.standard, storeName: "standard")
     }
 
     // MARK: - Values
 
     /// 80 dates: built statement by statement.
-    internal var holidays: [Swift.String: [Foundation.Date]] {
-        get { self.stores.standard.get(.holidays) }
-        nonmutating set { self.stores.standard.set(.holidays, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var holidays: [Swift.String: [Foundation.Date]]
 
-    internal var links: [[Swift.String: [Swift.String: Foundation.URL]]] {
-        get { self.stores.standard.get(.links) }
-        nonmutating set { self.stores.standard.set(.links, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var links: [[Swift.String: [Swift.String: Foundation.URL]]]
 
-    internal var flags: [Swift.Bool] {
-        get { self.stores.standard.get(.flags) }
-        nonmutating set { self.stores.standard.set(.flags, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var flags: [Swift.Bool]
 
     // MARK: - Registration table
 

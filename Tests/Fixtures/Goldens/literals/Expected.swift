@@ -28,7 +28,7 @@ internal enum GoldenLevel: Swift.Int, Swift.Sendable, Swift.Hashable, Swift.Case
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[GoldenSwitch?]> {
     /// A case named none in an optional context.
-    internal static var switches: Self {
+    fileprivate static var switches: Self {
         Self(
             "switches",
             defaultValue: [.some(.none), nil, .naïve],
@@ -38,7 +38,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.String: GoldenSwitch?]> {
-    internal static var switchByName: Self {
+    fileprivate static var switchByName: Self {
         Self(
             "switchByName",
             defaultValue: ["a": .some(.none)],
@@ -48,31 +48,31 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<GoldenLevel> {
-    internal static var level: Self {
+    fileprivate static var level: Self {
         Self("level", defaultValue: .top)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Float> {
     /// Subnormals: written exactly.
-    internal static var tinyFloat: Self {
+    fileprivate static var tinyFloat: Self {
         Self("tinyFloat", defaultValue: Swift.Float(bitPattern: 0x00000001))
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Double> {
-    internal static var tinyDouble: Self {
+    fileprivate static var tinyDouble: Self {
         Self("tinyDouble", defaultValue: Swift.Double(bitPattern: 0x0000000000000001))
     }
 
     /// Not exactly representable as written.
-    internal static var hugeDouble: Self {
+    fileprivate static var hugeDouble: Self {
         Self("hugeDouble", defaultValue: 1.8446744073709552e+19)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.Float]> {
-    internal static var floats: Self {
+    fileprivate static var floats: Self {
         Self(
             "floats",
             defaultValue: [Swift.Float(bitPattern: 0x000116C2), 16777216.0, Swift.Float(bitPattern: 0x80000001)]
@@ -82,23 +82,23 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
     /// A doc with a NUL \u{0} and a bell \u{7}.
-    internal static var größe: Self {
+    fileprivate static var größe: Self {
         Self("größe", defaultValue: 3)
     }
 
-    internal static var inPlist: Self {
+    fileprivate static var inPlist: Self {
         Self("inPlist", defaultValue: 0)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String> {
-    internal static var inSuite: Self {
+    fileprivate static var inSuite: Self {
         Self("inSuite", defaultValue: "tab\tand\nline")
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String?> {
-    internal static var inVault: Self {
+    fileprivate static var inVault: Self {
         Self("inVault", defaultValue: nil)
     }
 }
@@ -110,8 +110,9 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
 /// ```swift
 /// let keys = LiteralKeys()                        // the declared stores
 /// let testKeys = LiteralKeys(stores: .inMemory()) // in tests
+/// let value = keys.switches                  // a value; keys.$switches is the key, bound to its store
 /// ```
-internal struct LiteralKeys: Swift.Sendable {
+internal struct LiteralKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     /// The stores the manifest declares, one property each.
     ///
     /// Tests replace them without global state: `LiteralKeys(stores: .inMemory())`.
@@ -168,71 +169,54 @@ internal struct LiteralKeys: Swift.Sendable {
     /// The stores keys are read from and written to.
     internal let stores: Stores
 
-    /// A catalog over `stores`: the declared ones unless told otherwise.
-    internal init(stores: Stores = .live) {
+    /// A catalog over the declared stores.
+    internal init() {
+        self.init(stores: .live)
+    }
+
+    /// A catalog over `stores`, each key bound to its declared store among them.
+    internal init(stores: Stores) {
         self.stores = stores
+        self._switches = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[GoldenSwitch?]>.switches, name: "switches", store: stores.standard, storeName: "standard")
+        self._switchByName = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[Swift.String: GoldenSwitch?]>.switchByName, name: "switchByName", store: stores.standard, storeName: "standard")
+        self._level = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<GoldenLevel>.level, name: "level", store: stores.standard, storeName: "standard")
+        self._tinyFloat = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Float>.tinyFloat, name: "tinyFloat", store: stores.standard, storeName: "standard")
+        self._tinyDouble = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Double>.tinyDouble, name: "tinyDouble", store: stores.standard, storeName: "standard")
+        self._floats = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[Swift.Float]>.floats, name: "floats", store: stores.standard, storeName: "standard")
+        self._hugeDouble = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Double>.hugeDouble, name: "hugeDouble", store: stores.standard, storeName: "standard")
+        self._größe = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int>.größe, name: "größe", store: stores.standard, storeName: "standard")
+        self._inSuite = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.String>.inSuite, name: "inSuite", store: stores.suited, storeName: "suited")
+        self._inVault = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.String?>.inVault, name: "inVault", store: stores.vault, storeName: "vault")
+        self._inPlist = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int>.inPlist, name: "inPlist", store: stores.plist, storeName: "plist")
     }
 
     // MARK: - Values
 
     /// A case named none in an optional context.
-    internal var switches: [GoldenSwitch?] {
-        get { self.stores.standard.get(.switches) }
-        nonmutating set { self.stores.standard.set(.switches, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var switches: [GoldenSwitch?]
 
-    internal var switchByName: [Swift.String: GoldenSwitch?] {
-        get { self.stores.standard.get(.switchByName) }
-        nonmutating set { self.stores.standard.set(.switchByName, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var switchByName: [Swift.String: GoldenSwitch?]
 
-    internal var level: GoldenLevel {
-        get { self.stores.standard.get(.level) }
-        nonmutating set { self.stores.standard.set(.level, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var level: GoldenLevel
 
     /// Subnormals: written exactly.
-    internal var tinyFloat: Swift.Float {
-        get { self.stores.standard.get(.tinyFloat) }
-        nonmutating set { self.stores.standard.set(.tinyFloat, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var tinyFloat: Swift.Float
 
-    internal var tinyDouble: Swift.Double {
-        get { self.stores.standard.get(.tinyDouble) }
-        nonmutating set { self.stores.standard.set(.tinyDouble, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var tinyDouble: Swift.Double
 
-    internal var floats: [Swift.Float] {
-        get { self.stores.standard.get(.floats) }
-        nonmutating set { self.stores.standard.set(.floats, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var floats: [Swift.Float]
 
     /// Not exactly representable as written.
-    internal var hugeDouble: Swift.Double {
-        get { self.stores.standard.get(.hugeDouble) }
-        nonmutating set { self.stores.standard.set(.hugeDouble, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var hugeDouble: Swift.Double
 
     /// A doc with a NUL \u{0} and a bell \u{7}.
-    internal var größe: Swift.Int {
-        get { self.stores.standard.get(.größe) }
-        nonmutating set { self.stores.standard.set(.größe, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var größe: Swift.Int
 
-    internal var inSuite: Swift.String {
-        get { self.stores.suited.get(.inSuite) }
-        nonmutating set { self.stores.suited.set(.inSuite, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var inSuite: Swift.String
 
-    internal var inVault: Swift.String? {
-        get { self.stores.vault.get(.inVault) }
-        nonmutating set { self.stores.vault.set(.inVault, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var inVault: Swift.String?
 
-    internal var inPlist: Swift.Int {
-        get { self.stores.plist.get(.inPlist) }
-        nonmutating set { self.stores.plist.set(.inPlist, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var inPlist: Swift.Int
 
     // MARK: - Registration table
 

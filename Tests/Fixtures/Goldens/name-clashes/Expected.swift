@@ -7,13 +7,13 @@ import KeyCatalog
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
     /// Named like the catalog (and like an accessor keyword).
-    internal static var get: Self {
+    fileprivate static var get: Self {
         Self("get", defaultValue: 1)
     }
 
     /// Deprecated, of the same type as 'get'.
     @available(*, deprecated, message: "Use get.")
-    internal static var oldCount: Self {
+    fileprivate static var oldCount: Self {
         _getDeprecatedKeyDefinitions.oldCount
     }
 }
@@ -25,8 +25,9 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
 /// ```swift
 /// let keys = get()                        // the declared stores
 /// let testKeys = get(stores: .inMemory()) // in tests
+/// let value = keys.get                  // a value; keys.$get is the key, bound to its store
 /// ```
-internal struct get: Swift.Sendable {
+internal struct get: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     /// The stores the manifest declares, one property each.
     ///
     /// Tests replace them without global state: `get(stores: .inMemory())`.
@@ -61,25 +62,26 @@ internal struct get: Swift.Sendable {
     /// The stores keys are read from and written to.
     internal let stores: Stores
 
-    /// A catalog over `stores`: the declared ones unless told otherwise.
-    internal init(stores: Stores = .live) {
+    /// A catalog over the declared stores.
+    internal init() {
+        self.init(stores: .live)
+    }
+
+    /// A catalog over `stores`, each key bound to its declared store among them.
+    internal init(stores: Stores) {
         self.stores = stores
+        self._get = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int>.get, name: "get", store: stores.standard, storeName: "standard")
+        self._oldCount = KeyCatalog.CatalogKey(_DeprecatedKeyDefinitions.oldCount, name: "oldCount", store: stores.standard, storeName: "standard")
     }
 
     // MARK: - Values
 
     /// Named like the catalog (and like an accessor keyword).
-    internal var get: Swift.Int {
-        get { self.stores.standard.get(.get) }
-        nonmutating set { self.stores.standard.set(.get, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var get: Swift.Int
 
     /// Deprecated, of the same type as 'get'.
     @available(*, deprecated, message: "Use get.")
-    internal var oldCount: Swift.Int {
-        get { self.stores.standard.get(_DeprecatedKeyDefinitions.oldCount) }
-        nonmutating set { self.stores.standard.set(_DeprecatedKeyDefinitions.oldCount, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var oldCount: Swift.Int
 
     // MARK: - Registration table
 

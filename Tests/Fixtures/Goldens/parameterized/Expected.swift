@@ -7,42 +7,42 @@ import KeyCatalog
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String?> {
     /// The layout last chosen for a list.
-    internal static func selectedLayoutID(listID: Swift.String) -> Self {
+    fileprivate static func selectedLayoutID(listID: Swift.String) -> Self {
         Self("\(listID)::SelectedLayoutID", defaultValue: nil)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
-    internal static func pageSize(index: Swift.Int) -> Self {
+    fileprivate static func pageSize(index: Swift.Int) -> Self {
         Self("page-size/\(index)", defaultValue: 20)
     }
 
-    internal static func filterLimit(newValue: Swift.Int) -> Self {
+    fileprivate static func filterLimit(newValue: Swift.Int) -> Self {
         Self("Filter/\(newValue)/limit", defaultValue: 10)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Double> {
-    internal static func documentScale(documentID: Foundation.UUID) -> Self {
+    fileprivate static func documentScale(documentID: Foundation.UUID) -> Self {
         Self("documents/\(documentID.uuidString)/scale", defaultValue: 1.5)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Double?> {
-    internal static func cellWidth(tableID: Foundation.UUID, column: Swift.Int) -> Self {
+    fileprivate static func cellWidth(tableID: Foundation.UUID, column: Swift.Int) -> Self {
         Self("\(tableID.uuidString)/\(column)/width", defaultValue: nil)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String> {
-    internal static func draft(accountID: Swift.String) -> Self {
+    fileprivate static func draft(accountID: Swift.String) -> Self {
         Self("\(accountID)", defaultValue: "")
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.String]> {
     /// A keyword parameter and a literal '\(' in the key.
-    internal static func filterTags(`for`: Swift.String) -> Self {
+    fileprivate static func filterTags(`for`: Swift.String) -> Self {
         Self("Filter(\\(\(`for`)))", defaultValue: ["all"])
     }
 }
@@ -55,7 +55,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
 /// let keys = ParameterizedKeys()                        // the declared stores
 /// let testKeys = ParameterizedKeys(stores: .inMemory()) // in tests
 /// ```
-internal struct ParameterizedKeys: Swift.Sendable {
+internal struct ParameterizedKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     /// The stores the manifest declares, one property each.
     ///
     /// Tests replace them without global state: `ParameterizedKeys(stores: .inMemory())`.
@@ -90,8 +90,13 @@ internal struct ParameterizedKeys: Swift.Sendable {
     /// The stores keys are read from and written to.
     internal let stores: Stores
 
-    /// A catalog over `stores`: the declared ones unless told otherwise.
-    internal init(stores: Stores = .live) {
+    /// A catalog over the declared stores.
+    internal init() {
+        self.init(stores: .live)
+    }
+
+    /// A catalog over `stores`, each key bound to its declared store among them.
+    internal init(stores: Stores) {
         self.stores = stores
     }
 
@@ -99,67 +104,102 @@ internal struct ParameterizedKeys: Swift.Sendable {
 
     /// The layout last chosen for a list.
     internal func selectedLayoutID(listID: Swift.String) -> Swift.String? {
-        self.stores.standard.get(.selectedLayoutID(listID: listID))
+        self.selectedLayoutIDKey(listID: listID).value
     }
 
     /// Stores a new value for `selectedLayoutID`.
     internal func setSelectedLayoutID(_ newValue: Swift.String?, listID: Swift.String) {
-        self.stores.standard.set(.selectedLayoutID(listID: listID), to: newValue)
+        self.selectedLayoutIDKey(listID: listID).value = newValue
+    }
+
+    /// `selectedLayoutID` for these parameters, bound to its store `standard`: observe it, reset it, bind it.
+    internal func selectedLayoutIDKey(listID: Swift.String) -> KeyCatalog.CatalogKey<Swift.String?> {
+        KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.String?>.selectedLayoutID(listID: listID), name: "selectedLayoutID", store: self.stores.standard, storeName: "standard")
     }
 
     internal func pageSize(index: Swift.Int) -> Swift.Int {
-        self.stores.standard.get(.pageSize(index: index))
+        self.pageSizeKey(index: index).value
     }
 
     /// Stores a new value for `pageSize`.
     internal func setPageSize(_ newValue: Swift.Int, index: Swift.Int) {
-        self.stores.standard.set(.pageSize(index: index), to: newValue)
+        self.pageSizeKey(index: index).value = newValue
+    }
+
+    /// `pageSize` for these parameters, bound to its store `standard`: observe it, reset it, bind it.
+    internal func pageSizeKey(index: Swift.Int) -> KeyCatalog.CatalogKey<Swift.Int> {
+        KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int>.pageSize(index: index), name: "pageSize", store: self.stores.standard, storeName: "standard")
     }
 
     internal func documentScale(documentID: Foundation.UUID) -> Swift.Double {
-        self.stores.standard.get(.documentScale(documentID: documentID))
+        self.documentScaleKey(documentID: documentID).value
     }
 
     /// Stores a new value for `documentScale`.
     internal func setDocumentScale(_ newValue: Swift.Double, documentID: Foundation.UUID) {
-        self.stores.standard.set(.documentScale(documentID: documentID), to: newValue)
+        self.documentScaleKey(documentID: documentID).value = newValue
+    }
+
+    /// `documentScale` for these parameters, bound to its store `standard`: observe it, reset it, bind it.
+    internal func documentScaleKey(documentID: Foundation.UUID) -> KeyCatalog.CatalogKey<Swift.Double> {
+        KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Double>.documentScale(documentID: documentID), name: "documentScale", store: self.stores.standard, storeName: "standard")
     }
 
     internal func cellWidth(tableID: Foundation.UUID, column: Swift.Int) -> Swift.Double? {
-        self.stores.standard.get(.cellWidth(tableID: tableID, column: column))
+        self.cellWidthKey(tableID: tableID, column: column).value
     }
 
     /// Stores a new value for `cellWidth`.
     internal func setCellWidth(_ newValue: Swift.Double?, tableID: Foundation.UUID, column: Swift.Int) {
-        self.stores.standard.set(.cellWidth(tableID: tableID, column: column), to: newValue)
+        self.cellWidthKey(tableID: tableID, column: column).value = newValue
+    }
+
+    /// `cellWidth` for these parameters, bound to its store `standard`: observe it, reset it, bind it.
+    internal func cellWidthKey(tableID: Foundation.UUID, column: Swift.Int) -> KeyCatalog.CatalogKey<Swift.Double?> {
+        KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Double?>.cellWidth(tableID: tableID, column: column), name: "cellWidth", store: self.stores.standard, storeName: "standard")
     }
 
     internal func draft(accountID: Swift.String) -> Swift.String {
-        self.stores.standard.get(.draft(accountID: accountID))
+        self.draftKey(accountID: accountID).value
     }
 
     /// Stores a new value for `draft`.
     internal func setDraft(_ newValue: Swift.String, accountID: Swift.String) {
-        self.stores.standard.set(.draft(accountID: accountID), to: newValue)
+        self.draftKey(accountID: accountID).value = newValue
+    }
+
+    /// `draft` for these parameters, bound to its store `standard`: observe it, reset it, bind it.
+    internal func draftKey(accountID: Swift.String) -> KeyCatalog.CatalogKey<Swift.String> {
+        KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.String>.draft(accountID: accountID), name: "draft", store: self.stores.standard, storeName: "standard")
     }
 
     /// A keyword parameter and a literal '\(' in the key.
     internal func filterTags(`for`: Swift.String) -> [Swift.String] {
-        self.stores.standard.get(.filterTags(for: `for`))
+        self.filterTagsKey(for: `for`).value
     }
 
     /// Stores a new value for `filterTags`.
     internal func setFilterTags(_ newValue: [Swift.String], `for`: Swift.String) {
-        self.stores.standard.set(.filterTags(for: `for`), to: newValue)
+        self.filterTagsKey(for: `for`).value = newValue
+    }
+
+    /// `filterTags` for these parameters, bound to its store `standard`: observe it, reset it, bind it.
+    internal func filterTagsKey(`for`: Swift.String) -> KeyCatalog.CatalogKey<[Swift.String]> {
+        KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[Swift.String]>.filterTags(for: `for`), name: "filterTags", store: self.stores.standard, storeName: "standard")
     }
 
     internal func filterLimit(newValue: Swift.Int) -> Swift.Int {
-        self.stores.standard.get(.filterLimit(newValue: newValue))
+        self.filterLimitKey(newValue: newValue).value
     }
 
     /// Stores a new value for `filterLimit`.
     internal func setFilterLimit(_ newValue_: Swift.Int, newValue: Swift.Int) {
-        self.stores.standard.set(.filterLimit(newValue: newValue), to: newValue_)
+        self.filterLimitKey(newValue: newValue).value = newValue_
+    }
+
+    /// `filterLimit` for these parameters, bound to its store `standard`: observe it, reset it, bind it.
+    internal func filterLimitKey(newValue: Swift.Int) -> KeyCatalog.CatalogKey<Swift.Int> {
+        KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int>.filterLimit(newValue: newValue), name: "filterLimit", store: self.stores.standard, storeName: "standard")
     }
 
     // MARK: - Registration table

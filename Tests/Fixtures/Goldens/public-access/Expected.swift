@@ -19,25 +19,25 @@ public enum PublicMode: Swift.Int, Swift.Sendable, Swift.Hashable, Swift.CaseIte
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
     /// Visible to other modules.
-    public static var publicCount: Self {
+    fileprivate static var publicCount: Self {
         Self("publicCount", defaultValue: 5)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<PublicMode> {
-    public static var publicMode: Self {
+    fileprivate static var publicMode: Self {
         Self("publicMode", defaultValue: .on)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String> {
-    public static func publicTitle(id: Swift.Int) -> Self {
+    fileprivate static func publicTitle(id: Swift.Int) -> Self {
         Self("title/\(id)", defaultValue: "Untitled")
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDebugKey<Swift.Bool> {
-    public static var publicDebug: Self {
+    fileprivate static var publicDebug: Self {
         #if DEBUG
         Self("publicDebug", debugDefaultValue: true, releaseDefaultValue: false, configuration: .debug)
         #else
@@ -48,7 +48,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDe
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Bool> {
     @available(*, deprecated, message: "Use publicMode.")
-    public static var publicOld: Self {
+    fileprivate static var publicOld: Self {
         _PublicKeysDeprecatedKeyDefinitions.publicOld
     }
 }
@@ -60,8 +60,9 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
 /// ```swift
 /// let keys = PublicKeys()                        // the declared stores
 /// let testKeys = PublicKeys(stores: .inMemory()) // in tests
+/// let value = keys.publicCount                  // a value; keys.$publicCount is the key, bound to its store
 /// ```
-public struct PublicKeys: Swift.Sendable {
+public struct PublicKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     /// The stores the manifest declares, one property each.
     ///
     /// Tests replace them without global state: `PublicKeys(stores: .inMemory())`.
@@ -96,43 +97,45 @@ public struct PublicKeys: Swift.Sendable {
     /// The stores keys are read from and written to.
     public let stores: Stores
 
-    /// A catalog over `stores`: the declared ones unless told otherwise.
-    public init(stores: Stores = .live) {
+    /// A catalog over the declared stores.
+    public init() {
+        self.init(stores: .live)
+    }
+
+    /// A catalog over `stores`, each key bound to its declared store among them.
+    public init(stores: Stores) {
         self.stores = stores
+        self._publicCount = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int>.publicCount, name: "publicCount", store: stores.standard, storeName: "standard")
+        self._publicMode = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<PublicMode>.publicMode, name: "publicMode", store: stores.standard, storeName: "standard")
+        self._publicDebug = KeyCatalog.CatalogKey(KeyCatalog.PersistentDebugKey<Swift.Bool>.publicDebug, name: "publicDebug", store: stores.standard, storeName: "standard")
+        self._publicOld = KeyCatalog.CatalogKey(_DeprecatedKeyDefinitions.publicOld, name: "publicOld", store: stores.standard, storeName: "standard")
     }
 
     // MARK: - Values
 
     /// Visible to other modules.
-    public var publicCount: Swift.Int {
-        get { self.stores.standard.get(.publicCount) }
-        nonmutating set { self.stores.standard.set(.publicCount, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey public var publicCount: Swift.Int
 
-    public var publicMode: PublicMode {
-        get { self.stores.standard.get(.publicMode) }
-        nonmutating set { self.stores.standard.set(.publicMode, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey public var publicMode: PublicMode
 
     public func publicTitle(id: Swift.Int) -> Swift.String {
-        self.stores.standard.get(.publicTitle(id: id))
+        self.publicTitleKey(id: id).value
     }
 
     /// Stores a new value for `publicTitle`.
     public func setPublicTitle(_ newValue: Swift.String, id: Swift.Int) {
-        self.stores.standard.set(.publicTitle(id: id), to: newValue)
+        self.publicTitleKey(id: id).value = newValue
     }
 
-    public var publicDebug: Swift.Bool {
-        get { self.stores.standard.get(.publicDebug) }
-        nonmutating set { self.stores.standard.set(.publicDebug, to: newValue) }
+    /// `publicTitle` for these parameters, bound to its store `standard`: observe it, reset it, bind it.
+    public func publicTitleKey(id: Swift.Int) -> KeyCatalog.CatalogKey<Swift.String> {
+        KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.String>.publicTitle(id: id), name: "publicTitle", store: self.stores.standard, storeName: "standard")
     }
+
+    @KeyCatalog.CatalogKey public var publicDebug: Swift.Bool
 
     @available(*, deprecated, message: "Use publicMode.")
-    public var publicOld: Swift.Bool {
-        get { self.stores.standard.get(_DeprecatedKeyDefinitions.publicOld) }
-        nonmutating set { self.stores.standard.set(_DeprecatedKeyDefinitions.publicOld, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey public var publicOld: Swift.Bool
 
     // MARK: - Registration table
 

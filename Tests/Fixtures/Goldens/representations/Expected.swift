@@ -17,11 +17,11 @@ internal enum Fruit: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIte
 // MARK: - Keys
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
-    internal static var nativeCount: Self {
+    fileprivate static var nativeCount: Self {
         Self("nativeCount", defaultValue: 1)
     }
 
-    internal static var stringCount: Self {
+    fileprivate static var stringCount: Self {
         Self(
             "stringCount",
             defaultValue: 3,
@@ -31,13 +31,13 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.String]> {
-    internal static var nativeNames: Self {
+    fileprivate static var nativeNames: Self {
         Self("nativeNames", defaultValue: ["x"])
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Fruit> {
-    internal static var rawFruit: Self {
+    fileprivate static var rawFruit: Self {
         Self(
             "rawFruit",
             defaultValue: .pear,
@@ -47,7 +47,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Fruit?> {
-    internal static var rawOptionalFruit: Self {
+    fileprivate static var rawOptionalFruit: Self {
         Self(
             "rawOptionalFruit",
             defaultValue: nil,
@@ -57,7 +57,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Fruit]> {
-    internal static var codableFruits: Self {
+    fileprivate static var codableFruits: Self {
         Self(
             "codableFruits",
             defaultValue: [.apple],
@@ -67,7 +67,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Foundation.URL> {
-    internal static var codableURL: Self {
+    fileprivate static var codableURL: Self {
         Self(
             "codableURL",
             defaultValue: Foundation.URL(string: "https://example.com/codable")!,
@@ -77,7 +77,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.String: Swift.Int]?> {
-    internal static var codableOptionalScores: Self {
+    fileprivate static var codableOptionalScores: Self {
         Self(
             "codableOptionalScores",
             defaultValue: nil,
@@ -87,7 +87,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Bool?> {
-    internal static var stringFlag: Self {
+    fileprivate static var stringFlag: Self {
         Self(
             "stringFlag",
             defaultValue: nil,
@@ -97,7 +97,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Double> {
-    internal static var stringRatio: Self {
+    fileprivate static var stringRatio: Self {
         Self(
             "stringRatio",
             defaultValue: 0.5,
@@ -107,7 +107,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Foundation.Date> {
-    internal static var isoDate: Self {
+    fileprivate static var isoDate: Self {
         Self(
             "isoDate",
             defaultValue: Foundation.Date(timeIntervalSince1970: 1772600767), // 2026-03-04T05:06:07Z
@@ -115,7 +115,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
         )
     }
 
-    internal static var intervalDate: Self {
+    fileprivate static var intervalDate: Self {
         Self(
             "intervalDate",
             defaultValue: Foundation.Date(timeIntervalSince1970: 0), // 1970-01-01T00:00:00Z
@@ -123,7 +123,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
         )
     }
 
-    internal static var isoMigratedDate: Self {
+    fileprivate static var isoMigratedDate: Self {
         Self(
             "isoMigratedDate",
             defaultValue: Foundation.Date(timeIntervalSince1970: 1767225600), // 2026-01-01T00:00:00Z
@@ -133,7 +133,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Foundation.Date?> {
-    internal static var isoOptionalDate: Self {
+    fileprivate static var isoOptionalDate: Self {
         Self(
             "isoOptionalDate",
             defaultValue: nil,
@@ -141,7 +141,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
         )
     }
 
-    internal static var intervalOptionalDate: Self {
+    fileprivate static var intervalOptionalDate: Self {
         Self(
             "intervalOptionalDate",
             defaultValue: nil,
@@ -157,8 +157,9 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
 /// ```swift
 /// let keys = RepresentationKeys()                        // the declared stores
 /// let testKeys = RepresentationKeys(stores: .inMemory()) // in tests
+/// let value = keys.nativeCount                  // a value; keys.$nativeCount is the key, bound to its store
 /// ```
-internal struct RepresentationKeys: Swift.Sendable {
+internal struct RepresentationKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     /// The stores the manifest declares, one property each.
     ///
     /// Tests replace them without global state: `RepresentationKeys(stores: .inMemory())`.
@@ -193,87 +194,62 @@ internal struct RepresentationKeys: Swift.Sendable {
     /// The stores keys are read from and written to.
     internal let stores: Stores
 
-    /// A catalog over `stores`: the declared ones unless told otherwise.
-    internal init(stores: Stores = .live) {
+    /// A catalog over the declared stores.
+    internal init() {
+        self.init(stores: .live)
+    }
+
+    /// A catalog over `stores`, each key bound to its declared store among them.
+    internal init(stores: Stores) {
         self.stores = stores
+        self._nativeCount = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int>.nativeCount, name: "nativeCount", store: stores.standard, storeName: "standard")
+        self._nativeNames = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[Swift.String]>.nativeNames, name: "nativeNames", store: stores.standard, storeName: "standard")
+        self._rawFruit = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Fruit>.rawFruit, name: "rawFruit", store: stores.standard, storeName: "standard")
+        self._rawOptionalFruit = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Fruit?>.rawOptionalFruit, name: "rawOptionalFruit", store: stores.standard, storeName: "standard")
+        self._codableFruits = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[Fruit]>.codableFruits, name: "codableFruits", store: stores.standard, storeName: "standard")
+        self._codableURL = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Foundation.URL>.codableURL, name: "codableURL", store: stores.standard, storeName: "standard")
+        self._codableOptionalScores = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[Swift.String: Swift.Int]?>.codableOptionalScores, name: "codableOptionalScores", store: stores.standard, storeName: "standard")
+        self._stringCount = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int>.stringCount, name: "stringCount", store: stores.standard, storeName: "standard")
+        self._stringFlag = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Bool?>.stringFlag, name: "stringFlag", store: stores.standard, storeName: "standard")
+        self._stringRatio = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Double>.stringRatio, name: "stringRatio", store: stores.standard, storeName: "standard")
+        self._isoDate = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Foundation.Date>.isoDate, name: "isoDate", store: stores.standard, storeName: "standard")
+        self._isoOptionalDate = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Foundation.Date?>.isoOptionalDate, name: "isoOptionalDate", store: stores.standard, storeName: "standard")
+        self._intervalDate = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Foundation.Date>.intervalDate, name: "intervalDate", store: stores.standard, storeName: "standard")
+        self._intervalOptionalDate = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Foundation.Date?>.intervalOptionalDate, name: "intervalOptionalDate", store: stores.standard, storeName: "standard")
+        self._isoMigratedDate = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Foundation.Date>.isoMigratedDate, name: "isoMigratedDate", store: stores.standard, storeName: "standard")
     }
 
     // MARK: - Values
 
-    internal var nativeCount: Swift.Int {
-        get { self.stores.standard.get(.nativeCount) }
-        nonmutating set { self.stores.standard.set(.nativeCount, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var nativeCount: Swift.Int
 
-    internal var nativeNames: [Swift.String] {
-        get { self.stores.standard.get(.nativeNames) }
-        nonmutating set { self.stores.standard.set(.nativeNames, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var nativeNames: [Swift.String]
 
-    internal var rawFruit: Fruit {
-        get { self.stores.standard.get(.rawFruit) }
-        nonmutating set { self.stores.standard.set(.rawFruit, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var rawFruit: Fruit
 
-    internal var rawOptionalFruit: Fruit? {
-        get { self.stores.standard.get(.rawOptionalFruit) }
-        nonmutating set { self.stores.standard.set(.rawOptionalFruit, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var rawOptionalFruit: Fruit?
 
-    internal var codableFruits: [Fruit] {
-        get { self.stores.standard.get(.codableFruits) }
-        nonmutating set { self.stores.standard.set(.codableFruits, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var codableFruits: [Fruit]
 
-    internal var codableURL: Foundation.URL {
-        get { self.stores.standard.get(.codableURL) }
-        nonmutating set { self.stores.standard.set(.codableURL, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var codableURL: Foundation.URL
 
-    internal var codableOptionalScores: [Swift.String: Swift.Int]? {
-        get { self.stores.standard.get(.codableOptionalScores) }
-        nonmutating set { self.stores.standard.set(.codableOptionalScores, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var codableOptionalScores: [Swift.String: Swift.Int]?
 
-    internal var stringCount: Swift.Int {
-        get { self.stores.standard.get(.stringCount) }
-        nonmutating set { self.stores.standard.set(.stringCount, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var stringCount: Swift.Int
 
-    internal var stringFlag: Swift.Bool? {
-        get { self.stores.standard.get(.stringFlag) }
-        nonmutating set { self.stores.standard.set(.stringFlag, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var stringFlag: Swift.Bool?
 
-    internal var stringRatio: Swift.Double {
-        get { self.stores.standard.get(.stringRatio) }
-        nonmutating set { self.stores.standard.set(.stringRatio, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var stringRatio: Swift.Double
 
-    internal var isoDate: Foundation.Date {
-        get { self.stores.standard.get(.isoDate) }
-        nonmutating set { self.stores.standard.set(.isoDate, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var isoDate: Foundation.Date
 
-    internal var isoOptionalDate: Foundation.Date? {
-        get { self.stores.standard.get(.isoOptionalDate) }
-        nonmutating set { self.stores.standard.set(.isoOptionalDate, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var isoOptionalDate: Foundation.Date?
 
-    internal var intervalDate: Foundation.Date {
-        get { self.stores.standard.get(.intervalDate) }
-        nonmutating set { self.stores.standard.set(.intervalDate, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var intervalDate: Foundation.Date
 
-    internal var intervalOptionalDate: Foundation.Date? {
-        get { self.stores.standard.get(.intervalOptionalDate) }
-        nonmutating set { self.stores.standard.set(.intervalOptionalDate, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var intervalOptionalDate: Foundation.Date?
 
-    internal var isoMigratedDate: Foundation.Date {
-        get { self.stores.standard.get(.isoMigratedDate) }
-        nonmutating set { self.stores.standard.set(.isoMigratedDate, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var isoMigratedDate: Foundation.Date
 
     // MARK: - Registration table
 

@@ -7,14 +7,14 @@ import KeyCatalog
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String> {
     /// In a store named like `subscript(name:)`'s parameter.
-    internal static var title: Self {
+    fileprivate static var title: Self {
         Self("title", defaultValue: "Untitled")
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
     /// Parameters named like the catalog's `stores` and the migration's local.
-    internal static func pageCount(stores: Swift.String, migration: Swift.Int) -> Self {
+    fileprivate static func pageCount(stores: Swift.String, migration: Swift.Int) -> Self {
         Self("pages/\(stores)/\(migration)", defaultValue: 0)
     }
 }
@@ -26,8 +26,9 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
 /// ```swift
 /// let keys = ShadowingKeys()                        // the declared stores
 /// let testKeys = ShadowingKeys(stores: .inMemory()) // in tests
+/// let value = keys.title                  // a value; keys.$title is the key, bound to its store
 /// ```
-internal struct ShadowingKeys: Swift.Sendable {
+internal struct ShadowingKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     /// The stores the manifest declares, one property each.
     ///
     /// Tests replace them without global state: `ShadowingKeys(stores: .inMemory())`.
@@ -66,27 +67,35 @@ internal struct ShadowingKeys: Swift.Sendable {
     /// The stores keys are read from and written to.
     internal let stores: Stores
 
-    /// A catalog over `stores`: the declared ones unless told otherwise.
-    internal init(stores: Stores = .live) {
+    /// A catalog over the declared stores.
+    internal init() {
+        self.init(stores: .live)
+    }
+
+    /// A catalog over `stores`, each key bound to its declared store among them.
+    internal init(stores: Stores) {
         self.stores = stores
+        self._title = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.String>.title, name: "title", store: stores.name, storeName: "name")
     }
 
     // MARK: - Values
 
     /// In a store named like `subscript(name:)`'s parameter.
-    internal var title: Swift.String {
-        get { self.stores.name.get(.title) }
-        nonmutating set { self.stores.name.set(.title, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var title: Swift.String
 
     /// Parameters named like the catalog's `stores` and the migration's local.
     internal func pageCount(stores: Swift.String, migration: Swift.Int) -> Swift.Int {
-        self.stores.name.get(.pageCount(stores: stores, migration: migration))
+        self.pageCountKey(stores: stores, migration: migration).value
     }
 
     /// Stores a new value for `pageCount`.
     internal func setPageCount(_ newValue: Swift.Int, stores: Swift.String, migration: Swift.Int) {
-        self.stores.name.set(.pageCount(stores: stores, migration: migration), to: newValue)
+        self.pageCountKey(stores: stores, migration: migration).value = newValue
+    }
+
+    /// `pageCount` for these parameters, bound to its store `name`: observe it, reset it, bind it.
+    internal func pageCountKey(stores: Swift.String, migration: Swift.Int) -> KeyCatalog.CatalogKey<Swift.Int> {
+        KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int>.pageCount(stores: stores, migration: migration), name: "pageCount", store: self.stores.name, storeName: "name")
     }
 
     // MARK: - Registration table

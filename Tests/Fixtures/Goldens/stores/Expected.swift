@@ -7,45 +7,45 @@ import KeyCatalog
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
     /// In the default store, the 'shared' suite.
-    package static var sharedCounter: Self {
+    fileprivate static var sharedCounter: Self {
         Self("sharedCounter", defaultValue: 0)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Bool> {
-    package static var standardFlag: Self {
+    fileprivate static var standardFlag: Self {
         Self("standardFlag", defaultValue: false)
     }
 
-    package static func perDocumentFlag(id: Foundation.UUID) -> Self {
+    fileprivate static func perDocumentFlag(id: Foundation.UUID) -> Self {
         Self("doc.\(id.uuidString)", defaultValue: true)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String> {
-    package static var cloudNote: Self {
+    fileprivate static var cloudNote: Self {
         Self("cloudNote", defaultValue: "")
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String?> {
-    package static var sessionToken: Self {
+    fileprivate static var sessionToken: Self {
         Self("sessionToken", defaultValue: nil)
     }
 
-    package static var groupToken: Self {
+    fileprivate static var groupToken: Self {
         Self("groupToken", defaultValue: nil)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Double> {
-    package static var fileVolume: Self {
+    fileprivate static var fileVolume: Self {
         Self("fileVolume", defaultValue: 0.8)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.String]> {
-    package static var scratchItems: Self {
+    fileprivate static var scratchItems: Self {
         Self("scratchItems", defaultValue: [])
     }
 }
@@ -57,8 +57,9 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
 /// ```swift
 /// let keys = StoreKeys()                        // the declared stores
 /// let testKeys = StoreKeys(stores: .inMemory()) // in tests
+/// let value = keys.sharedCounter                  // a value; keys.$sharedCounter is the key, bound to its store
 /// ```
-package struct StoreKeys: Swift.Sendable {
+package struct StoreKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     /// The stores the manifest declares, one property each.
     ///
     /// Tests replace them without global state: `StoreKeys(stores: .inMemory())`.
@@ -141,56 +142,52 @@ package struct StoreKeys: Swift.Sendable {
     /// The stores keys are read from and written to.
     package let stores: Stores
 
-    /// A catalog over `stores`: the declared ones unless told otherwise.
-    package init(stores: Stores = .live) {
+    /// A catalog over the declared stores.
+    package init() {
+        self.init(stores: .live)
+    }
+
+    /// A catalog over `stores`, each key bound to its declared store among them.
+    package init(stores: Stores) {
         self.stores = stores
+        self._sharedCounter = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int>.sharedCounter, name: "sharedCounter", store: stores.shared, storeName: "shared")
+        self._standardFlag = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Bool>.standardFlag, name: "standardFlag", store: stores.standard, storeName: "standard")
+        self._cloudNote = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.String>.cloudNote, name: "cloudNote", store: stores.cloud, storeName: "cloud")
+        self._sessionToken = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.String?>.sessionToken, name: "sessionToken", store: stores.secrets, storeName: "secrets")
+        self._groupToken = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.String?>.groupToken, name: "groupToken", store: stores.groupSecrets, storeName: "groupSecrets")
+        self._fileVolume = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Double>.fileVolume, name: "fileVolume", store: stores.settingsFile, storeName: "settingsFile")
+        self._scratchItems = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[Swift.String]>.scratchItems, name: "scratchItems", store: stores.scratch, storeName: "scratch")
     }
 
     // MARK: - Values
 
     /// In the default store, the 'shared' suite.
-    package var sharedCounter: Swift.Int {
-        get { self.stores.shared.get(.sharedCounter) }
-        nonmutating set { self.stores.shared.set(.sharedCounter, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey package var sharedCounter: Swift.Int
 
-    package var standardFlag: Swift.Bool {
-        get { self.stores.standard.get(.standardFlag) }
-        nonmutating set { self.stores.standard.set(.standardFlag, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey package var standardFlag: Swift.Bool
 
-    package var cloudNote: Swift.String {
-        get { self.stores.cloud.get(.cloudNote) }
-        nonmutating set { self.stores.cloud.set(.cloudNote, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey package var cloudNote: Swift.String
 
-    package var sessionToken: Swift.String? {
-        get { self.stores.secrets.get(.sessionToken) }
-        nonmutating set { self.stores.secrets.set(.sessionToken, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey package var sessionToken: Swift.String?
 
-    package var groupToken: Swift.String? {
-        get { self.stores.groupSecrets.get(.groupToken) }
-        nonmutating set { self.stores.groupSecrets.set(.groupToken, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey package var groupToken: Swift.String?
 
-    package var fileVolume: Swift.Double {
-        get { self.stores.settingsFile.get(.fileVolume) }
-        nonmutating set { self.stores.settingsFile.set(.fileVolume, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey package var fileVolume: Swift.Double
 
-    package var scratchItems: [Swift.String] {
-        get { self.stores.scratch.get(.scratchItems) }
-        nonmutating set { self.stores.scratch.set(.scratchItems, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey package var scratchItems: [Swift.String]
 
     package func perDocumentFlag(id: Foundation.UUID) -> Swift.Bool {
-        self.stores.settingsFile.get(.perDocumentFlag(id: id))
+        self.perDocumentFlagKey(id: id).value
     }
 
     /// Stores a new value for `perDocumentFlag`.
     package func setPerDocumentFlag(_ newValue: Swift.Bool, id: Foundation.UUID) {
-        self.stores.settingsFile.set(.perDocumentFlag(id: id), to: newValue)
+        self.perDocumentFlagKey(id: id).value = newValue
+    }
+
+    /// `perDocumentFlag` for these parameters, bound to its store `settingsFile`: observe it, reset it, bind it.
+    package func perDocumentFlagKey(id: Foundation.UUID) -> KeyCatalog.CatalogKey<Swift.Bool> {
+        KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Bool>.perDocumentFlag(id: id), name: "perDocumentFlag", store: self.stores.settingsFile, storeName: "settingsFile")
     }
 
     // MARK: - Registration table

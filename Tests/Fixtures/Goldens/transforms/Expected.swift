@@ -18,38 +18,38 @@ internal enum GoldenMode: Swift.String, Swift.Sendable, Swift.Hashable, Swift.Ca
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<GoldenMode> {
     /// A README-style transform: a plain global function, not @Sendable.
-    internal static var mode: Self {
+    fileprivate static var mode: Self {
         Self("mode", defaultValue: .light)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Double> {
     /// A transform named like the key itself.
-    internal static var percent: Self {
+    fileprivate static var percent: Self {
         Self("percent", defaultValue: 0)
     }
 
     /// Transforms named like the catalog's members.
-    internal static var fromEntries: Self {
+    fileprivate static var fromEntries: Self {
         Self("fromEntries", defaultValue: 0)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Bool> {
     /// A transform named by a keyword, and one named like the forwarder's parameter.
-    internal static var isOn: Self {
+    fileprivate static var isOn: Self {
         Self("isOn", defaultValue: false)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
     /// A key named like the old type of its migration.
-    internal static var GoldenMode: Self {
+    fileprivate static var GoldenMode: Self {
         Self("GoldenMode", defaultValue: 0)
     }
 
     /// A transform named like the key's parameter.
-    internal static func score(level: Swift.Int) -> Self {
+    fileprivate static func score(level: Swift.Int) -> Self {
         Self("score_\(level)", defaultValue: 0)
     }
 }
@@ -61,8 +61,9 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
 /// ```swift
 /// let keys = TransformKeys()                        // the declared stores
 /// let testKeys = TransformKeys(stores: .inMemory()) // in tests
+/// let value = keys.mode                  // a value; keys.$mode is the key, bound to its store
 /// ```
-internal struct TransformKeys: Swift.Sendable {
+internal struct TransformKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     /// The stores the manifest declares, one property each.
     ///
     /// Tests replace them without global state: `TransformKeys(stores: .inMemory())`.
@@ -97,51 +98,51 @@ internal struct TransformKeys: Swift.Sendable {
     /// The stores keys are read from and written to.
     internal let stores: Stores
 
-    /// A catalog over `stores`: the declared ones unless told otherwise.
-    internal init(stores: Stores = .live) {
+    /// A catalog over the declared stores.
+    internal init() {
+        self.init(stores: .live)
+    }
+
+    /// A catalog over `stores`, each key bound to its declared store among them.
+    internal init(stores: Stores) {
         self.stores = stores
+        self._mode = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<GoldenMode>.mode, name: "mode", store: stores.standard, storeName: "standard")
+        self._percent = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Double>.percent, name: "percent", store: stores.standard, storeName: "standard")
+        self._fromEntries = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Double>.fromEntries, name: "fromEntries", store: stores.standard, storeName: "standard")
+        self._isOn = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Bool>.isOn, name: "isOn", store: stores.standard, storeName: "standard")
+        self._GoldenMode = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int>.GoldenMode, name: "GoldenMode", store: stores.standard, storeName: "standard")
     }
 
     // MARK: - Values
 
     /// A README-style transform: a plain global function, not @Sendable.
-    internal var mode: GoldenMode {
-        get { self.stores.standard.get(.mode) }
-        nonmutating set { self.stores.standard.set(.mode, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var mode: GoldenMode
 
     /// A transform named like the key itself.
-    internal var percent: Swift.Double {
-        get { self.stores.standard.get(.percent) }
-        nonmutating set { self.stores.standard.set(.percent, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var percent: Swift.Double
 
     /// Transforms named like the catalog's members.
-    internal var fromEntries: Swift.Double {
-        get { self.stores.standard.get(.fromEntries) }
-        nonmutating set { self.stores.standard.set(.fromEntries, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var fromEntries: Swift.Double
 
     /// A transform named by a keyword, and one named like the forwarder's parameter.
-    internal var isOn: Swift.Bool {
-        get { self.stores.standard.get(.isOn) }
-        nonmutating set { self.stores.standard.set(.isOn, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var isOn: Swift.Bool
 
     /// A key named like the old type of its migration.
-    internal var GoldenMode: Swift.Int {
-        get { self.stores.standard.get(.GoldenMode) }
-        nonmutating set { self.stores.standard.set(.GoldenMode, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var GoldenMode: Swift.Int
 
     /// A transform named like the key's parameter.
     internal func score(level: Swift.Int) -> Swift.Int {
-        self.stores.standard.get(.score(level: level))
+        self.scoreKey(level: level).value
     }
 
     /// Stores a new value for `score`.
     internal func setScore(_ newValue: Swift.Int, level: Swift.Int) {
-        self.stores.standard.set(.score(level: level), to: newValue)
+        self.scoreKey(level: level).value = newValue
+    }
+
+    /// `score` for these parameters, bound to its store `standard`: observe it, reset it, bind it.
+    internal func scoreKey(level: Swift.Int) -> KeyCatalog.CatalogKey<Swift.Int> {
+        KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int>.score(level: level), name: "score", store: self.stores.standard, storeName: "standard")
     }
 
     // MARK: - Registration table

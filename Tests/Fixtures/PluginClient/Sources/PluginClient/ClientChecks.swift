@@ -41,9 +41,9 @@ enum ClientChecks {
         keys.homepage = URL(string: "https://swift.org/keycatalog")!
         keys.nickname = "kc"
         keys.verboseLogging = false
-        check(stores.standard.get(.counter) == 8, "counter via the static accessor")
+        check(stores.standard.get(keys.$counter.key) == 8 && keys.$counter.value == 8, "counter via the bound key")
         check(keys.mode == .advanced, "mode round-trip")
-        check(FileKeyValueStore(url: folder.appending(path: "settings.plist")).get(.tags) == ["x"], "tags persisted in the file")
+        check(FileKeyValueStore(url: folder.appending(path: "settings.plist")).get(keys.$tags.key) == ["x"], "tags persisted in the file")
         check(keys.homepage.absoluteString == "https://swift.org/keycatalog", "https URL survives")
         check(keys.nickname == "kc", "memory store round-trip")
         check(keys.verboseLogging == false, "debug key written in Debug, ignored in Release")

@@ -1,0 +1,31 @@
+/// Any key of a value type, erased: a ``PersistentKey``, a ``PersistentDebugKey`` or one of yours.
+///
+/// ```swift
+/// let key = AnyPersistentKey(PersistentKey<Int>("LaunchCount", defaultValue: 0))
+/// userDefaults.set(key, to: 3)
+/// ```
+///
+/// What ``CatalogKey`` holds, so that a catalog key's type names only its value:
+/// `CatalogKey<Int>`, whatever kind of key it binds. The key's parts are read once, when it is
+/// erased (a debug key's store access is fixed by its build configuration then).
+public struct AnyPersistentKey<Value: Sendable>: PersistentKeyProtocol {
+    public let id: String
+    public let defaultValue: Value
+    public let representation: any PersistentKeyValueRepresentation<Value>
+    public let isStoreAccessEnabled: Bool
+    /// The key that was erased.
+    public let base: any PersistentKeyProtocol<Value>
+
+    /// `key`, erased.
+    public init<Key: PersistentKeyProtocol>(_ key: Key) where Key.Value == Value {
+        if let key = key as? AnyPersistentKey<Value> {
+            self = key
+            return
+        }
+        id = key.id
+        defaultValue = key.defaultValue
+        representation = key.representation
+        isStoreAccessEnabled = key.isStoreAccessEnabled
+        base = key
+    }
+}
