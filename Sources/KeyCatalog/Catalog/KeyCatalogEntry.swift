@@ -126,8 +126,11 @@ public struct KeyCatalogEntry: Sendable, Identifiable {
 
     /// A command-line value that is not a valid value of the key.
     public struct ParseError: Error, CustomStringConvertible, Equatable {
+        /// The key's storage key.
         public var key: String
+        /// The text that was given.
         public var text: String
+        /// Why the text is no value of the key, like `out of range for Int8 (-128...127)`.
         public var reason: String
 
         public var description: String { "'\(text)' is not a valid value for '\(key)': \(reason)" }

@@ -48,6 +48,7 @@ public final class KeyValueChangeCenter: Sendable {
 
     private let state = _Locked(State())
 
+    /// A change center with no observers; a store of your own keeps one and posts to it after each write.
     public init() {}
 
     /// Calls `handler` whenever `key` changes, until the returned observation is cancelled or released.
