@@ -5,8 +5,9 @@ import PackagePlugin
 ///
 /// Writes each target's generated catalog into the target's folder as
 /// `KeyCatalog.generated.swift`, for teams that commit generated code and for Xcode projects
-/// that do not use the build plugin. (A target that also uses the build plugin would declare
-/// everything twice; use one or the other.)
+/// that do not use the build plugin. Use one or the other: a command plugin cannot see which
+/// plugins a target uses, so the build plugin is the one that refuses a target holding both, with a
+/// message naming the file to delete.
 @main
 struct GenerateKeys: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
@@ -26,6 +27,7 @@ struct GenerateKeys: CommandPlugin {
                 throw KeyCatalogPluginError(description: "generate-keys failed for target '\(target.name)' (exit code \(status))")
             }
             print("generate-keys: \(target.name) -> \(output.path(percentEncoded: false))")
+            print("generate-keys: if '\(target.name)' also uses KeyCatalogPlugin, remove it from the target's plugins (or delete this file): both make the same catalog")
         }
     }
 }

@@ -5,13 +5,18 @@ import PackagePlugin
 ///
 /// The manifest is the build command's input, so a build without changes does not rerun the tool,
 /// and an edit regenerates and recompiles only that target. Manifest errors fail the build as
-/// `keys.json:LINE:COL: error: …` lines.
+/// `keys.json:LINE:COL: error: …` lines. A target that also holds a committed
+/// `KeyCatalog.generated.swift` (from `generate-keys`) fails with a message naming that file.
 @main
 struct KeyCatalogPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
         guard let module = target as? SourceModuleTarget else { return [] }
         guard let manifest = manifestURL(inTargetDirectory: module.directoryURL) else {
             throw missingManifestError(target: target.name, directory: module.directoryURL)
+        }
+        // A catalog committed by generate-keys would be a second producer of the same file.
+        if let committed = module.sourceFiles.first(where: { $0.url.lastPathComponent == generatedFileName }) {
+            throw committedCatalogError(target: target.name, file: committed.url)
         }
         return [
             generationCommand(
@@ -32,6 +37,9 @@ extension KeyCatalogPlugin: XcodeBuildToolPlugin {
             throw KeyCatalogPluginError(
                 description: "target '\(target.displayName)' uses KeyCatalogPlugin but has no \(manifestFileName) among its files; add one to the target"
             )
+        }
+        if let committed = target.inputFiles.first(where: { $0.url.lastPathComponent == generatedFileName }) {
+            throw committedCatalogError(target: target.displayName, file: committed.url)
         }
         return [
             generationCommand(

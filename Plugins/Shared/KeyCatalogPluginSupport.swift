@@ -33,6 +33,19 @@ func missingManifestError(target: String, directory: URL) -> KeyCatalogPluginErr
     )
 }
 
+/// The error for a target that uses the build plugin and also holds a committed catalog (as
+/// `generate-keys` writes): both would produce `KeyCatalog.generated.swift`, which SwiftPM reports
+/// only as "multiple producers".
+func committedCatalogError(target: String, file: URL) -> KeyCatalogPluginError {
+    KeyCatalogPluginError(
+        description: """
+            target '\(target)' uses KeyCatalogPlugin and also contains \(file.path(percentEncoded: false)) \
+            (written by generate-keys); the build plugin generates that catalog itself, so delete that file, \
+            or remove KeyCatalogPlugin from the target's plugins to keep committed code
+            """
+    )
+}
+
 /// The build command that generates a target's catalog from its manifest.
 func generationCommand(tool: URL, manifest: URL, workDirectory: URL) -> Command {
     let output = workDirectory.appending(path: generatedFileName)
@@ -62,7 +75,14 @@ func runTool(_ tool: URL, _ arguments: [String]) throws -> Int32 {
 func targetsWithManifests(in package: Package, named names: [String]) throws -> [(name: String, directory: URL, manifest: URL)] {
     let modules = package.targets.compactMap { $0 as? SourceModuleTarget }
     for name in names where !modules.contains(where: { $0.name == name }) {
-        throw KeyCatalogPluginError(description: "no source target named '\(name)' in package '\(package.displayName)'; name one of its source targets with --target")
+        let withManifests = modules.filter { manifestURL(inTargetDirectory: $0.directoryURL) != nil }.map(\.name).sorted()
+        let choices =
+            withManifests.isEmpty
+            ? "none of its source targets has a \(manifestFileName) (source targets: \(modules.map(\.name).sorted().joined(separator: ", ")))"
+            : "targets with a \(manifestFileName): \(withManifests.joined(separator: ", "))"
+        throw KeyCatalogPluginError(
+            description: "no source target named '\(name)' in package '\(package.displayName)'; pass --target with one of its targets; \(choices)"
+        )
     }
     let selected = names.isEmpty ? modules : modules.filter { names.contains($0.name) }
     let found = selected.compactMap { target in

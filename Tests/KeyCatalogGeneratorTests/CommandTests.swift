@@ -86,6 +86,14 @@ struct CommandTests {
         #expect(result.standardError == "")
     }
 
+    @Test("--version prints the tool's version and the manifest format's")
+    func version() {
+        let result = KeyCatalogCommand.run(["--version"])
+        #expect(result.exitCode == 0)
+        #expect(result.standardOutput == "keycatalog \(KeyCatalogCommand.version) (manifest format version 1)\n")
+        #expect(result.standardError == "")
+    }
+
     @Test("schema prints valid JSON with the draft 2020-12 dialect")
     func schema() throws {
         let result = KeyCatalogCommand.run(["schema"])

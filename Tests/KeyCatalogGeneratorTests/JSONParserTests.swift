@@ -19,7 +19,13 @@ struct JSONParserTests {
         ParserCase("deep nesting", Array(("{ \"version\": 1, \"keys\": [], \"x\": " + String(repeating: "[", count: 200) + String(repeating: "]", count: 200) + " }").utf8), [#"keys.json:1:133: error: nesting deeper than 100 levels; a manifest never needs this much"#]),
         ParserCase("leading zero", Array("{\n  \"version\": 01,\n  \"keys\": []\n}".utf8), [#"keys.json:2:14: error: invalid number '01'; JSON numbers have no leading zeros"#]),
         ParserCase("huge number", Array(("{\n  \"version\": 1" + String(repeating: "0", count: 400) + ",\n  \"keys\": []\n}").utf8), [#"keys.json:2:14: error: unsupported manifest version 100000000000000000000000000000000000000000000000000000000…; this keycatalog reads version 1, so write "version": 1 or update keycatalog"#]),
-        ParserCase("comment", Array("{\n  // keys\n  \"version\": 1,\n  \"keys\": []\n}".utf8), [#"keys.json:2:3: error: comments are not allowed in JSON; remove them (use a 'doc' field to explain a key)"#]),
+        ParserCase("line comment", Array("{\n  // keys\n  \"version\": 1,\n  \"keys\": []\n}".utf8), []),
+        ParserCase("block comments everywhere whitespace is", Array("/* a */{ /* b */ \"version\" /* c */ : /* d */ 1 /* e */, \"keys\": [ /* f */ ] /* g */ } /* h */".utf8), []),
+        ParserCase("comment at the end of the file", Array("{ \"version\": 1, \"keys\": [] } // done".utf8), []),
+        ParserCase("only comments", Array("// nothing\n/* here */\n".utf8), [#"keys.json:3:1: error: the file is empty; expected a JSON object such as { "version": 1, "keys": [] }"#]),
+        ParserCase("unterminated block comment", Array("{\n  \"version\": 1, /* the keys\n  \"keys\": []\n}".utf8), [#"keys.json:2:17: error: unterminated block comment; close it with '*/'"#]),
+        ParserCase("lone slash", Array("{\n  \"version\": / 1,\n  \"keys\": []\n}".utf8), [#"keys.json:2:14: error: unexpected '/'; comments start with '//' or '/*'"#]),
+        ParserCase("a comment does not end a string", Array("{\n  \"version\": 1,\n  \"keys\": [],\n  \"catalog\": \"A//B\"\n}".utf8), [#"keys.json:4:14: error: catalog name 'A//B' is not a Swift identifier; use letters, digits and '_' and start with a letter, as in 'AB'"#]),
         ParserCase("single quotes", Array("{\n  'version': 1,\n  \"keys\": []\n}".utf8), [#"keys.json:2:3: error: member names use double quotes in JSON; replace the single quotes with '"'"#]),
         ParserCase("bad literal", Array("{\n  \"version\": 1,\n  \"keys\": [],\n  \"catalog\": True\n}".utf8), [#"keys.json:4:14: error: unexpected 'True'; expected a value: a string in double quotes, a number, true, false, null, an array or an object"#]),
         ParserCase("invalid escape", Array("{\n  \"version\": 1,\n  \"keys\": [ { \"name\": \"a\\qb\", \"type\": \"Int\", \"default\": 1 } ]\n}".utf8), [#"keys.json:3:25: error: invalid escape '\q'; JSON escapes are \" \\ \/ \b \f \n \r \t and \uXXXX"#]),
@@ -51,6 +57,18 @@ struct JSONParserTests {
         #expect(inner["b"]?.isNull == true)
         // Columns count Unicode scalars, as editors show characters: 'é' is one.
         #expect(root.member("é")?.value.location == SourceLocation(file: "f.json", line: 3, column: 7))
+    }
+
+    @Test("positions after comments stay exact")
+    func positionsAfterComments() throws {
+        let text = "// héader\n{ /* é\n */ \"a\": /* x */ 1, // tail\r\n\t\"b\": 2 }"
+        let (value, diagnostics) = JSONParser.parse(Array(text.utf8), file: "f.json")
+        #expect(diagnostics == [])
+        let root = try #require(value)
+        #expect(root.location == SourceLocation(file: "f.json", line: 2, column: 1))
+        #expect(root.member("a")?.nameLocation == SourceLocation(file: "f.json", line: 3, column: 5))
+        #expect(root.member("a")?.value.location == SourceLocation(file: "f.json", line: 3, column: 18))
+        #expect(root.member("b")?.nameLocation == SourceLocation(file: "f.json", line: 4, column: 2))
     }
 
     @Test("escapes decode, surrogate pairs included")

@@ -810,6 +810,69 @@ struct LintRuleTests {
         ),
     ]
 
+    /// A root cause and the findings it would set off: only the root cause is reported.
+    static let rootCauses: [RuleCase] = [
+        RuleCase(
+            rule: "a misspelled default is not also a missing one",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "keys": [
+                    { "name": "a", "type": "Int", "defualt": 1 }
+                  ]
+                }
+                """#,
+            expected: [#"keys.json:4:35: error: unknown field 'defualt' in key 'a'; did you mean 'default'?"#]
+        ),
+        RuleCase(
+            rule: "a misspelled required field is not also a missing one",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "keys": [
+                    { "name": "a", "tpye": "Int", "default": 1 }
+                  ]
+                }
+                """#,
+            expected: [#"keys.json:4:20: error: unknown field 'tpye' in key 'a'; did you mean 'type'?"#]
+        ),
+        RuleCase(
+            rule: "an enum that was never declared is named as the cause",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "keys": [
+                    { "name": "theme", "type": "Theme", "default": "dark" }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:4:52: error: default for key 'theme' is "dark", but type 'Theme' is not declared in "types" (so it is taken as a Swift type of yours); declare it there as an enum with that case, or write the default as Swift, like { "swift": "Theme.dark" }"#
+            ]
+        ),
+        RuleCase(
+            rule: "an enum declared under another spelling is suggested",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "types": { "Thme": { "kind": "enum", "rawType": "String", "cases": ["dark"] } },
+                  "keys": [
+                    { "name": "theme", "type": "Theme", "default": "dark" }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:3:14: warning: type 'Thme' is declared but no key uses it; remove it or use it in a key's "type""#,
+                #"keys.json:5:32: error: unknown type 'Theme' for key 'theme'; did you mean 'Thme'?"#,
+            ]
+        ),
+    ]
+
+    @Test("root causes are reported, not the findings they set off", arguments: rootCauses)
+    func rootCause(_ testCase: RuleCase) {
+        #expect(lint(testCase.manifest) == testCase.expected)
+    }
+
     @Test("each rule reports its message at the token at fault", arguments: cases)
     func rule(_ testCase: RuleCase) {
         #expect(lint(testCase.manifest) == testCase.expected)

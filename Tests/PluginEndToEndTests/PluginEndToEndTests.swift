@@ -110,6 +110,7 @@ struct PluginEndToEndTests {
         let unknownTarget = try client.swift("package", "lint-keys", "--target", "NoSuchTarget")
         #expect(unknownTarget.status != 0)
         #expect(unknownTarget.output.contains("error: no source target named 'NoSuchTarget'"), "\(unknownTarget.output)")
+        #expect(unknownTarget.output.contains("targets with a keys.json: BrokenManifest, MissingTransform, PluginClient"), "\(unknownTarget.output)")
         #expect(!unknownTarget.output.contains("error: error:"), "\(unknownTarget.output)")
     }
 
@@ -122,6 +123,42 @@ struct PluginEndToEndTests {
         let contents = try String(contentsOf: output, encoding: .utf8)
         #expect(contents.contains("struct ClientKeys"))
         #expect(contents.contains("Do not edit"))
+    }
+
+    @Test(.timeLimit(.minutes(15)))
+    func aCommittedCatalogInATargetThatUsesTheBuildPluginIsNamedNotAMultipleProducersError() throws {
+        let committed = client.url.appending(path: "Sources/PluginClient/KeyCatalog.generated.swift")
+        defer { try? FileManager.default.removeItem(at: committed) }
+        let generate = try client.swift("package", "--allow-writing-to-package-directory", "generate-keys", "--target", "PluginClient")
+        #expect(generate.status == 0, "\(generate.output)")
+
+        let build = try client.swift("build", "--product", "PluginClient")
+        #expect(build.status != 0)
+        #expect(build.output.contains("error: target 'PluginClient' uses KeyCatalogPlugin and also contains "), "\(build.output)")
+        #expect(build.output.contains("Sources/PluginClient/KeyCatalog.generated.swift (written by generate-keys)"), "\(build.output)")
+        #expect(build.output.contains("so delete that file, or remove KeyCatalogPlugin from the target's plugins"), "\(build.output)")
+        #expect(!build.output.contains("multiple producers"), "\(build.output)")
+
+        // Deleting the file, as the message says, fixes the build.
+        try FileManager.default.removeItem(at: committed)
+        let fixed = try client.swift("build", "--product", "PluginClient")
+        #expect(fixed.status == 0, "\(fixed.output)")
+    }
+
+    @Test(.timeLimit(.minutes(20)))
+    func theReadmeQuickStartBuildsRunsAndTestsAsPasted() throws {
+        let app = try Fixture.readmeQuickStart()
+        let build = try app.swift("build")
+        #expect(build.status == 0, "\(build.output)")
+        #expect(!build.output.contains("warning: "), "\(build.output)")
+        let home = ["HOME": app.url.appending(path: "home").path, "XDG_CONFIG_HOME": app.url.appending(path: "home/.config").path]
+        let first = try app.run(".build/debug/MyApp", environment: home)
+        let second = try app.run(".build/debug/MyApp", environment: home)
+        #expect(first.status == 0 && second.status == 0, "\(first.output)\(second.output)")
+        #expect(first.output.contains("Launch #1, theme system") && second.output.contains("Launch #2, theme dark"), "\(first.output)\(second.output)")
+        let test = try app.swift("test")
+        #expect(test.status == 0, "\(test.output)")
+        #expect(test.output.contains("launchCountStartsAtZero"), "\(test.output)")
     }
 
     @Test(.timeLimit(.minutes(10)))
@@ -164,13 +201,46 @@ struct Fixture: Sendable {
         return Fixture(url: copy)
     }
 
+    /// The README's quick start as a package in `.build-e2e/MyApp/`: every block marked
+    /// `<!-- quick-start: PATH -->` written to PATH, the dependency URL pointed at this package.
+    static func readmeQuickStart() throws -> Fixture {
+        let readme = try String(contentsOf: packageRoot.appending(path: "README.md"), encoding: .utf8)
+        let copy = packageRoot.appending(path: ".build-e2e/MyApp")
+        let fileManager = FileManager.default
+        try fileManager.createDirectory(at: copy, withIntermediateDirectories: true)
+        for item in try fileManager.contentsOfDirectory(atPath: copy.path) where item != ".build" {
+            try fileManager.removeItem(at: copy.appending(path: item))
+        }
+        let lines = readme.components(separatedBy: "\n")
+        var written = 0
+        for (index, line) in lines.enumerated() where line.hasPrefix("<!-- quick-start: ") {
+            let path = String(line.dropFirst(18).dropLast(4))
+            let body = lines[(index + 2)...].prefix { !$0.hasPrefix("```") }
+            var text = body.joined(separator: "\n") + "\n"
+            if path == "Package.swift" {
+                let url = #".package(url: "https://github.com/<you>/KeyCatalog.git", from: "1.0.0")"#
+                try #require(text.contains(url), "the quick start's dependency line changed; update this test")
+                text = text.replacingOccurrences(of: url, with: ".package(name: \"KeyCatalog\", path: \"\(packageRoot.path)\")")
+            }
+            let file = copy.appending(path: path)
+            try fileManager.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: file, atomically: true, encoding: .utf8)
+            written += 1
+        }
+        try #require(written == 4, "the README's quick start has 4 marked files")
+        return Fixture(url: copy)
+    }
+
     /// Runs `swift ARGUMENTS` in the fixture, returning its status and combined output.
     func swift(_ arguments: String...) throws -> (status: Int32, output: String) {
         try run("/usr/bin/env", ["swift"] + arguments)
     }
 
-    func run(_ executable: String, _ arguments: [String] = []) throws -> (status: Int32, output: String) {
+    func run(_ executable: String, _ arguments: [String] = [], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
         let process = Process()
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.executableURL = executable.hasPrefix("/") ? URL(filePath: executable) : url.appending(path: executable)
         process.arguments = arguments
         process.currentDirectoryURL = url

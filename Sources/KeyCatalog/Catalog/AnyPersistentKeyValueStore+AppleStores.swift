@@ -1,7 +1,7 @@
 import Foundation
 
 extension AnyPersistentKeyValueStore {
-    /// The iCloud key-value store: ``UbiquitousKeyValueStore/default`` (over
+    /// The iCloud key-value store: `UbiquitousKeyValueStore.default` (over
     /// `NSUbiquitousKeyValueStore.default`), what a manifest's `"kind": "ubiquitous"` store opens.
     ///
     /// ```swift

@@ -16,6 +16,7 @@ public final class AnyPersistentKeyValueStore: PersistentKeyValueStore, @uncheck
     /// The wrapped store.
     public let base: any PersistentKeyValueStore
 
+    /// Wraps `base`; wrapping an `AnyPersistentKeyValueStore` wraps its base instead of nesting.
     public init(_ base: any PersistentKeyValueStore) {
         self.base = (base as? AnyPersistentKeyValueStore)?.base ?? base
     }

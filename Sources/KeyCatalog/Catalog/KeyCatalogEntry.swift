@@ -126,8 +126,11 @@ public struct KeyCatalogEntry: Sendable, Identifiable {
 
     /// A command-line value that is not a valid value of the key.
     public struct ParseError: Error, CustomStringConvertible, Equatable {
+        /// The key's storage key.
         public var key: String
+        /// The text that was given.
         public var text: String
+        /// Why the text is no value of the key, like `out of range for Int8 (-128...127)`.
         public var reason: String
 
         public var description: String { "'\(text)' is not a valid value for '\(key)': \(reason)" }
@@ -181,18 +184,80 @@ extension KeyCatalogEntry {
                     candidates.append(value)
                 }
             }
+            let typedAsJSON: Bool
+            if case .string = candidates.first ?? .string("") { typedAsJSON = false } else { typedAsJSON = true }
             candidates.append(.string(text))
-            var lastError: (any Error)?
+            var errors: [any Error] = []
             for candidate in candidates {
                 do {
-                    return try key.representation.value(from: candidate)
+                    let value = try key.representation.value(from: candidate)
+                    if let url = _unwrapped(value) as? URL, url.scheme == nil {
+                        throw ParseError(key: key.id, text: text, reason: "not an absolute URL; write it with its scheme, like https://example.com/path")
+                    }
+                    return value
+                } catch let error as ParseError {
+                    throw error
                 } catch {
-                    lastError = error
+                    errors.append(error)
                 }
             }
-            throw ParseError(key: key.id, text: text, reason: lastError.map { String(describing: $0) } ?? "unreadable")
+            // Say why in the value type's terms; else the representation's own words, for the JSON
+            // reading when the text was JSON other than a string (`3.5`, `[1]`), the text otherwise.
+            let fallback = (typedAsJSON ? errors.first : errors.last).map { String(describing: $0) } ?? "unreadable"
+            throw ParseError(key: key.id, text: text, reason: rejectionReason(text, for: _unwrappedType(Key.Value.self)) ?? fallback)
+        }
+
+        /// The cases as they are written: raw values for a raw-value enum, names otherwise.
+        static func caseNames<T: CaseIterable>(_ type: T.Type) -> [String] {
+            type.allCases.map { value in
+                if let raw = value as? any RawRepresentable { "\(raw.rawValue)" } else { "\(value)" }
+            }
+        }
+
+        /// Why `text` is no value of `type`, for the types whose rules a person can be told.
+        static func rejectionReason(_ text: String, for type: Any.Type) -> String? {
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            if let integer = type as? any FixedWidthInteger.Type {
+                let range = "\(integer.min)...\(integer.max)"
+                let digits = trimmed.first == "-" || trimmed.first == "+" ? trimmed.dropFirst() : Substring(trimmed)
+                if !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) {
+                    return "out of range for \(integer) (\(range))"
+                }
+                return "not an integer; \(integer) holds whole numbers in \(range)"
+            }
+            if let enumeration = type as? any CaseIterable.Type {
+                return "not a case of \(type); the cases are: \(caseNames(enumeration).joined(separator: ", "))"
+            }
+            if type == Bool.self { return "not a Bool; write true or false" }
+            if type == Double.self || type == Float.self { return "not a number; write it like 1.5" }
+            if type == URL.self { return "not an absolute URL; write it with its scheme, like https://example.com/path" }
+            if type == UUID.self { return "not a UUID; write it like 123E4567-E89B-12D3-A456-426614174000" }
+            if type == Date.self { return "not an ISO 8601 date with a time zone; write it like 2026-01-01T00:00:00Z" }
+            return nil
         }
     }
+}
+
+/// The wrapped type of an optional type, at any depth; other types as they are.
+private func _unwrappedType(_ type: Any.Type) -> Any.Type {
+    if let optional = type as? any _OptionalWrapping.Type { return _unwrappedType(optional._wrappedType) }
+    return type
+}
+
+/// The wrapped value of an optional, at any depth; `nil` for none; other values as they are.
+private func _unwrapped(_ value: Any) -> Any? {
+    if let optional = value as? any _OptionalWrapping { return optional._wrappedValue.flatMap(_unwrapped) }
+    return value
+}
+
+private protocol _OptionalWrapping {
+    static var _wrappedType: Any.Type { get }
+    var _wrappedValue: Any? { get }
+}
+
+extension Optional: _OptionalWrapping {
+    fileprivate static var _wrappedType: Any.Type { Wrapped.self }
+    fileprivate var _wrappedValue: Any? { self.map { $0 as Any } }
 }
 
 private protocol _OptionalDescribing {

@@ -21,9 +21,11 @@ import Foundation
 public struct PersistentKeyValueFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// What was being done when the failure happened.
     public enum Operation: String, Sendable, Hashable {
+        /// Reading a key, writing one, removing one, loading a whole store (a file), or migrating a key.
         case read, write, remove, load, migrate
     }
 
+    /// What was being done.
     public var operation: Operation
     /// The storage key, or `nil` for a failure of the whole store (a corrupt file).
     public var key: String?
@@ -32,6 +34,7 @@ public struct PersistentKeyValueFailure: Error, Sendable, Equatable, CustomStrin
     /// What went wrong, in a sentence.
     public var message: String
 
+    /// A failure report; stores and representations of your own create these for the handler.
     public init(operation: Operation, key: String?, store: String, message: String) {
         self.operation = operation
         self.key = key

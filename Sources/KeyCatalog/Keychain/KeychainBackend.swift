@@ -3,7 +3,7 @@ import Foundation
 /// The four SecItem calls ``KeychainKeyValueStore`` makes, in portable types: the seam between
 /// the store's logic (which runs and is tested everywhere) and the Security framework.
 ///
-/// On Apple platforms ``SecItemKeychainBackend`` makes the real calls. Tests provide their own, which
+/// On Apple platforms `SecItemKeychainBackend` makes the real calls. Tests provide their own, which
 /// can answer any status:
 ///
 /// ```swift

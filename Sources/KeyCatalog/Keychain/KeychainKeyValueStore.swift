@@ -36,7 +36,7 @@ public final class KeychainKeyValueStore: PersistentKeyValueStore, Sendable {
     public let keyValueChanges: KeyValueChangeCenter
     private let state: KeychainServiceState
 
-    /// A store on `backend`: your own (tests), or ``SecItemKeychainBackend/shared`` on Apple platforms.
+    /// A store on `backend`: your own (tests), or `SecItemKeychainBackend.shared` on Apple platforms.
     ///
     /// ```swift
     /// let store = KeychainKeyValueStore(service: "com.example.tests", backend: FakeKeychain())

@@ -17,8 +17,11 @@
 ///   from an `#if DEBUG` in your module.
 public struct PersistentDebugKey<Value: Sendable>: PersistentKeyProtocol {
     public let id: String
+    /// The default in Debug builds.
     public let debugDefaultValue: Value
+    /// The default in Release builds, where the key is also read-only.
     public let releaseDefaultValue: Value
+    /// The build configuration of the module that created the key.
     public let configuration: BuildConfiguration
     public let representation: any PersistentKeyValueRepresentation<Value>
 
@@ -92,7 +95,9 @@ extension PersistentDebugKey where Value: KeyValuePersistible {
 
 /// A build configuration: which default a ``PersistentDebugKey`` uses and whether it may be written.
 public enum BuildConfiguration: Sendable, Hashable {
+    /// A Debug build: the debug default, and writes allowed.
     case debug
+    /// A Release build: the release default, and writes ignored.
     case release
 
     /// The configuration of the module that evaluates this: emitted into the client, so a Debug

@@ -49,6 +49,7 @@ public struct KeyMigration: Sendable {
         case unstorable(any Error)
     }
 
+    /// A migration of `key` (in the store named `store`) from `sources`, tried in order; `name` is the key's name in reports.
     public init<Key: PersistentKeyProtocol>(name: String, key: Key, store: String, sources: [KeyMigrationSource<Key.Value>]) {
         self.name = name
         self.storageKey = key.id

@@ -7,10 +7,15 @@
 public struct KeyMigrationReport: Sendable, CustomStringConvertible {
     /// One source of one key, and what happened to it.
     public struct Entry: Sendable, Equatable, CustomStringConvertible {
+        /// The key's Swift name.
         public var key: String
+        /// The key's storage key.
         public var storageKey: String
+        /// The source's storage key.
         public var fromKey: String
+        /// The source's store, by its name in the catalog.
         public var fromStore: String
+        /// What happened.
         public var outcome: Outcome
 
         public var description: String {
@@ -18,6 +23,7 @@ public struct KeyMigrationReport: Sendable, CustomStringConvertible {
         }
     }
 
+    /// What happened to one source.
     public enum Outcome: Sendable, Equatable, CustomStringConvertible {
         /// The value moved: written to the key, verified, and removed from the source.
         case migrated

@@ -51,6 +51,7 @@ public final class KeyValueChangeCenter: Sendable {
     /// first use; `AnyObject` because Observation needs newer Apple platforms than the package.
     let observationTracking = _Locked<AnyObject?>(nil)
 
+    /// A change center with no observers; a store of your own keeps one and posts to it after each write.
     public init() {}
 
     /// Calls `handler` whenever `key` changes, until the returned observation is cancelled or released.

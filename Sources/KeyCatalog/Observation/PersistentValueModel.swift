@@ -19,10 +19,13 @@ public final class PersistentValueModel<Key: PersistentKeyProtocol> {
     /// The value last read from the store.
     private var storedValue: Key.Value
 
+    /// The key this model reads and writes.
     @ObservationIgnored public let key: Key
+    /// The store the key lives in.
     @ObservationIgnored public private(set) var store: AnyPersistentKeyValueStore
     @ObservationIgnored private var observation: PersistentKeyObservation?
 
+    /// A model of `key` in `store`: it reads the value once and observes the store for changes.
     public init(_ key: Key, store: some PersistentKeyValueStore) {
         let store = AnyPersistentKeyValueStore(store)
         self.key = key

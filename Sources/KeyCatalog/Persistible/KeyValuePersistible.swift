@@ -38,6 +38,7 @@ public protocol PrimitiveKeyValuePersistible: KeyValuePersistible {
 }
 
 extension PrimitiveKeyValuePersistible {
+    /// Stores the value natively, as its ``PrimitiveKeyValuePersistible/primitivePersistentValue``.
     @inlinable
     public static var persistentKeyValueRepresentation: PrimitivePersistentKeyValueRepresentation<Self> {
         PrimitivePersistentKeyValueRepresentation()

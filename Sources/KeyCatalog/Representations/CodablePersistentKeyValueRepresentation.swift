@@ -4,13 +4,17 @@ import Foundation
 ///
 /// This stands in for Combine's `TopLevelEncoder`, which does not exist on Linux.
 public protocol PersistentKeyValueEncoder<Output> {
+    /// What the encoder makes: `Data` for JSON and property lists.
     associatedtype Output: KeyValuePersistible
+    /// Encodes `value`.
     func encode<T: Encodable>(_ value: T) throws -> Output
 }
 
 /// A decoder for what a ``PersistentKeyValueEncoder`` wrote.
 public protocol PersistentKeyValueDecoder<Input> {
+    /// What the decoder reads: the encoder's output.
     associatedtype Input: KeyValuePersistible
+    /// Decodes a value of `type` from `input`.
     func decode<T: Decodable>(_ type: T.Type, from input: Input) throws -> T
 }
 
@@ -35,7 +39,9 @@ extension PropertyListDecoder: PersistentKeyValueDecoder {}
 /// ```
 public struct CodablePersistentKeyValueRepresentation<Value: Codable, Encoder: PersistentKeyValueEncoder & Sendable, Decoder: PersistentKeyValueDecoder & Sendable>: PersistentKeyValueRepresentation
 where Encoder.Output == Decoder.Input {
+    /// The encoder that writes values.
     public let encoder: Encoder
+    /// The decoder that reads them back.
     public let decoder: Decoder
 
     /// Uses the given encoder and decoder, which must agree on their format.

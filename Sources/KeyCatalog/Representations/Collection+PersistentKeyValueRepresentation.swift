@@ -5,8 +5,10 @@
 public struct OptionalPersistentKeyValueRepresentation<Wrapped: PersistentKeyValueRepresentation>: PersistentKeyValueRepresentation {
     public typealias Value = Wrapped.Value?
 
+    /// The representation of the wrapped value.
     public let wrapped: Wrapped
 
+    /// Stores optionals of what `wrapped` stores.
     @inlinable
     public init(wrapping wrapped: Wrapped) {
         self.wrapped = wrapped
@@ -28,6 +30,7 @@ public struct OptionalPersistentKeyValueRepresentation<Wrapped: PersistentKeyVal
 public struct ArrayPersistentKeyValueRepresentation<Element: KeyValuePersistible>: PersistentKeyValueRepresentation {
     public typealias Value = [Element]
 
+    /// Creates the representation; it has no settings.
     @inlinable
     public init() {}
 
@@ -65,6 +68,7 @@ public struct ArrayPersistentKeyValueRepresentation<Element: KeyValuePersistible
 public struct DictionaryPersistentKeyValueRepresentation<Member: KeyValuePersistible>: PersistentKeyValueRepresentation {
     public typealias Value = [String: Member]
 
+    /// Creates the representation; it has no settings.
     @inlinable
     public init() {}
 

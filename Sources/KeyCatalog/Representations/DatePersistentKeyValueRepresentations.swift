@@ -4,6 +4,7 @@ import Foundation
 ///
 /// This is `Date`'s usual representation. It also reads dates stored natively by other code.
 public struct TimeIntervalDatePersistentKeyValueRepresentation: PersistentKeyValueRepresentation {
+    /// Creates the representation; it has no settings.
     public init() {}
 
     public func persistentValue(for value: Date) throws -> PropertyListValue? {
@@ -28,6 +29,7 @@ public struct TimeIntervalDatePersistentKeyValueRepresentation: PersistentKeyVal
 ///
 /// Reading also accepts strings without fractional seconds.
 public struct ISO8601DatePersistentKeyValueRepresentation: PersistentKeyValueRepresentation {
+    /// Creates the representation; it has no settings.
     public init() {}
 
     public func persistentValue(for value: Date) throws -> PropertyListValue? {

@@ -8,6 +8,7 @@
 /// }
 /// ```
 public struct LosslessStringConvertiblePersistentKeyValueRepresentation<Value: LosslessStringConvertible>: PersistentKeyValueRepresentation {
+    /// Creates the representation; it has no settings.
     @inlinable
     public init() {}
 

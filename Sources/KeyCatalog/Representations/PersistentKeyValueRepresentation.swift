@@ -37,6 +37,7 @@ public struct PersistentKeyValueDecodingError: Error, Sendable, Equatable, Custo
     /// What was found instead.
     public var found: String
 
+    /// A mismatch: `expectedType` was expected, `found` (a phrase, like `a string`) was stored.
     public init(expectedType: String, found: String) {
         self.expectedType = expectedType
         self.found = found
@@ -54,8 +55,10 @@ public struct PersistentKeyValueDecodingError: Error, Sendable, Equatable, Custo
 
 /// A value that a representation could not turn into a stored value.
 public struct PersistentKeyValueEncodingError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What could not be stored, and why.
     public var message: String
 
+    /// An encoding failure described by `message`.
     public init(_ message: String) {
         self.message = message
     }

@@ -8,6 +8,7 @@
 /// ```
 @frozen
 public struct PrimitivePersistentKeyValueRepresentation<Value: PrimitiveKeyValuePersistible>: PersistentKeyValueRepresentation {
+    /// Creates the representation; it has no settings.
     @inlinable
     public init() {}
 

@@ -15,6 +15,7 @@
 /// A stored raw value with no matching case reads as the key's default and is reported.
 public struct RawRepresentablePersistentKeyValueRepresentation<Value: RawRepresentable>: PersistentKeyValueRepresentation
 where Value.RawValue: KeyValuePersistible {
+    /// Creates the representation; it has no settings.
     @inlinable
     public init() {}
 

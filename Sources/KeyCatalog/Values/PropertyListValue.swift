@@ -9,15 +9,23 @@ import Foundation
 /// let stored: PropertyListValue = .array([.string("a"), .string("b")])
 /// ```
 public enum PropertyListValue: Sendable, Hashable {
+    /// A Boolean.
     case bool(Bool)
+    /// A signed integer.
     case int(Int)
     /// An unsigned integer above `Int.max`; smaller ones are stored as ``int(_:)``.
     case uint(UInt64)
+    /// A floating-point number (`Float` is stored as one).
     case double(Double)
+    /// A string.
     case string(String)
+    /// Bytes.
     case data(Data)
+    /// A date, as property lists store them natively.
     case date(Date)
+    /// An array of values.
     case array([PropertyListValue])
+    /// A dictionary with string keys.
     case dictionary([String: PropertyListValue])
 }
 
@@ -101,6 +109,7 @@ extension PropertyListValue {
     public struct IncompatibilityError: Error, Sendable, Equatable, CustomStringConvertible {
         /// Where in the value the problem is, like `[2]["name"]`; empty for the value itself.
         public var path: String
+        /// Why a property list cannot hold it.
         public var reason: String
 
         public var description: String {

@@ -9,6 +9,13 @@ import Foundation
 /// exit(result.exitCode)
 /// ```
 public enum KeyCatalogCommand {
+    /// The release this tool belongs to, as `keycatalog --version` prints it (and the README's
+    /// quick start depends on; a test keeps them equal). Bump it when tagging a release.
+    public static let version = "1.0.0"
+
+    /// The manifest format version this tool reads and writes.
+    public static let manifestFormatVersion = 1
+
     /// One subcommand: its name, a one-line summary, its help and what it does.
     struct Subcommand: Sendable {
         var name: String
@@ -39,6 +46,7 @@ public enum KeyCatalogCommand {
 
             OPTIONS:
               -h, --help  Show help; 'keycatalog <subcommand> --help' for a subcommand.
+              --version   Show the version of keycatalog and of the manifest format it reads.
 
             Exit codes: 0 clean, 1 findings that fail, 64 usage errors.
 
@@ -55,6 +63,11 @@ public enum KeyCatalogCommand {
         switch first {
         case "-h", "--help":
             return CommandResult(exitCode: CommandResult.success, standardOutput: help)
+        case "--version":
+            return CommandResult(
+                exitCode: CommandResult.success,
+                standardOutput: "keycatalog \(version) (manifest format version \(manifestFormatVersion))\n"
+            )
         case "help":
             guard arguments.count > 1 else { return CommandResult(exitCode: CommandResult.success, standardOutput: help) }
             guard let subcommand = subcommands.first(where: { $0.name == arguments[1] }) else {

@@ -73,10 +73,15 @@ public enum StoreKind: Sendable, Hashable {
     /// "secrets": { "kind": "keychain", "service": "com.example.app", "accessibility": "afterFirstUnlockThisDeviceOnly" }
     /// ```
     public enum KeychainAccessibility: String, Sendable, Hashable, CaseIterable {
+        /// Readable after the first unlock since boot; migrates to a new device (the default).
         case afterFirstUnlock
+        /// Readable after the first unlock since boot; stays on this device.
         case afterFirstUnlockThisDeviceOnly
+        /// Readable while the device is unlocked; migrates to a new device.
         case whenUnlocked
+        /// Readable while the device is unlocked; stays on this device.
         case whenUnlockedThisDeviceOnly
+        /// Readable while unlocked, only on a device with a passcode; stays on this device.
         case whenPasscodeSetThisDeviceOnly
 
         /// The class when the manifest gives none: `afterFirstUnlock`.

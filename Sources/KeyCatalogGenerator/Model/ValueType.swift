@@ -8,10 +8,15 @@
 ///
 /// `description` gives the manifest's spelling back: `[String: Int]?`.
 public indirect enum ValueType: Sendable, Hashable, CustomStringConvertible {
+    /// `Bool`.
     case bool
+    /// `Int`, `Int8`, `Int16`, `Int32`, `Int64`.
     case int, int8, int16, int32, int64
+    /// `UInt`, `UInt8`, `UInt16`, `UInt32`, `UInt64`.
     case uint, uint8, uint16, uint32, uint64
+    /// `Double`, `Float`.
     case double, float
+    /// `String`, `Data`, `Date`, `URL`, `UUID`.
     case string, data, date, url, uuid
     /// `[Element]`.
     case array(ValueType)

@@ -1,6 +1,11 @@
 /// A strict JSON parser (RFC 8259) that remembers the line and column of every value and member
 /// name, and reports problems as positioned ``Diagnostic``s.
 ///
+/// One extension to RFC 8259: `//` line comments and `/* */` block comments are allowed wherever
+/// whitespace is (as in JSONC), so a manifest can explain itself. They are skipped like
+/// whitespace, so every position after them stays exact; an unterminated block comment is an
+/// error at its `/*`.
+///
 /// It never traps and never loops on any input: invalid UTF-8, control characters, bad escapes
 /// and trailing commas are reported and skipped; anything it cannot recover from (truncation, an
 /// unexpected character, nesting deeper than ``maximumDepth``) ends the parse with one error.
@@ -60,13 +65,13 @@ struct JSONParser {
             return (nil, diagnostics)
         }
         do {
-            skipWhitespace()
+            try skipWhitespace()
             if index == bytes.count {
                 error("the file is empty; expected a JSON object such as { \"version\": 1, \"keys\": [] }", at: location)
                 return (nil, diagnostics)
             }
             let value = try parseValue()
-            skipWhitespace()
+            try skipWhitespace()
             if index < bytes.count {
                 error("unexpected \(describeHere()) after the top-level value; remove it or wrap the values in an array", at: location)
                 return (value, diagnostics)
@@ -80,7 +85,7 @@ struct JSONParser {
     // MARK: - Values
 
     private mutating func parseValue() throws(Abort) -> JSONValue {
-        skipWhitespace()
+        try skipWhitespace()
         let start = location
         guard let byte = peek else {
             throw fail("unexpected end of file; expected a value", at: start)
@@ -93,8 +98,6 @@ struct JSONParser {
             return JSONValue(kind: .number(try parseNumber()), location: start)
         case UInt8(ascii: "'"):
             throw fail("strings use double quotes in JSON; replace the single quotes with '\"'", at: start)
-        case UInt8(ascii: "/"):
-            throw fail("comments are not allowed in JSON; remove them (use a 'doc' field to explain a key)", at: start)
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"):
             let word = readWord()
             switch word {
@@ -114,36 +117,33 @@ struct JSONParser {
         try enter(at: open)
         advance()  // {
         var members: [JSONMember] = []
-        skipWhitespace()
+        try skipWhitespace()
         if peek == UInt8(ascii: "}") {
             advance()
             depth -= 1
             return members
         }
         while true {
-            skipWhitespace()
+            try skipWhitespace()
             let nameLocation = location
             guard let byte = peek else {
                 throw fail("unexpected end of file; the object opened at \(open.line):\(open.column) is not closed with '}'", at: nameLocation)
             }
             guard byte == UInt8(ascii: "\"") else {
-                if byte == UInt8(ascii: "/") {
-                    throw fail("comments are not allowed in JSON; remove them (use a 'doc' field to explain a key)", at: nameLocation)
-                }
                 if byte == UInt8(ascii: "'") {
                     throw fail("member names use double quotes in JSON; replace the single quotes with '\"'", at: nameLocation)
                 }
                 throw fail("unexpected \(describeHere()); expected a member name in double quotes", at: nameLocation)
             }
             let name = try parseString()
-            skipWhitespace()
+            try skipWhitespace()
             guard peek == UInt8(ascii: ":") else {
                 throw fail("unexpected \(describeHere()) after member name '\(name.truncatedForMessage)'; expected ':'", at: location)
             }
             advance()
             let value = try parseValue()
             members.append(JSONMember(name: name, nameLocation: nameLocation, value: value))
-            skipWhitespace()
+            try skipWhitespace()
             guard let next = peek else {
                 throw fail("unexpected end of file; the object opened at \(open.line):\(open.column) is not closed with '}'", at: location)
             }
@@ -157,7 +157,7 @@ struct JSONParser {
             }
             let comma = location
             advance()
-            skipWhitespace()
+            try skipWhitespace()
             if peek == UInt8(ascii: "}") {
                 error("trailing comma before '}'; remove it", at: comma)
                 advance()
@@ -172,7 +172,7 @@ struct JSONParser {
         try enter(at: open)
         advance()  // [
         var elements: [JSONValue] = []
-        skipWhitespace()
+        try skipWhitespace()
         if peek == UInt8(ascii: "]") {
             advance()
             depth -= 1
@@ -180,7 +180,7 @@ struct JSONParser {
         }
         while true {
             elements.append(try parseValue())
-            skipWhitespace()
+            try skipWhitespace()
             guard let next = peek else {
                 throw fail("unexpected end of file; the array opened at \(open.line):\(open.column) is not closed with ']'", at: location)
             }
@@ -194,7 +194,7 @@ struct JSONParser {
             }
             let comma = location
             advance()
-            skipWhitespace()
+            try skipWhitespace()
             if peek == UInt8(ascii: "]") {
                 error("trailing comma before ']'; remove it", at: comma)
                 advance()
@@ -444,10 +444,41 @@ struct JSONParser {
         }
     }
 
-    private mutating func skipWhitespace() {
-        while let byte = peek,
-            byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
-        {
+    /// Skips whitespace and comments (`// …` to the end of the line, `/* … */`).
+    private mutating func skipWhitespace() throws(Abort) {
+        while let byte = peek {
+            switch byte {
+            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
+                advance()
+            case UInt8(ascii: "/") where peek(at: 1) == UInt8(ascii: "/"):
+                while let next = peek, next != UInt8(ascii: "\n"), next != UInt8(ascii: "\r") { skipCommentByte() }
+            case UInt8(ascii: "/") where peek(at: 1) == UInt8(ascii: "*"):
+                let open = location
+                advance()
+                advance()
+                while !(peek == UInt8(ascii: "*") && peek(at: 1) == UInt8(ascii: "/")) {
+                    guard peek != nil else {
+                        throw fail("unterminated block comment; close it with '*/'", at: open)
+                    }
+                    skipCommentByte()
+                }
+                advance()
+                advance()
+            case UInt8(ascii: "/"):
+                throw fail("unexpected '/'; comments start with '//' or '/*'", at: location)
+            default:
+                return
+            }
+        }
+    }
+
+    /// Skips one byte of a comment, or a whole UTF-8 sequence so columns after it stay right;
+    /// invalid UTF-8 in a comment is reported like anywhere else.
+    private mutating func skipCommentByte() {
+        if let byte = peek, byte >= 0x80 {
+            var ignored: [UInt8] = []
+            appendUTF8Sequence(into: &ignored)
+        } else {
             advance()
         }
     }

@@ -22,6 +22,15 @@ public enum ManifestJSONSchema {
         return jsonEscaped("^\(identifier)(\\.\(identifier))*$")
     }()
 
+    /// The type spellings editors offer for `type`: every built-in scalar, its optional, and
+    /// the common collections. Any other spelling is still accepted (a declared enum, a Swift type).
+    static let typeCompletions: [String] =
+        ValueType.scalars.map(\.name) + ValueType.scalars.map { $0.name + "?" }
+        + ["[String]", "[Int]", "[Double]", "[Bool]", "[URL]", "[String: String]", "[String: Int]", "[String: Bool]"]
+
+    /// ``typeCompletions`` as a JSON array on one line.
+    private static let typeCompletionsJSON = "[" + typeCompletions.map { JSONText.quoted($0) }.joined(separator: ", ") + "]"
+
     private static func jsonEscaped(_ text: String) -> String {
         text.replacing("\\", with: "\\\\")
     }
@@ -32,7 +41,7 @@ public enum ManifestJSONSchema {
           "$schema": "https://json-schema.org/draft/2020-12/schema",
           "$id": "https://keycatalog.dev/schema/keys-v1.json",
           "title": "KeyCatalog manifest (keys.json), version 1",
-          "description": "Declares typed persistent keys; `keycatalog generate` turns it into Swift.",
+          "description": "Declares typed persistent keys; `keycatalog generate` turns it into Swift. keycatalog accepts // and /* */ comments (JSONC); a key's `doc` becomes its documentation in generated code.",
           "type": "object",
           "required": ["version", "keys"],
           "additionalProperties": false,
@@ -109,7 +118,12 @@ public enum ManifestJSONSchema {
             "type": {
               "type": "string",
               "description": "Bool, Int, Int8...Int64, UInt...UInt64, Double, Float, String, Data, Date, URL, UUID, [T], [String: T], T?, a declared enum, or another Swift type.",
-              "minLength": 1
+              "minLength": 1,
+              "examples": \#(typeCompletionsJSON),
+              "anyOf": [
+                { "enum": \#(typeCompletionsJSON) },
+                { "pattern": "^[^\\s].*$", "description": "A declared enum, a collection or optional of other types, or a Swift type of yours." }
+              ]
             },
             "representation": { "enum": ["native", "rawValue", "codable", "string", "iso8601", "timeInterval"] },
             "default": {
@@ -138,7 +152,7 @@ public enum ManifestJSONSchema {
                 "releaseDefault": { "$ref": "#/$defs/default" },
                 "representation": { "$ref": "#/$defs/representation" },
                 "store": { "$ref": "#/$defs/identifier" },
-                "doc": { "type": "string" },
+                "doc": { "type": "string", "description": "The key's /// documentation in generated code (comments in keys.json are not carried over)." },
                 "deprecated": { "type": "string", "description": "The deprecation message." },
                 "secret": { "type": "boolean", "description": "Only in a keychain store." },
                 "migrations": { "type": "array", "items": { "$ref": "#/$defs/migration" } }

@@ -147,6 +147,18 @@ struct DefaultChecker {
             }
             return .enumCase(text)
         case .custom(let name):
+            // The root cause of a literal here is usually an enum never declared, not the literal.
+            // (A misspelled declared enum is the type rule's, which suppresses this check.)
+            let isIdentifier = name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" }
+            if isIdentifier, let text = value.string ?? value.number {
+                let literal = value.string != nil ? JSONText.quoted(text) : text
+                let caseName = value.string.flatMap { SwiftIdentifier.isValid($0) ? $0 : nil }
+                let swift = JSONText.quoted(caseName.map { "\(name).\($0)" } ?? "\(name)(…)")
+                return fail(
+                    "\(subject(path)) is \(literal.truncatedForMessage), but type '\(name)' is not declared in \"types\" (so it is taken as a Swift type of yours); "
+                        + "declare it there as an enum with that case, or write the default as Swift, like { \"swift\": \(swift.truncatedForMessage) }"
+                )
+            }
             return fail("\(subject(path)) of custom type '\(name)' must be Swift source; write it like { \"swift\": \"\(name)()\" }")
         }
     }

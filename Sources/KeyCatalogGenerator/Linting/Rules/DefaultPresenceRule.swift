@@ -5,6 +5,8 @@
 /// { "name": "showsDebugMenu", "type": "Bool", "debugDefault": true }
 /// // error: key 'showsDebugMenu' has 'debugDefault' but no 'releaseDefault'; add "releaseDefault", or use one "default"
 /// ```
+///
+/// A misspelled default (`defualt`) is left to unknown-field, which names the fix.
 struct DefaultPresenceRule: LintRule {
     let id = "default-presence"
     let summary = "A default is missing, doubled, or half a debug/release pair."
@@ -16,7 +18,7 @@ struct DefaultPresenceRule: LintRule {
             let debug = key.value.member("debugDefault")
             let release = key.value.member("releaseDefault")
             switch (plain, debug, release) {
-            case (nil, nil, nil):
+            case (nil, nil, nil) where Self.misspelledDefault(in: key.value) == nil:
                 let example = key.validType?.isOptional == true ? "null" : "a value of its type"
                 findings.append(error("\(key.label) has no default; add \"default\" (\(example)), or \"debugDefault\" and \"releaseDefault\"", at: key.value.location))
             case (_?, let pair?, _), (_?, nil, let pair?):
@@ -30,5 +32,15 @@ struct DefaultPresenceRule: LintRule {
             }
         }
         return findings
+    }
+
+    /// A member that is a misspelled `default`, `debugDefault` or `releaseDefault`, like
+    /// `defualt`: unknown-field reports it with the fix, so "no default" would only repeat it.
+    static func misspelledDefault(in key: JSONValue) -> String? {
+        let fields = ["default", "debugDefault", "releaseDefault"]
+        let known = Set(ManifestSchema.fields(of: .key).map(\.name))
+        return key.members?.first { member in
+            !known.contains(member.name) && NearMiss.suggestion(for: member.name, among: fields) != nil
+        }?.name
     }
 }

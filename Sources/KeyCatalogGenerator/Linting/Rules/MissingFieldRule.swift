@@ -5,6 +5,8 @@
 /// { "name": "launchCount", "default": 0 }
 /// // error: key 'launchCount' has no 'type'; add one, as in "type": "Bool"
 /// ```
+///
+/// A field misspelled as a near miss (`tpye`) is left to unknown-field, which names the fix.
 struct MissingFieldRule: LintRule {
     let id = "missing-field"
     let summary = "A required field is absent."
@@ -12,7 +14,15 @@ struct MissingFieldRule: LintRule {
     func check(_ context: LintContext) -> [Diagnostic] {
         var findings: [Diagnostic] = []
         for (kind, object, label) in context.schemaObjects {
-            for field in ManifestSchema.fields(of: kind) where field.required && object.member(field.name) == nil {
+            let fields = ManifestSchema.fields(of: kind)
+            let known = Set(fields.map(\.name))
+            // A misspelled field (`tpye`) is reported by unknown-field with the fix; its absence
+            // under the right name would only repeat that.
+            let misspelled = Set(
+                (object.members ?? []).filter { !known.contains($0.name) }
+                    .compactMap { NearMiss.suggestion(for: $0.name, among: fields.map(\.name)) }
+            )
+            for field in fields where field.required && object.member(field.name) == nil && !misspelled.contains(field.name) {
                 findings.append(
                     error(
                         "\(label) has no '\(field.name)'; add one, as in \"\(field.name)\": \(field.example)",
