@@ -249,7 +249,7 @@ def time_iso(secs, ms, rng):
     import datetime
     d = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc) + datetime.timedelta(seconds=secs)
     frac = ".%03d" % ms if ms or rng.random() < 0.2 else ""
-    if rng.random() < 0.3:
+    if rng.random() < 0.3 and 1 < d.year < 9999:
         off = rng.choice([90, -330, 14 * 60])
         d2 = d + datetime.timedelta(minutes=off)
         sign = "+" if off >= 0 else "-"
