@@ -945,6 +945,7 @@ class ShrunkManifest:
     def __init__(self, m, doc):
         self.__dict__.update({k: v for k, v in m.__dict__.items() if k not in ("doc", "key_info")})
         self.doc = doc
+        self.catalog = doc.get("catalog", "Keys")
         by_name = {k["name"]: k for k in m.key_info}
         self.key_info = []
         self.rng = random.Random(m.seed)
