@@ -187,7 +187,7 @@ struct LintRuleTests {
                 {
                   "version": 1,
                   "types": {
-                    "Mode": { "kind": "enum", "rawType": "String", "cases": ["persistentKeyValueRepresentation", { "name": "RawValue", "rawValue": "r" }, "rawValue"] }
+                    "Mode": { "kind": "enum", "rawType": "String", "cases": ["persistentKeyValueRepresentation", { "name": "RawValue", "rawValue": "r" }, "rawValue", { "name": "KeyCatalog", "rawValue": "k" }] }
                   },
                   "keys": [
                     { "name": "mode", "type": "Mode", "default": "rawValue" },
@@ -202,6 +202,7 @@ struct LintRuleTests {
             expected: [
                 #"keys.json:4:62: error: case name 'persistentKeyValueRepresentation' of type 'Mode' is also a member of the generated enum ('Mode.persistentKeyValueRepresentation'); rename the case, keeping its stored value, as in {"name": "persistentKeyValueRepresentationCase", "rawValue": "persistentKeyValueRepresentation"}"#,
                 #"keys.json:4:108: error: case name 'RawValue' of type 'Mode' is also a member of the generated enum ('Mode.RawValue'); rename the case"#,
+                #"keys.json:4:161: error: case name 'KeyCatalog' of type 'Mode' hides the module 'KeyCatalog' that the generated enum's code names; rename the case"#,
                 #"keys.json:9:15: error: key name 'setFoo' is also the setter the generated catalog 'Keys' declares for parameterized key 'foo' ('Keys.setFoo(…)'); rename this key"#,
                 #"keys.json:10:15: error: key name 'migrateFoo' is also the migration function the generated catalog 'Keys' declares for parameterized key 'foo' ('Keys.migrateFoo(…)'); rename this key"#,
                 #"keys.json:11:15: error: parameterized keys 'foo' and 'Foo' both generate the catalog member 'Keys.setFoo'; rename one of them"#,

@@ -104,7 +104,7 @@ enum PropertyListFileDecoding {
 
 extension PropertyListValue {
     /// The first string (or dictionary key) in the value that XML cannot hold exactly.
-    fileprivate var firstXMLProblem: String? {
+    var firstXMLProblem: String? {
         switch self {
         case .string(let string): PropertyListFileDecoding.xmlProblem(string)
         case .array(let elements): elements.lazy.compactMap(\.firstXMLProblem).first

@@ -52,7 +52,19 @@ extension UserDefaults: PersistentKeyValueStore {
         return false
     }
 
-    public func setPersistentValue(_ value: PropertyListValue, forKey key: String) {
+    /// Stores `value` under `key`.
+    ///
+    /// - Throws: On Linux, where a suite's file is an XML property list, a value or key with a
+    ///   string that XML cannot hold exactly (a leading U+FEFF, which Foundation drops when it
+    ///   reads the file back, in a later process): refused instead of changed silently.
+    public func setPersistentValue(_ value: PropertyListValue, forKey key: String) throws {
+        #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
+        if let problem = PropertyListFileDecoding.xmlProblem(key) ?? value.firstXMLProblem {
+            throw PersistentKeyValueEncodingError(
+                "UserDefaults on Linux writes an XML property list, which cannot hold \(problem) exactly; not written"
+            )
+        }
+        #endif
         set(value.foundationObject, forKey: key)
         UserDefaultsPersistence.scheduleSynchronization(of: self)
     }

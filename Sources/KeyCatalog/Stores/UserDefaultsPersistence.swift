@@ -82,6 +82,10 @@ public enum UserDefaultsPersistence {
 
     /// Writes every pending change to disk now.
     public static func synchronizePendingWrites() {
+        // One synchronization at a time, to its end: the exit hook waits for a delayed one that
+        // already took the pending suites, or the process could exit before they are on disk.
+        synchronizationLock.lock()
+        defer { synchronizationLock.unlock() }
         let pending = state.withLock { state in
             defer {
                 state.pending = [:]
@@ -100,6 +104,8 @@ public enum UserDefaultsPersistence {
             )
         }
     }
+
+    private static let synchronizationLock = NSLock()
 
     static func scheduleSynchronization(of defaults: UserDefaults) {
         #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)

@@ -30,8 +30,20 @@ enum SwiftTypes {
         case .dictionary(let value): "[Swift.String: \(name(of: value))]"
         case .optional(let wrapped): "\(name(of: wrapped))?"
         case .declaredEnum(let name): SwiftSyntax.identifier(name)
-        case .custom(let name): name
+        case .custom(let name): typePath(name)
         }
+    }
+
+    /// A type of the app's own, each component of its path in backticks when it is a keyword
+    /// (`` `default` ``, `Outer.`class``); `Any`, `Self`, `Type` and `Protocol` keep their meaning.
+    /// Generic arguments are written as the manifest spells them.
+    static func typePath(_ name: String) -> String {
+        let angle = name.firstIndex(of: "<") ?? name.endIndex
+        let path = name[..<angle].split(separator: ".", omittingEmptySubsequences: false).map { component in
+            let text = String(component)
+            return ["Any", "Self", "Type", "Protocol"].contains(text) ? text : SwiftSyntax.identifier(text)
+        }
+        return path.joined(separator: ".") + name[angle...]
     }
 
     /// The manifest's spelling of a type, as `ValueType.description` gives it (`[String: Int]?`),

@@ -48,3 +48,11 @@ struct GoldenCelsius: LosslessStringConvertible, Sendable, Equatable {
 @Sendable func goldenDateNextDay(_ date: Date) -> Date? {
     date.addingTimeInterval(86_400)
 }
+
+/// A type named by a keyword (`"type": "GoldenKeywords.default"`), found by the fuzz.
+enum GoldenKeywords {
+    struct `default`: RawRepresentable, Sendable, Equatable {
+        var rawValue: String
+        init(rawValue: String) { self.rawValue = rawValue }
+    }
+}

@@ -10,7 +10,7 @@
 /// - a type named `Stores` or `_DeprecatedKeyDefinitions`, or a store named `Stores` (the
 ///   catalog's nested types);
 /// - an enum case named like a member of the generated enum (`persistentKeyValueRepresentation`,
-///   `RawValue`);
+///   `RawValue`) or like a module its code names (`KeyCatalog`, `Swift`, `Foundation`);
 /// - a store named like a member of the generated `Stores` (`live`, `inMemory`).
 ///
 /// Each is reported at the offending name.
@@ -60,13 +60,18 @@ struct CatalogMemberNameRule: LintRule {
             }
             for element in type.value["cases"]?.elements ?? [] {
                 guard let value = element.string != nil ? element : element["name"], let name = value.string,
-                    Self.enumMemberNames.contains(name)
+                    Self.enumMemberNames.contains(name) || Self.moduleNames.contains(name)
                 else { continue }
                 // A String case written as a bare name stores its name: keep that as its raw value.
                 let fix = element.string != nil && type.value["rawType"]?.string == "String"
                     ? #"rename the case, keeping its stored value, as in {"name": "\#(name)Case", "rawValue": "\#(name)"}"#
                     : "rename the case"
-                findings.append(error("case name '\(name)' of type '\(type.name)' is also a member of the generated enum ('\(type.name).\(name)'); \(fix)", at: value.location))
+                if Self.moduleNames.contains(name) {
+                    // Inside the generated enum the case hides the module (`KeyCatalog.RawRepresentable…`).
+                    findings.append(error("case name '\(name)' of type '\(type.name)' hides the module '\(name)' that the generated enum's code names; \(fix)", at: value.location))
+                } else {
+                    findings.append(error("case name '\(name)' of type '\(type.name)' is also a member of the generated enum ('\(type.name).\(name)'); \(fix)", at: value.location))
+                }
             }
         }
         for store in context.stores where store.name == "Stores" {

@@ -80,6 +80,17 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     }
 }
 
+extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<GoldenKeywords.`default`> {
+    /// A type of the app's own named by a keyword, escaped in the generated code.
+    internal static var reservedTypeName: Self {
+        Self(
+            "reservedTypeName",
+            defaultValue: GoldenKeywords.`default`(rawValue: "x"),
+            representation: KeyCatalog.RawRepresentablePersistentKeyValueRepresentation<GoldenKeywords.`default`>()
+        )
+    }
+}
+
 // MARK: - Catalog
 
 /// The keys of keys.json, each read and written through its declared store.
@@ -164,12 +175,18 @@ internal struct CustomKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     @KeyCatalog.CatalogKey internal var recentFrames: [GoldenWindowFrame]
 
+    /// A type of the app's own named by a keyword, escaped in the generated code.
+    internal var reservedTypeName: GoldenKeywords.`default` {
+        get { self.stores.standard.get(.reservedTypeName) }
+        nonmutating set { self.stores.standard.set(.reservedTypeName, to: newValue) }
+    }
+
     // MARK: - Registration table
 
     /// Every declared key, in manifest order: for settings screens, docs and resetting.
     internal static let entries: [KeyCatalog.KeyCatalogEntry] = {
         var entries: [KeyCatalog.KeyCatalogEntry] = []
-        entries.reserveCapacity(9)
+        entries.reserveCapacity(10)
         entries.append(KeyCatalog.KeyCatalogEntry(name: "windowFrame", key: KeyCatalog.PersistentKey<GoldenWindowFrame>.windowFrame, store: "standard", typeName: "GoldenWindowFrame", doc: "A KeyValuePersistible struct of the app's own."))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "contact", key: KeyCatalog.PersistentKey<GoldenContact>.contact, store: "standard", typeName: "GoldenContact"))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "optionalContact", key: KeyCatalog.PersistentKey<GoldenContact?>.optionalContact, store: "standard", typeName: "GoldenContact?"))
@@ -179,6 +196,7 @@ internal struct CustomKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
         entries.append(KeyCatalog.KeyCatalogEntry(name: "maxCount", key: KeyCatalog.PersistentKey<Swift.Int>.maxCount, store: "standard", typeName: "Int"))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "sinceForever", key: KeyCatalog.PersistentKey<Foundation.Date>.sinceForever, store: "standard", typeName: "Date"))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "recentFrames", key: KeyCatalog.PersistentKey<[GoldenWindowFrame]>.recentFrames, store: "standard", typeName: "[GoldenWindowFrame]"))
+        entries.append(KeyCatalog.KeyCatalogEntry(name: "reservedTypeName", key: KeyCatalog.PersistentKey<GoldenKeywords.`default`>.reservedTypeName, store: "standard", typeName: "GoldenKeywords.default", doc: "A type of the app's own named by a keyword, escaped in the generated code."))
         return entries
     }()
 
