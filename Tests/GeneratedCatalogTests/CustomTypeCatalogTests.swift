@@ -36,7 +36,7 @@ struct CustomTypeCatalogTests {
         let keys = CustomKeys(stores: .inMemory())
         checkEntries(
             CustomKeys.entries,
-            names: ["windowFrame", "contact", "optionalContact", "accountKind", "temperature", "locale", "maxCount", "sinceForever", "recentFrames"],
+            names: ["windowFrame", "contact", "optionalContact", "accountKind", "temperature", "locale", "maxCount", "sinceForever", "recentFrames", "reservedTypeName"],
             store: { keys.stores[$0] }
         )
         #expect(CustomKeys.entries[1].typeName == "GoldenContact")

@@ -82,7 +82,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<GoldenKeywords.`default`> {
     /// A type of the app's own named by a keyword, escaped in the generated code.
-    internal static var reservedTypeName: Self {
+    fileprivate static var reservedTypeName: Self {
         Self(
             "reservedTypeName",
             defaultValue: GoldenKeywords.`default`(rawValue: "x"),
@@ -152,6 +152,7 @@ internal struct CustomKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
         self._maxCount = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int>.maxCount, name: "maxCount", store: stores.standard, storeName: "standard")
         self._sinceForever = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Foundation.Date>.sinceForever, name: "sinceForever", store: stores.standard, storeName: "standard")
         self._recentFrames = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[GoldenWindowFrame]>.recentFrames, name: "recentFrames", store: stores.standard, storeName: "standard")
+        self._reservedTypeName = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<GoldenKeywords.`default`>.reservedTypeName, name: "reservedTypeName", store: stores.standard, storeName: "standard")
     }
 
     // MARK: - Values
@@ -176,10 +177,7 @@ internal struct CustomKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     @KeyCatalog.CatalogKey internal var recentFrames: [GoldenWindowFrame]
 
     /// A type of the app's own named by a keyword, escaped in the generated code.
-    internal var reservedTypeName: GoldenKeywords.`default` {
-        get { self.stores.standard.get(.reservedTypeName) }
-        nonmutating set { self.stores.standard.set(.reservedTypeName, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var reservedTypeName: GoldenKeywords.`default`
 
     // MARK: - Registration table
 
