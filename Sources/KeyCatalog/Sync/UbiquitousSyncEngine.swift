@@ -308,7 +308,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
         } catch {
             throw failure(.write, key, String(describing: error))
         }
-        let time = max(Int64((clock().timeIntervalSince1970 * 1000).rounded(.down)), state.newestSeen + 1)
+        let time = max(Int64((clock().timeIntervalSince1970 * 1000).rounded()), state.newestSeen + 1)
         state.newestSeen = time
         let stamp = UbiquitousSyncStamp(time: time, device: replica.metadata.device)
         state.replicas[id]?.metadata.entries[key] = UbiquitousSyncMetadata.Entry(stamp: stamp, isPending: true)
@@ -339,6 +339,13 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
                     guard let id = state.owners[key] else { continue }
                     reconcile(key, in: id, isFirstSync: false, &state, &effects)
                     touched.insert(id)
+                }
+                // Writes iCloud refused before (over quota) are offered again.
+                for (id, replica) in state.replicas {
+                    for (key, entry) in replica.metadata.entries where entry.isPending && replica.keys.contains(key) {
+                        reconcile(key, in: id, isFirstSync: false, &state, &effects)
+                        touched.insert(id)
+                    }
                 }
                 for id in touched { save(id, &state, &effects) }
             case .quotaViolation:
@@ -423,7 +430,8 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
             } catch {
                 effects.failures.append(error)
             }
-        } else if let local, cloud.map({ local.stamp > $0.stamp }) ?? true {
+        } else if let local, local.isPending || cloud.map({ local.stamp > $0.stamp }) ?? true {
+            // Newer than iCloud's, or handed over before but refused (over quota): push it.
             push(key, stamp: local.stamp, in: id, &state, &effects)
         } else if local == nil, cloud == nil, replica.store.hasPersistentValue(forKey: key) {
             // Stored before the key synced: offered to iCloud with the oldest stamp there is.
