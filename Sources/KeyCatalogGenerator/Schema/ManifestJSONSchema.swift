@@ -71,7 +71,8 @@ public enum ManifestJSONSchema {
                   "enum": ["afterFirstUnlock", "afterFirstUnlockThisDeviceOnly", "whenUnlocked", "whenUnlockedThisDeviceOnly", "whenPasscodeSetThisDeviceOnly"],
                   "description": "keychain only: when items can be read (kSecAttrAccessible); afterFirstUnlock by default."
                 },
-                "path": { "type": "string", "minLength": 1, "description": "file only (required): the property-list file." }
+                "path": { "type": "string", "minLength": 1, "description": "file only (required): the property-list file." },
+                "sync": { "const": "iCloud", "description": "userDefaults and file only: mirror the store's keys through iCloud's key-value store." }
               },
               "allOf": [
                 { "if": { "properties": { "kind": { "const": "keychain" } } }, "then": { "required": ["service"] } },
@@ -141,6 +142,7 @@ public enum ManifestJSONSchema {
                 "doc": { "type": "string" },
                 "deprecated": { "type": "string", "description": "The deprecation message." },
                 "secret": { "type": "boolean", "description": "Only in a keychain store." },
+                "sync": { "enum": ["iCloud", "none"], "description": "Mirror the key through iCloud (userDefaults and file stores), or not when its store syncs." },
                 "migrations": { "type": "array", "items": { "$ref": "#/$defs/migration" } }
               },
               "oneOf": [
