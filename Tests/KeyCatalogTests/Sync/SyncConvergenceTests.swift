@@ -33,10 +33,10 @@ struct SyncConvergenceTests {
     static let allSchedules: [Schedule] =
         (1...4).map { Schedule(seed: $0) }
         + [
-            Schedule(seed: 100, devices: 5, keys: 2, duplicate: 0.3),
+            Schedule(seed: 100, devices: 5, operations: 500, keys: 2, duplicate: 0.3),
             Schedule(seed: 101, devices: 3, operations: 2_000, keys: 1, duplicate: 0.2, offline: 0.1),
             Schedule(seed: 200, lateJoiners: 2),
-            Schedule(seed: 201, devices: 4, keys: 3, lateJoiners: 3),
+            Schedule(seed: 201, devices: 4, operations: 500, keys: 3, lateJoiners: 3),
             Schedule(seed: 300, operations: 300, realStores: true),
         ]
 

@@ -65,7 +65,7 @@ struct ICloudSyncRule: LintRule {
                 continue
             }
             if key.value["debugDefault"] != nil || key.value["releaseDefault"] != nil {
-                findings.append(error("debug \(key.label) cannot sync through iCloud\(via): a debug key is a per-device developer switch that Release builds ignore, so syncing would only let one test device flip another's; remove \"sync\"", at: location))
+                findings.append(error("debug \(key.label) cannot sync through iCloud\(via): a debug key is a per-device developer switch that Release builds ignore, so syncing would only let one test device flip another's\(own == nil ? "" : "; remove \"sync\"")", at: location))
                 continue
             }
             guard let template = key.validStorageKey else { continue }

@@ -7,43 +7,43 @@ import KeyCatalog
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String> {
     /// Synced: its store syncs.
-    internal static var theme: Self {
+    internal static var syncedTheme: Self {
         Self("Theme", defaultValue: "light")
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String?> {
     /// Per device.
-    internal static var windowFrame: Self {
+    internal static var syncWindowFrame: Self {
         Self("WindowFrame", defaultValue: nil)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDebugKey<Swift.Bool> {
-    internal static var isVerbose: Self {
+    internal static var syncIsVerbose: Self {
         #if DEBUG
-        Self("isVerbose", debugDefaultValue: true, releaseDefaultValue: false, configuration: .debug)
+        Self("syncIsVerbose", debugDefaultValue: true, releaseDefaultValue: false, configuration: .debug)
         #else
-        Self("isVerbose", debugDefaultValue: true, releaseDefaultValue: false, configuration: .release)
+        Self("syncIsVerbose", debugDefaultValue: true, releaseDefaultValue: false, configuration: .release)
         #endif
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.String]> {
-    internal static var favorites: Self {
+    internal static var syncedFavorites: Self {
         Self("Favorites", defaultValue: [])
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Foundation.Date?> {
-    internal static var lastOpened: Self {
+    internal static var syncLastOpened: Self {
         Self("LastOpened", defaultValue: nil)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
-    internal static var launchCount: Self {
-        Self("launchCount", defaultValue: 0)
+    internal static var syncedLaunchCount: Self {
+        Self("syncedLaunchCount", defaultValue: 0)
     }
 }
 
@@ -91,7 +91,7 @@ internal struct SyncKeys: Swift.Sendable {
         /// passes its own stores and engine.
         internal static func syncing(_ stores: Stores, through engine: KeyCatalog.UbiquitousSyncEngine) -> Stores {
             var stores = stores
-            stores.standard = engine.attach(stores.standard, keys: ["launchCount"])
+            stores.standard = engine.attach(stores.standard, keys: ["syncedLaunchCount"])
             stores.settings = engine.attach(stores.settings, keys: ["Theme"])
             stores.library = engine.attach(stores.library, keys: ["Favorites"])
             return stores
@@ -124,35 +124,35 @@ internal struct SyncKeys: Swift.Sendable {
     // MARK: - Values
 
     /// Synced: its store syncs.
-    internal var theme: Swift.String {
-        get { self.stores.settings.get(.theme) }
-        nonmutating set { self.stores.settings.set(.theme, to: newValue) }
+    internal var syncedTheme: Swift.String {
+        get { self.stores.settings.get(.syncedTheme) }
+        nonmutating set { self.stores.settings.set(.syncedTheme, to: newValue) }
     }
 
     /// Per device.
-    internal var windowFrame: Swift.String? {
-        get { self.stores.settings.get(.windowFrame) }
-        nonmutating set { self.stores.settings.set(.windowFrame, to: newValue) }
+    internal var syncWindowFrame: Swift.String? {
+        get { self.stores.settings.get(.syncWindowFrame) }
+        nonmutating set { self.stores.settings.set(.syncWindowFrame, to: newValue) }
     }
 
-    internal var isVerbose: Swift.Bool {
-        get { self.stores.settings.get(.isVerbose) }
-        nonmutating set { self.stores.settings.set(.isVerbose, to: newValue) }
+    internal var syncIsVerbose: Swift.Bool {
+        get { self.stores.settings.get(.syncIsVerbose) }
+        nonmutating set { self.stores.settings.set(.syncIsVerbose, to: newValue) }
     }
 
-    internal var favorites: [Swift.String] {
-        get { self.stores.library.get(.favorites) }
-        nonmutating set { self.stores.library.set(.favorites, to: newValue) }
+    internal var syncedFavorites: [Swift.String] {
+        get { self.stores.library.get(.syncedFavorites) }
+        nonmutating set { self.stores.library.set(.syncedFavorites, to: newValue) }
     }
 
-    internal var lastOpened: Foundation.Date? {
-        get { self.stores.library.get(.lastOpened) }
-        nonmutating set { self.stores.library.set(.lastOpened, to: newValue) }
+    internal var syncLastOpened: Foundation.Date? {
+        get { self.stores.library.get(.syncLastOpened) }
+        nonmutating set { self.stores.library.set(.syncLastOpened, to: newValue) }
     }
 
-    internal var launchCount: Swift.Int {
-        get { self.stores.standard.get(.launchCount) }
-        nonmutating set { self.stores.standard.set(.launchCount, to: newValue) }
+    internal var syncedLaunchCount: Swift.Int {
+        get { self.stores.standard.get(.syncedLaunchCount) }
+        nonmutating set { self.stores.standard.set(.syncedLaunchCount, to: newValue) }
     }
 
     // MARK: - Registration table
@@ -161,12 +161,12 @@ internal struct SyncKeys: Swift.Sendable {
     internal static let entries: [KeyCatalog.KeyCatalogEntry] = {
         var entries: [KeyCatalog.KeyCatalogEntry] = []
         entries.reserveCapacity(6)
-        entries.append(KeyCatalog.KeyCatalogEntry(name: "theme", key: KeyCatalog.PersistentKey<Swift.String>.theme, store: "settings", typeName: "String", doc: "Synced: its store syncs."))
-        entries.append(KeyCatalog.KeyCatalogEntry(name: "windowFrame", key: KeyCatalog.PersistentKey<Swift.String?>.windowFrame, store: "settings", typeName: "String?", doc: "Per device."))
-        entries.append(KeyCatalog.KeyCatalogEntry(name: "isVerbose", key: KeyCatalog.PersistentDebugKey<Swift.Bool>.isVerbose, store: "settings", typeName: "Bool", isDebugKey: true))
-        entries.append(KeyCatalog.KeyCatalogEntry(name: "favorites", key: KeyCatalog.PersistentKey<[Swift.String]>.favorites, store: "library", typeName: "[String]"))
-        entries.append(KeyCatalog.KeyCatalogEntry(name: "lastOpened", key: KeyCatalog.PersistentKey<Foundation.Date?>.lastOpened, store: "library", typeName: "Date?"))
-        entries.append(KeyCatalog.KeyCatalogEntry(name: "launchCount", key: KeyCatalog.PersistentKey<Swift.Int>.launchCount, store: "standard", typeName: "Int"))
+        entries.append(KeyCatalog.KeyCatalogEntry(name: "syncedTheme", key: KeyCatalog.PersistentKey<Swift.String>.syncedTheme, store: "settings", typeName: "String", doc: "Synced: its store syncs."))
+        entries.append(KeyCatalog.KeyCatalogEntry(name: "syncWindowFrame", key: KeyCatalog.PersistentKey<Swift.String?>.syncWindowFrame, store: "settings", typeName: "String?", doc: "Per device."))
+        entries.append(KeyCatalog.KeyCatalogEntry(name: "syncIsVerbose", key: KeyCatalog.PersistentDebugKey<Swift.Bool>.syncIsVerbose, store: "settings", typeName: "Bool", isDebugKey: true))
+        entries.append(KeyCatalog.KeyCatalogEntry(name: "syncedFavorites", key: KeyCatalog.PersistentKey<[Swift.String]>.syncedFavorites, store: "library", typeName: "[String]"))
+        entries.append(KeyCatalog.KeyCatalogEntry(name: "syncLastOpened", key: KeyCatalog.PersistentKey<Foundation.Date?>.syncLastOpened, store: "library", typeName: "Date?"))
+        entries.append(KeyCatalog.KeyCatalogEntry(name: "syncedLaunchCount", key: KeyCatalog.PersistentKey<Swift.Int>.syncedLaunchCount, store: "standard", typeName: "Int"))
         return entries
     }()
 
