@@ -583,6 +583,41 @@ struct LintRuleTests {
             ]
         ),
         RuleCase(
+            rule: "icloud-sync",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "stores": {
+                    "settings": { "kind": "userDefaults", "suite": "s", "sync": "iCloud" },
+                    "vault": { "kind": "keychain", "service": "app", "sync": "iCloud" },
+                    "odd": { "kind": "file", "path": "f.plist", "sync": "yes" }
+                  },
+                  "keys": [
+                    { "name": "theme", "type": "String", "default": "light", "store": "settings" },
+                    { "name": "frame", "type": "String", "default": "", "store": "settings", "sync": "none" },
+                    { "name": "verbose", "type": "Bool", "debugDefault": true, "releaseDefault": false, "store": "settings" },
+                    { "name": "layout", "key": "layout_{id}", "parameters": { "id": "Int" }, "type": "Int", "default": 0, "sync": "iCloud" },
+                    { "name": "token", "type": "String?", "default": null, "store": "vault", "secret": true, "sync": "iCloud" },
+                    { "name": "long", "key": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "type": "Int", "default": 0, "sync": "iCloud" },
+                    { "name": "fits", "key": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", "type": "Int", "default": 0, "sync": "iCloud" },
+                    { "name": "again", "key": "theme", "type": "String", "default": "", "sync": "iCloud" },
+                    { "name": "maybe", "type": "Int", "default": 0, "sync": "sometimes" },
+                    { "name": "oddKey", "type": "Int", "default": 0, "store": "odd" }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:5:62: error: keychain store 'vault' cannot sync through iCloud: it holds secrets, which never leave the device's keychain; remove "sync""#,
+                #"keys.json:6:57: error: 'sync' of store 'odd' is 'yes'; the one value is "iCloud""#,
+                #"keys.json:11:98: error: debug key 'verbose' cannot sync through iCloud (its store 'settings' syncs; add "sync": "none" to keep it local): a debug key is a per-device developer switch that Release builds ignore, so syncing would only let one test device flip another's"#,
+                #"keys.json:12:115: error: parameterized key 'layout' cannot sync through iCloud: every parameter value would be another iCloud key, with no bound under the 1024 keys iCloud holds; keep the values in one dictionary under a literal key"#,
+                #"keys.json:13:102: error: key 'token' is in keychain store 'vault', which cannot sync through iCloud: it holds secrets, which never leave the device's keychain; remove "sync""#,
+                #"keys.json:14:30: error: storage key 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa…' of synced key 'long' is 62 bytes, 65 in iCloud with the 'kc:' prefix sync adds; iCloud's key-value store allows 64, so shorten it to 61 bytes"#,
+                #"keys.json:16:31: error: synced key 'again' has storage key 'theme', as synced key 'theme' has; in iCloud both would be one key, so rename one"#,
+                #"keys.json:17:61: error: 'sync' of key 'maybe' is 'sometimes'; use "iCloud", or "none" to keep the key local in a synced store"#,
+            ]
+        ),
+        RuleCase(
             rule: "secret-store",
             manifest: #"""
                 {

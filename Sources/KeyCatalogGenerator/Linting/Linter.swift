@@ -31,6 +31,7 @@ enum Linter {
         ParameterTypeRule(),
         UbiquitousLimitsRule(),
         UbiquitousMigrationRule(),
+        ICloudSyncRule(),
         SecretStoreRule(),
         MigrationTransformRule(),
         SelfMigrationRule(),

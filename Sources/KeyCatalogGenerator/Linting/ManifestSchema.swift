@@ -39,6 +39,7 @@ enum ManifestSchema {
                 Field(name: "accessGroup", kinds: [.string], required: false, example: "\"TEAMID.com.example.shared\""),
                 Field(name: "accessibility", kinds: [.string], required: false, example: "\"afterFirstUnlockThisDeviceOnly\""),
                 Field(name: "path", kinds: [.string], required: false, example: "\"settings.plist\""),
+                Field(name: "sync", kinds: [.string], required: false, example: "\"iCloud\""),
             ]
         case .type:
             [
@@ -66,6 +67,7 @@ enum ManifestSchema {
                 Field(name: "doc", kinds: [.string], required: false, example: "\"…\""),
                 Field(name: "deprecated", kinds: [.string], required: false, example: "\"Use 'newKey' instead.\""),
                 Field(name: "secret", kinds: [.bool], required: false, example: "true"),
+                Field(name: "sync", kinds: [.string], required: false, example: "\"iCloud\""),
                 Field(name: "migrations", kinds: [.array], required: false, example: "[{ \"fromKey\": \"oldKey\" }]"),
             ]
         case .migration:

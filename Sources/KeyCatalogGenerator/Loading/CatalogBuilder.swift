@@ -163,6 +163,7 @@ struct CatalogBuilder {
             deprecated: key.value["deprecated"]?.string,
             secret: key.value["secret"]?.bool ?? false,
             migrations: migrations,
+            isSynced: ICloudSyncRule.isSynced(key, in: context),
             location: nameValue.location
         )
     }

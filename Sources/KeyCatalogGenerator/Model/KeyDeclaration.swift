@@ -33,6 +33,8 @@ public struct KeyDeclaration: Sendable, Equatable {
     public var secret: Bool
     /// Where the value used to live, oldest first as written.
     public var migrations: [MigrationDeclaration]
+    /// `true` when the key is mirrored through iCloud (`"sync": "iCloud"` on the key or its store).
+    public var isSynced: Bool
     /// Where the key's `name` value is written.
     public var location: SourceLocation
 
@@ -49,6 +51,7 @@ public struct KeyDeclaration: Sendable, Equatable {
         deprecated: String? = nil,
         secret: Bool = false,
         migrations: [MigrationDeclaration] = [],
+        isSynced: Bool = false,
         location: SourceLocation
     ) {
         self.name = name
@@ -62,6 +65,7 @@ public struct KeyDeclaration: Sendable, Equatable {
         self.deprecated = deprecated
         self.secret = secret
         self.migrations = migrations
+        self.isSynced = isSynced
         self.location = location
     }
 

@@ -33,9 +33,27 @@ struct StoresRenderer {
             }
             writer.line("}")
             writer.blank()
-            writer.line("/// The stores as the manifest describes them.")
+            let synced = syncedKeys
+            writer.line("/// The stores as the manifest describes them" + (synced.isEmpty ? "." : ", synced keys mirrored through iCloud."))
             writer.block("\(access) static var live: Stores {") { writer in
-                writer.call("Stores(", arguments { Self.factory(for: $0.kind) }, closing: ")")
+                if synced.isEmpty {
+                    writer.call("Stores(", arguments { Self.factory(for: $0.kind) }, closing: ")")
+                } else {
+                    writer.call(".syncing(Stores(", arguments { Self.factory(for: $0.kind) }, closing: "), through: .default)")
+                }
+            }
+            if !synced.isEmpty {
+                writer.blank()
+                writer.line("/// `stores` with the keys marked `\"sync\": \"iCloud\"` mirrored through `engine`; a test")
+                writer.line("/// passes its own stores and engine.")
+                writer.block("\(access) static func syncing(_ stores: Stores, through engine: KeyCatalog.UbiquitousSyncEngine) -> Stores {") { writer in
+                    writer.line("var stores = stores")
+                    for (store, keys) in synced {
+                        let name = SwiftSyntax.identifier(store)
+                        writer.line("stores.\(name) = engine.attach(stores.\(name), keys: [\(keys.map(SwiftSyntax.stringLiteral).joined(separator: ", "))])")
+                    }
+                    writer.line("return stores")
+                }
             }
             writer.blank()
             writer.line("/// A new, empty in-memory store in place of every store: for tests and previews.")
@@ -53,6 +71,14 @@ struct StoresRenderer {
                 writer.line("default: nil")
                 writer.line("}")
             }
+        }
+    }
+
+    /// The storage keys mirrored through iCloud, by store, in manifest order.
+    private var syncedKeys: [(store: String, keys: [String])] {
+        catalog.stores.compactMap { store in
+            let keys = catalog.keys(in: store.name).filter(\.isSynced).map(\.storageKey.text)
+            return keys.isEmpty ? nil : (store.name, keys)
         }
     }
 

@@ -80,7 +80,8 @@ public enum ManifestJSONSchema {
                   "enum": ["afterFirstUnlock", "afterFirstUnlockThisDeviceOnly", "whenUnlocked", "whenUnlockedThisDeviceOnly", "whenPasscodeSetThisDeviceOnly"],
                   "description": "keychain only: when items can be read (kSecAttrAccessible); afterFirstUnlock by default."
                 },
-                "path": { "type": "string", "minLength": 1, "description": "file only (required): the property-list file." }
+                "path": { "type": "string", "minLength": 1, "description": "file only (required): the property-list file." },
+                "sync": { "const": "iCloud", "description": "userDefaults and file only: mirror the store's keys through iCloud's key-value store." }
               },
               "allOf": [
                 { "if": { "properties": { "kind": { "const": "keychain" } } }, "then": { "required": ["service"] } },
@@ -155,6 +156,7 @@ public enum ManifestJSONSchema {
                 "doc": { "type": "string", "description": "The key's /// documentation in generated code (comments in keys.json are not carried over)." },
                 "deprecated": { "type": "string", "description": "The deprecation message." },
                 "secret": { "type": "boolean", "description": "Only in a keychain store." },
+                "sync": { "enum": ["iCloud", "none"], "description": "Mirror the key through iCloud (userDefaults and file stores), or not when its store syncs." },
                 "migrations": { "type": "array", "items": { "$ref": "#/$defs/migration" } }
               },
               "oneOf": [

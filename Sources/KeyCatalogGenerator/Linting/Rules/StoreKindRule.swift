@@ -35,7 +35,8 @@ struct StoreKindRule: LintRule {
                 let example = ManifestSchema.fields(of: .store).first { $0.name == required }?.example ?? "\"…\""
                 findings.append(error("\(kind) store '\(store.name)' has no '\(required)'; add one, as in \"\(required)\": \(example)", at: store.value.location))
             }
-            for member in store.value.members ?? [] where member.name != "kind" && !fields.allowed.contains(member.name) {
+            // `sync` is the icloud-sync rule's to check, with a message that says why.
+            for member in store.value.members ?? [] where member.name != "kind" && member.name != "sync" && !fields.allowed.contains(member.name) {
                 guard ManifestSchema.fields(of: .store).contains(where: { $0.name == member.name }) else { continue }
                 let owners = Self.fields.filter { $0.value.allowed.contains(member.name) }.keys.sorted()
                 findings.append(error("'\(member.name)' does not apply to \(kind) store '\(store.name)' (only to \(owners.map { "'\($0)'" }.joined(separator: ", "))); remove it or change 'kind'", at: member.nameLocation))

@@ -1,0 +1,544 @@
+import Foundation
+
+/// Mirrors chosen keys of local stores (UserDefaults, files) through iCloud's key-value store, so
+/// they follow the person across their devices: what a manifest's `"sync": "iCloud"` sets up.
+///
+/// ```swift
+/// let engine = UbiquitousSyncEngine.default        // over NSUbiquitousKeyValueStore.default
+/// let settings = engine.attach(AnyPersistentKeyValueStore.userDefaults(), keys: ["Theme"])
+/// settings.set(.theme, to: .dark)                    // stored locally, then mirrored
+/// let observation = settings.observe(.theme) { theme in apply(theme) }  // other devices' writes too
+/// ```
+///
+/// The local store stays the one the app reads: a synced key is read and observed as any other,
+/// and every write to it through the attached store is stamped (``UbiquitousSyncStamp``) and
+/// mirrored. In iCloud each key is stored under ``keyPrefix`` plus its storage key, as a small
+/// dictionary holding the value (or a tombstone, after a removal) and its stamp. The contract:
+///
+/// - **First launch.** Nothing is pushed until iCloud's values are known to be here: the initial
+///   download or any other change from iCloud arrived, this store synced on an earlier launch, the
+///   iCloud cache already holds synced keys, or the app calls ``assumeInitialSyncComplete()``.
+///   Writes made before are provisional: local (observers see them) until iCloud's values arrive;
+///   then a key iCloud holds takes iCloud's value, and only keys iCloud lacks are pushed. A value
+///   stored before the key was synced is pushed only where iCloud has none, with the oldest
+///   possible stamp, so any write made anywhere wins over it. Defaults are never pushed.
+/// - **Conflicts.** The greater stamp wins on every device, whatever the order, delays or
+///   repetitions of delivery: a device applies a value newer than its own, and pushes its own
+///   again when iCloud holds an older one. A device never pushes a value older than iCloud's.
+/// - **Removal** writes a stamped tombstone, so a removal wins over older writes everywhere.
+/// - **Account change.** The new account's values replace this device's (keys it lacks read
+///   their defaults); the previous values are neither pushed nor discarded: they are kept in the
+///   local store (``previousAccountValues(in:)``), reported, and brought into the new account only
+///   when the app calls ``restorePreviousAccountValues(in:)``.
+/// - **Quota.** A write iCloud would refuse (a value over 1 MB, 1 MB in all, a 1,025th key), or
+///   that iCloud reports refused, is reported through ``PersistentKeyValueFailure/handler`` with
+///   its key; the local value stays, and is pushed again with the next change from iCloud.
+/// - **Observers.** Values from other devices are written to the local store and posted to its
+///   ``KeyValueChangeCenter``, so every observer of the local store (callbacks, async sequences,
+///   Observation, SwiftUI) sees them.
+///
+/// - Important: Only writes made through an attached store are mirrored; code writing the local
+///   store directly (`UserDefaults.set`) is not seen. The backend must be thread-safe and deliver
+///   its external changes to every handler registered (`NSUbiquitousKeyValueStore` does).
+public final class UbiquitousSyncEngine: @unchecked Sendable {
+    // @unchecked: the backend is required to be thread-safe, and the rest is behind `state`.
+
+    /// What every synced key's name in iCloud starts with: `kc:` (3 bytes, counted in iCloud's
+    /// 64-byte key limit).
+    public static let keyPrefix = "kc:"
+
+    /// The iCloud key-value store the engine mirrors through.
+    public let backend: any UbiquitousKeyValueBackend
+
+    private let clock: @Sendable () -> Date
+    private let deviceID: String?
+    private let engineDescription: String
+
+    private struct Replica {
+        let store: any PersistentKeyValueStore
+        var keys: Set<String> = []
+        var metadata: UbiquitousSyncMetadata
+    }
+
+    private struct State {
+        /// The synced local stores, by their change center (one per suite or file).
+        var replicas: [ObjectIdentifier: Replica] = [:]
+        /// Which replica mirrors each storage key.
+        var owners: [String: ObjectIdentifier] = [:]
+        var heardFromCloud = false
+        /// The newest stamp time seen, for the hybrid clock.
+        var newestSeen: Int64 = 0
+        /// Each iCloud entry's size; `nil` until measured, and again after an external change.
+        var sizes: [String: Int]?
+    }
+
+    /// What to do once the lock is released: observers and the failure handler may call back in.
+    private struct Effects {
+        var posts: [(store: any PersistentKeyValueStore, key: String)] = []
+        var failures: [PersistentKeyValueFailure] = []
+
+        func run() {
+            for failure in failures { PersistentKeyValueFailure.report(failure) }
+            for post in posts { post.store.keyValueChanges.postCurrentValue(forKey: post.key, in: post.store) }
+        }
+    }
+
+    private let state = _Locked(State())
+
+    /// An engine over `backend`, observing its external changes and synchronizing it once.
+    ///
+    /// ```swift
+    /// let engine = UbiquitousSyncEngine(backend: NSUbiquitousKeyValueStore.default)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - backend: The iCloud key-value store; kept for the engine's life.
+    ///   - deviceID: This device's identifier in stamps; by default each synced local store makes
+    ///     a UUID once and keeps it.
+    ///   - clock: The wall clock stamps start from.
+    public init(
+        backend: any UbiquitousKeyValueBackend,
+        deviceID: String? = nil,
+        clock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.backend = backend
+        self.deviceID = deviceID
+        self.clock = clock
+        engineDescription = "iCloud sync (\(type(of: backend)))"
+        backend.observeExternalChanges { [weak self] change in
+            self?.handle(change)
+        }
+        if !backend.synchronize() {
+            PersistentKeyValueFailure.report(
+                PersistentKeyValueFailure(
+                    operation: .load, key: nil, store: engineDescription,
+                    message: "synchronize() returned false: iCloud is unavailable to this app (no iCloud key-value store entitlement, no iCloud account, or no iCloud on this platform); synced keys stay on this device and nothing is pushed until iCloud's values arrive"
+                )
+            )
+        }
+    }
+
+    /// The one engine over `backend`, made on first use.
+    ///
+    /// ```swift
+    /// let engine = UbiquitousSyncEngine.shared(over: NSUbiquitousKeyValueStore.default)
+    /// ```
+    ///
+    /// - Parameter backend: The iCloud key-value store; kept for the life of the process.
+    /// - Returns: The same engine for the same backend object.
+    public static func shared(over backend: some UbiquitousKeyValueBackend) -> UbiquitousSyncEngine {
+        engines.withLock { engines in
+            if let engine = engines[ObjectIdentifier(backend)] { return engine }
+            let engine = UbiquitousSyncEngine(backend: backend)
+            engines[ObjectIdentifier(backend)] = engine
+            return engine
+        }
+    }
+
+    private static let engines = _Locked<[ObjectIdentifier: UbiquitousSyncEngine]>([:])
+
+    /// Mirrors `keys` of `store` through iCloud from now on, and returns the store to write them
+    /// through.
+    ///
+    /// ```swift
+    /// let settings = UbiquitousSyncEngine.default.attach(.userDefaults(), keys: ["Theme", "FontSize"])
+    /// settings.set(.theme, to: .dark)
+    /// ```
+    ///
+    /// Attaching the same local store again (any instance sharing its change center) adds keys to
+    /// it. A key whose iCloud name would be over 64 bytes, or that another store already mirrors,
+    /// is reported and stays local only.
+    ///
+    /// - Parameters:
+    ///   - store: The local store the keys live in (UserDefaults or a file).
+    ///   - keys: The storage keys to mirror.
+    /// - Returns: `store`, with writes to `keys` stamped and mirrored.
+    public func attach(_ store: some PersistentKeyValueStore, keys: [String]) -> AnyPersistentKeyValueStore {
+        let base: any PersistentKeyValueStore = (store as? AnyPersistentKeyValueStore)?.base ?? store
+        let id = ObjectIdentifier(base.keyValueChanges)
+        var attached: Set<String> = []
+        var effects = Effects()
+        let cacheHoldsSyncedKeys = backend.dictionaryRepresentation.keys.contains { $0.hasPrefix(Self.keyPrefix) }
+        state.withLock { state in
+            if state.replicas[id] == nil {
+                var metadata = UbiquitousSyncMetadata(base.persistentValue(forKey: UbiquitousSyncMetadata.storageKey))
+                    ?? UbiquitousSyncMetadata(device: deviceID ?? UUID().uuidString)
+                if let deviceID { metadata.device = deviceID }
+                state.newestSeen = metadata.entries.values.reduce(state.newestSeen) { max($0, $1.stamp.time) }
+                state.replicas[id] = Replica(store: base, metadata: metadata)
+            }
+            for key in keys where key != UbiquitousSyncMetadata.storageKey {
+                let bytes = (Self.keyPrefix + key).utf8.count
+                if bytes > UbiquitousKeyValueStore.maximumKeyBytes {
+                    effects.failures.append(failure(.write, key, "not synced: its name in iCloud ('\(Self.keyPrefix)' + key) is \(bytes) bytes of UTF-8; iCloud's key-value store allows \(UbiquitousKeyValueStore.maximumKeyBytes), so shorten the key"))
+                } else if let owner = state.owners[key], owner != id {
+                    effects.failures.append(failure(.write, key, "not synced from \(base.persistentStoreDescription): another local store already mirrors this key through iCloud, where both would share one name"))
+                } else {
+                    state.owners[key] = id
+                    state.replicas[id]?.keys.insert(key)
+                    attached.insert(key)
+                }
+            }
+            if cacheHoldsSyncedKeys { state.heardFromCloud = true }
+            if isCloudKnown(state) {
+                reconcileAll(id, &state, &effects)
+            }
+        }
+        effects.run()
+        return AnyPersistentKeyValueStore(SyncedKeyValueStore(local: base, engine: self, keys: attached))
+    }
+
+    /// Whether iCloud's values are known to be on this device, so synced writes are pushed.
+    ///
+    /// ```swift
+    /// if !UbiquitousSyncEngine.default.isSyncing { showSyncingBadge() }
+    /// ```
+    public var isSyncing: Bool {
+        state.withLock { isCloudKnown($0) }
+    }
+
+    /// Starts pushing without waiting for iCloud's initial download, which iCloud sends only
+    /// the first time a device uses an account: for an app that knows the account holds nothing
+    /// yet (it just created the data), or that decided to stop waiting.
+    ///
+    /// ```swift
+    /// UbiquitousSyncEngine.default.assumeInitialSyncComplete()
+    /// ```
+    ///
+    /// - Important: iCloud's values that arrive later still win over older local writes, but
+    ///   provisional writes stop being provisional: they are pushed and win by their stamps.
+    public func assumeInitialSyncComplete() {
+        var effects = Effects()
+        state.withLock { state in
+            guard !isCloudKnown(state) else { return }
+            state.heardFromCloud = true
+            for id in state.replicas.keys.sorted(by: { "\($0)" < "\($1)" }) {
+                reconcileAll(id, &state, &effects)
+            }
+        }
+        effects.run()
+    }
+
+    /// The values `store` held for its synced keys when the iCloud account changed, by storage
+    /// key: kept aside, not pushed into the new account.
+    ///
+    /// ```swift
+    /// let previous = engine.previousAccountValues(in: settings)
+    /// if !previous.isEmpty { offerToKeepPreviousSettings() }
+    /// ```
+    public func previousAccountValues(in store: some PersistentKeyValueStore) -> [String: PropertyListValue] {
+        state.withLock { $0.replicas[ObjectIdentifier(store.keyValueChanges)]?.metadata.previousAccount ?? [:] }
+    }
+
+    /// Writes the values kept from the previous iCloud account back as new writes (so they are
+    /// pushed into the current account and win over older values), then forgets them.
+    ///
+    /// ```swift
+    /// engine.restorePreviousAccountValues(in: settings)
+    /// ```
+    public func restorePreviousAccountValues(in store: some PersistentKeyValueStore) {
+        let id = ObjectIdentifier(store.keyValueChanges)
+        var effects = Effects()
+        state.withLock { state in
+            guard let replica = state.replicas[id] else { return }
+            for (key, value) in replica.metadata.previousAccount.sorted(by: { $0.key < $1.key }) where replica.keys.contains(key) {
+                do throws(PersistentKeyValueFailure) {
+                    try write(value, forKey: key, in: id, &state, &effects)
+                    effects.posts.append((replica.store, key))
+                } catch {
+                    effects.failures.append(error)
+                }
+            }
+            state.replicas[id]?.metadata.previousAccount = [:]
+            save(id, &state, &effects)
+        }
+        effects.run()
+    }
+
+    /// Forgets the values kept from the previous iCloud account.
+    ///
+    /// ```swift
+    /// engine.discardPreviousAccountValues(in: settings)
+    /// ```
+    public func discardPreviousAccountValues(in store: some PersistentKeyValueStore) {
+        let id = ObjectIdentifier(store.keyValueChanges)
+        var effects = Effects()
+        state.withLock { state in
+            guard state.replicas[id] != nil else { return }
+            state.replicas[id]?.metadata.previousAccount = [:]
+            save(id, &state, &effects)
+        }
+        effects.run()
+    }
+
+    /// The stamp of the write `store`'s value of `key` comes from (for tests and diagnostics).
+    public func _stamp(forKey key: String, in store: some PersistentKeyValueStore) -> UbiquitousSyncStamp? {
+        state.withLock { $0.replicas[ObjectIdentifier(store.keyValueChanges)]?.metadata.entries[key]?.stamp }
+    }
+
+    // MARK: - Local writes
+
+    /// Writes `value` (`nil`: removes) to the local store, stamps it and pushes it when iCloud's
+    /// values are known. Called by the attached store.
+    func localWrite(_ value: PropertyListValue?, forKey key: String, in store: any PersistentKeyValueStore) throws {
+        let id = ObjectIdentifier(store.keyValueChanges)
+        var effects = Effects()
+        defer { effects.run() }
+        try state.withLock { state in
+            try write(value, forKey: key, in: id, &state, &effects)
+        }
+    }
+
+    private func write(
+        _ value: PropertyListValue?,
+        forKey key: String,
+        in id: ObjectIdentifier,
+        _ state: inout State,
+        _ effects: inout Effects
+    ) throws(PersistentKeyValueFailure) {
+        guard let replica = state.replicas[id] else { return }
+        do {
+            if let value {
+                try replica.store.setPersistentValue(value, forKey: key)
+            } else {
+                try replica.store.removePersistentValue(forKey: key)
+            }
+        } catch let error as PersistentKeyValueFailure {
+            throw error
+        } catch {
+            throw failure(.write, key, String(describing: error))
+        }
+        let time = max(Int64((clock().timeIntervalSince1970 * 1000).rounded()), state.newestSeen + 1)
+        state.newestSeen = time
+        let stamp = UbiquitousSyncStamp(time: time, device: replica.metadata.device)
+        state.replicas[id]?.metadata.entries[key] = UbiquitousSyncMetadata.Entry(stamp: stamp, isPending: true)
+        if isCloudKnown(state) {
+            reconcile(key, in: id, isFirstSync: false, &state, &effects)
+        }
+        save(id, &state, &effects)
+    }
+
+    // MARK: - External changes
+
+    private func handle(_ change: UbiquitousExternalChange) {
+        var effects = Effects()
+        state.withLock { state in
+            state.sizes = nil
+            switch change.reason {
+            case .initialSync, .serverChange:
+                if !isCloudKnown(state) {
+                    state.heardFromCloud = true
+                    for id in state.replicas.keys.sorted(by: { "\($0)" < "\($1)" }) {
+                        reconcileAll(id, &state, &effects)
+                    }
+                    return
+                }
+                var touched: Set<ObjectIdentifier> = []
+                for cloudKey in change.changedKeys where cloudKey.hasPrefix(Self.keyPrefix) {
+                    let key = String(cloudKey.dropFirst(Self.keyPrefix.count))
+                    guard let id = state.owners[key] else { continue }
+                    reconcile(key, in: id, isFirstSync: false, &state, &effects)
+                    touched.insert(id)
+                }
+                // Writes iCloud refused before (over quota) are offered again.
+                for (id, replica) in state.replicas {
+                    for (key, entry) in replica.metadata.entries where entry.isPending && replica.keys.contains(key) {
+                        reconcile(key, in: id, isFirstSync: false, &state, &effects)
+                        touched.insert(id)
+                    }
+                }
+                for id in touched { save(id, &state, &effects) }
+            case .quotaViolation:
+                let keys = change.changedKeys.filter { $0.hasPrefix(Self.keyPrefix) }.map { String($0.dropFirst(Self.keyPrefix.count)) }
+                let message = "iCloud refused a write over its quota (\(UbiquitousKeyValueStore.maximumKeyCount) keys, 1 MB per value and in all); the local value stays on this device and is pushed again with the next change from iCloud, so remove values or keep large ones unsynced"
+                if keys.isEmpty { effects.failures.append(failure(.write, nil, message)) }
+                var touched: Set<ObjectIdentifier> = []
+                for key in keys {
+                    effects.failures.append(failure(.write, key, message))
+                    guard let id = state.owners[key] else { continue }
+                    state.replicas[id]?.metadata.entries[key]?.isPending = true
+                    touched.insert(id)
+                }
+                for id in touched { save(id, &state, &effects) }
+            case .accountChange:
+                state.heardFromCloud = true
+                for id in state.replicas.keys.sorted(by: { "\($0)" < "\($1)" }) {
+                    adoptNewAccount(id, &state, &effects)
+                }
+            }
+        }
+        effects.run()
+    }
+
+    /// Keeps the local values aside, then takes the new account's.
+    private func adoptNewAccount(_ id: ObjectIdentifier, _ state: inout State, _ effects: inout Effects) {
+        guard var replica = state.replicas[id] else { return }
+        var kept: [String] = []
+        for key in replica.keys.sorted() {
+            if replica.store.hasPersistentValue(forKey: key), let value = replica.store.persistentValue(forKey: key) {
+                replica.metadata.previousAccount[key] = value
+                kept.append(key)
+            }
+            do throws(PersistentKeyValueFailure) {
+                let cloud = envelope(forKey: key)
+                if let cloud { state.newestSeen = max(state.newestSeen, cloud.stamp.time) }
+                try apply(cloud?.value, forKey: key, to: replica.store, &effects)
+                if let cloud {
+                    replica.metadata.entries[key] = UbiquitousSyncMetadata.Entry(stamp: cloud.stamp, isPending: false)
+                } else {
+                    replica.metadata.entries[key] = nil
+                }
+            } catch {
+                effects.failures.append(error)
+            }
+        }
+        replica.metadata.hasSynced = true
+        state.replicas[id] = replica
+        save(id, &state, &effects)
+        effects.failures.append(
+            failure(.load, nil, "the iCloud account changed: this device now has the new account's values"
+                + (kept.isEmpty ? "" : "; the previous values of \(kept.map { "'\($0)'" }.joined(separator: ", ")) were kept aside on this device, not pushed: restorePreviousAccountValues(in:) brings them into the new account, discardPreviousAccountValues(in:) forgets them"))
+        )
+    }
+
+    // MARK: - Reconciling
+
+    private func isCloudKnown(_ state: State) -> Bool {
+        state.heardFromCloud || state.replicas.values.contains { $0.metadata.hasSynced }
+    }
+
+    private func reconcileAll(_ id: ObjectIdentifier, _ state: inout State, _ effects: inout Effects) {
+        guard let replica = state.replicas[id] else { return }
+        for key in replica.keys.sorted() {
+            reconcile(key, in: id, isFirstSync: !replica.metadata.hasSynced, &state, &effects)
+        }
+        state.replicas[id]?.metadata.hasSynced = true
+        save(id, &state, &effects)
+    }
+
+    /// Makes the local value and iCloud's agree on the newer of the two.
+    private func reconcile(_ key: String, in id: ObjectIdentifier, isFirstSync: Bool, _ state: inout State, _ effects: inout Effects) {
+        guard let replica = state.replicas[id] else { return }
+        let cloud = envelope(forKey: key)
+        if let cloud { state.newestSeen = max(state.newestSeen, cloud.stamp.time) }
+        let local = replica.metadata.entries[key]
+        if let cloud, isFirstSync || local.map({ cloud.stamp > $0.stamp }) ?? true {
+            // iCloud's is newer; at a first sync it also wins over provisional and older local values.
+            do throws(PersistentKeyValueFailure) {
+                try apply(cloud.value, forKey: key, to: replica.store, &effects)
+                state.replicas[id]?.metadata.entries[key] = UbiquitousSyncMetadata.Entry(stamp: cloud.stamp, isPending: false)
+            } catch {
+                effects.failures.append(error)
+            }
+        } else if let local, local.isPending || cloud.map({ local.stamp > $0.stamp }) ?? true {
+            // Newer than iCloud's, or handed over before but refused (over quota): push it.
+            push(key, stamp: local.stamp, in: id, &state, &effects)
+        } else if local == nil, cloud == nil, replica.store.hasPersistentValue(forKey: key) {
+            // Stored before the key synced: offered to iCloud with the oldest stamp there is.
+            push(key, stamp: UbiquitousSyncStamp(time: 0, device: replica.metadata.device), in: id, &state, &effects)
+        } else if local != nil {
+            state.replicas[id]?.metadata.entries[key]?.isPending = false
+        }
+    }
+
+    /// Writes iCloud's value to the local store when it differs, and posts it.
+    private func apply(_ value: PropertyListValue?, forKey key: String, to store: any PersistentKeyValueStore, _ effects: inout Effects) throws(PersistentKeyValueFailure) {
+        let current = store.hasPersistentValue(forKey: key) ? store.persistentValue(forKey: key) : nil
+        guard current != value else { return }
+        do {
+            if let value {
+                try store.setPersistentValue(value, forKey: key)
+            } else {
+                try store.removePersistentValue(forKey: key)
+            }
+        } catch let error as PersistentKeyValueFailure {
+            throw error
+        } catch {
+            throw failure(.write, key, "iCloud's value not written to \(store.persistentStoreDescription): \(error)")
+        }
+        effects.posts.append((store, key))
+    }
+
+    /// Hands the local value (or a tombstone) to iCloud with `stamp`, unless iCloud would refuse it.
+    private func push(_ key: String, stamp: UbiquitousSyncStamp, in id: ObjectIdentifier, _ state: inout State, _ effects: inout Effects) {
+        guard let replica = state.replicas[id] else { return }
+        let value = replica.store.hasPersistentValue(forKey: key) ? replica.store.persistentValue(forKey: key) : nil
+        let object = UbiquitousSyncEnvelope(stamp: stamp, value: value).propertyListValue.foundationObject
+        let cloudKey = Self.keyPrefix + key
+        state.replicas[id]?.metadata.entries[key] = UbiquitousSyncMetadata.Entry(stamp: stamp, isPending: true)
+        let size: Int
+        do {
+            size = try cloudKey.utf8.count + PropertyListSerialization.data(fromPropertyList: object, format: .binary, options: 0).count
+        } catch {
+            effects.failures.append(failure(.write, key, "not pushed to iCloud: its size could not be measured as a property list: \(error)"))
+            return
+        }
+        var sizes = state.sizes ?? measureCloudEntries()
+        let limit = UbiquitousKeyValueStore.maximumBytes
+        let total = sizes.reduce(size) { $0 + ($1.key == cloudKey ? 0 : $1.value) }
+        let refusal: String? =
+            if size > limit {
+                "it takes \(size) bytes in iCloud (name, value and stamp as a binary property list); iCloud's key-value store allows \(limit) per value"
+            } else if sizes[cloudKey] == nil, sizes.count >= UbiquitousKeyValueStore.maximumKeyCount {
+                "iCloud's key-value store holds \(sizes.count) keys, its maximum"
+            } else if total > limit {
+                "iCloud's key-value store would hold \(total) bytes; it allows \(limit) in all"
+            } else {
+                nil
+            }
+        if let refusal {
+            state.sizes = sizes
+            effects.failures.append(failure(.write, key, "not pushed to iCloud: \(refusal); the value stays on this device, so store less or keep the key unsynced"))
+            return
+        }
+        backend.set(object, forKey: cloudKey)
+        sizes[cloudKey] = size
+        state.sizes = sizes
+        state.replicas[id]?.metadata.entries[key]?.isPending = false
+    }
+
+    private func envelope(forKey key: String) -> UbiquitousSyncEnvelope? {
+        backend.object(forKey: Self.keyPrefix + key).flatMap(PropertyListValue.init(foundationObject:)).flatMap(UbiquitousSyncEnvelope.init)
+    }
+
+    private func measureCloudEntries() -> [String: Int] {
+        var sizes: [String: Int] = [:]
+        for (key, object) in backend.dictionaryRepresentation {
+            let data = try? PropertyListSerialization.data(fromPropertyList: object, format: .binary, options: 0)
+            sizes[key] = key.utf8.count + (data?.count ?? 0)
+        }
+        return sizes
+    }
+
+    private func save(_ id: ObjectIdentifier, _ state: inout State, _ effects: inout Effects) {
+        guard let replica = state.replicas[id] else { return }
+        do {
+            try replica.store.setPersistentValue(replica.metadata.propertyListValue, forKey: UbiquitousSyncMetadata.storageKey)
+        } catch {
+            effects.failures.append(failure(.write, UbiquitousSyncMetadata.storageKey, "iCloud sync's stamps not saved in \(replica.store.persistentStoreDescription): \(error)"))
+        }
+    }
+
+    private func failure(_ operation: PersistentKeyValueFailure.Operation, _ key: String?, _ message: String) -> PersistentKeyValueFailure {
+        PersistentKeyValueFailure(operation: operation, key: key, store: engineDescription, message: message)
+    }
+}
+
+extension UbiquitousSyncEngine {
+    /// The engine over `NSUbiquitousKeyValueStore.default`: what generated catalogs' live stores
+    /// mirror `"sync": "iCloud"` keys through.
+    ///
+    /// ```swift
+    /// let settings = UbiquitousSyncEngine.default.attach(.userDefaults(), keys: ["Theme"])
+    /// ```
+    ///
+    /// - Important: Where iCloud does not exist (Linux), the engine is over an in-memory stand-in
+    ///   whose `synchronize()` returns `false`: synced keys work as local keys and nothing is pushed.
+    public static var `default`: UbiquitousSyncEngine {
+        #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
+        shared(over: NSUbiquitousKeyValueStore.default)
+        #else
+        shared(over: InMemoryUbiquitousBackend.shared)
+        #endif
+    }
+}

@@ -1,0 +1,65 @@
+/// When and where a synced write was made: what decides which of two writes wins.
+///
+/// Stamps order by ``time``, then by ``device`` (so two writes in the same millisecond on two
+/// devices are ordered the same way on every device); the greater stamp is the newer write.
+///
+/// ```swift
+/// let mine = UbiquitousSyncStamp(time: 1_700_000_000_000, device: "A")
+/// let theirs = UbiquitousSyncStamp(time: 1_700_000_000_000, device: "B")
+/// theirs > mine   // true: same millisecond, the greater device identifier wins
+/// ```
+///
+/// ``UbiquitousSyncEngine`` makes stamps with a hybrid logical clock: a write's time is the
+/// device's clock in milliseconds, or one more than the newest stamp the device has seen when
+/// that is later, so a write made after seeing another device's value always wins over it, even
+/// when the two devices' clocks disagree.
+public struct UbiquitousSyncStamp: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// Milliseconds since 1970 (hybrid: never behind the newest stamp the device had seen).
+    public var time: Int64
+    /// The identifier of the device (the synced local store) that made the write.
+    public var device: String
+
+    /// A stamp for a write made at `time` by `device`.
+    public init(time: Int64, device: String) {
+        self.time = time
+        self.device = device
+    }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool {
+        (lhs.time, lhs.device) < (rhs.time, rhs.device)
+    }
+
+    public var description: String { "\(time)@\(device)" }
+}
+
+/// What a synced key holds in iCloud: the value (or a tombstone when it was removed) and the
+/// stamp of the write that made it, as a property-list dictionary `{"t": Int, "d": String, "v": value}`
+/// (no `"v"`: removed).
+struct UbiquitousSyncEnvelope: Equatable {
+    var stamp: UbiquitousSyncStamp
+    /// `nil`: a tombstone, the key was removed.
+    var value: PropertyListValue?
+
+    var propertyListValue: PropertyListValue {
+        var members: [String: PropertyListValue] = ["t": .int(Int(stamp.time)), "d": .string(stamp.device)]
+        if let value { members["v"] = value }
+        return .dictionary(members)
+    }
+
+    /// The envelope a backend object holds; `nil` for anything else.
+    init?(_ value: PropertyListValue?) {
+        guard case .dictionary(let members)? = value, case .string(let device)? = members["d"] else { return nil }
+        let time: Int64
+        switch members["t"] {
+        case .int(let int)?: time = Int64(int)
+        case .uint(let uint)? where uint <= UInt64(Int64.max): time = Int64(uint)
+        default: return nil
+        }
+        self.init(stamp: UbiquitousSyncStamp(time: time, device: device), value: members["v"])
+    }
+
+    init(stamp: UbiquitousSyncStamp, value: PropertyListValue?) {
+        self.stamp = stamp
+        self.value = value
+    }
+}

@@ -1,0 +1,1 @@
+../../Fixtures/Goldens/sync/Expected.swift

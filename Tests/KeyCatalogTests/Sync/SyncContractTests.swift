@@ -1,0 +1,380 @@
+import Foundation
+@testable import KeyCatalog
+import Observation
+import Testing
+
+/// Each rule of the iCloud sync contract (README, "Set up iCloud sync"), on a simulated fleet.
+@Suite("iCloud sync: the contract, rule by rule")
+struct SyncContractTests {
+    typealias K = SyncKeys
+
+    // MARK: First launch
+
+    @Test("first launch pushes nothing before iCloud's values arrive, then iCloud wins over provisional and stale local values")
+    func firstLaunchNeverOverwritesTheCloud() {
+        let cloud = SimulatedCloud()
+        let clock = ManualClock()
+        let a = cloud.makeDevice("A", clock: clock.reading())
+        cloud.deliverAll()
+        a.store.set(K.theme, to: "dark")
+        a.store.set(K.fontSize, to: 18)
+        cloud.deliverAll()
+
+        // B: an app update that starts syncing; its suite holds a value from before (stale), and
+        // it writes while iCloud's initial download is delayed.
+        let suite = TemporarySuite()
+        suite.defaults.set("sepia", forKey: "Theme")
+        suite.defaults.set(3.0, forKey: "Note")
+        clock.advance(by: 1000)
+        let b = cloud.makeDevice("B", local: suite.defaults, clock: clock.reading())
+        b.store.set(K.fontSize, to: 30)         // provisional: iCloud holds FontSize
+        b.store.set(K.volume, to: 0.9)          // provisional: iCloud has no Volume
+        #expect(b.get(K.fontSize) == 30, "provisional writes are local and visible")
+        #expect(!b.engine.isSyncing)
+        #expect(cloud.pending.allSatisfy { if case .upload = $0 { false } else { true } }, "nothing pushed before the initial sync")
+
+        cloud.deliverAll()
+        #expect(cloud.uploadsBeforeInitialSync.isEmpty)
+        #expect(b.engine.isSyncing)
+        #expect(b.get(K.theme) == "dark", "iCloud's value beats the stale local one")
+        #expect(b.get(K.fontSize) == 18, "iCloud's value beats the provisional write")
+        #expect(b.get(K.volume) == 0.9, "a provisional write to a key iCloud lacks is pushed")
+        #expect(a.get(K.volume) == 0.9)
+        #expect(a.get(K.theme) == "dark" && a.get(K.fontSize) == 18, "A's values were not overwritten")
+        #expect(cloud.server()["kc:LocalOnly"] == nil)
+        // Note held a Double although the key is a String?: iCloud had no Note, so the stale
+        // value was offered with the oldest stamp; the key reads its default (reported) anywhere.
+        #expect(b.stamp("Note")?.time == 0)
+    }
+
+    @Test("a default is never pushed, and a value stored before syncing is offered with the oldest stamp")
+    func defaultsAreNeverPushedAndStaleValuesLoseToAnyWrite() {
+        let cloud = SimulatedCloud()
+        let legacy = InMemoryKeyValueStore(["Theme": .string("sepia")])
+        let a = cloud.makeDevice("A", local: legacy)
+        let b = cloud.makeDevice("B")
+        cloud.deliverAll()
+        #expect(Set(cloud.server().keys) == ["kc:Theme"], "only the stored value, no default")
+        #expect(b.get(K.theme) == "sepia")
+        #expect(a.stamp("Theme") == UbiquitousSyncStamp(time: 0, device: "A"))
+        b.store.set(K.theme, to: "dark")
+        cloud.deliverAll()
+        #expect(a.get(K.theme) == "dark")
+    }
+
+    @Test("a later launch syncs at once: the store synced before, so iCloud's values are known")
+    func laterLaunchNeedsNoInitialSync() {
+        let cloud = SimulatedCloud()
+        let a = cloud.makeDevice("A")
+        let b = cloud.makeDevice("B")
+        cloud.deliverAll()
+        let relaunched = cloud.relaunch("A", backend: a.backend, local: a.local)
+        #expect(relaunched.engine.isSyncing)
+        relaunched.store.set(K.theme, to: "dark")
+        cloud.deliverAll()
+        #expect(b.get(K.theme) == "dark")
+    }
+
+    @Test("without iCloud's initial download, the app can decide to start pushing")
+    func assumeInitialSyncComplete() {
+        let cloud = SimulatedCloud()
+        let a = cloud.makeDevice("A")
+        a.store.set(K.theme, to: "dark")
+        a.engine.assumeInitialSyncComplete()
+        #expect(a.engine.isSyncing)
+        #expect(cloud.pending.contains { if case .upload(_, _, "kc:Theme", _) = $0 { true } else { false } })
+    }
+
+    // MARK: Conflicts
+
+    @Test("concurrent writes: the newest wins on every device, whatever the delivery order", arguments: [false, true])
+    func newestWins(reversed: Bool) {
+        let cloud = SimulatedCloud()
+        let clock = ManualClock()
+        let a = cloud.makeDevice("A", clock: clock.reading())
+        let b = cloud.makeDevice("B", clock: clock.reading(skew: 5))
+        let c = cloud.makeDevice("C", clock: clock.reading())
+        cloud.deliverAll()
+        a.store.set(K.theme, to: "from A")   // t
+        b.store.set(K.theme, to: "from B")   // t + 5: newest
+        c.store.set(K.theme, to: "from C")   // t
+        var order = cloud.deliverable
+        if reversed { order.reverse() }
+        for index in order.sorted(by: >) where reversed { cloud.deliver(at: index) }
+        cloud.deliverAll()
+        for device in [a, b, c] {
+            #expect(device.get(K.theme) == "from B", "device \(device.id)")
+            #expect(device.stamp("Theme")?.device == "B")
+        }
+        #expect(UbiquitousSyncEnvelope(cloud.server()["kc:Theme"])?.value == .string("from B"))
+    }
+
+    @Test("a tie in time is broken by the device identifier, the same way everywhere")
+    func tiesAreDeterministic() {
+        let cloud = SimulatedCloud()
+        let clock = ManualClock()
+        let a = cloud.makeDevice("A", clock: clock.reading())
+        let b = cloud.makeDevice("B", clock: clock.reading())
+        cloud.deliverAll()
+        b.store.set(K.fontSize, to: 2)
+        a.store.set(K.fontSize, to: 1)
+        #expect(a.stamp("FontSize")?.time == b.stamp("FontSize")?.time)
+        // A's upload arrives last, so iCloud's server holds A's value until B answers it.
+        let uploads = cloud.pending.indices.filter { if case .upload = cloud.pending[$0] { true } else { false } }
+        cloud.deliver(at: uploads.first { cloud.pending[$0].device == b.backend.index }!)
+        cloud.deliverAll()
+        #expect(a.get(K.fontSize) == 2 && b.get(K.fontSize) == 2, "B > A")
+    }
+
+    @Test("a device whose clock is behind still wins with a write made after seeing the other's")
+    func hybridClockOrdersCausalWrites() {
+        let cloud = SimulatedCloud()
+        let clock = ManualClock()
+        let fast = cloud.makeDevice("A", clock: clock.reading(skew: 60_000))
+        let slow = cloud.makeDevice("B", clock: clock.reading())
+        cloud.deliverAll()
+        fast.store.set(K.theme, to: "fast")
+        let fastStamp = fast.stamp("Theme")!
+        cloud.deliverAll()
+        slow.store.set(K.theme, to: "slow, later")
+        cloud.deliverAll()
+        #expect(fast.get(K.theme) == "slow, later")
+        #expect(slow.stamp("Theme")! > fastStamp, "one past the newest stamp seen, not the slow clock")
+        #expect(fast.stamp("Theme") == slow.stamp("Theme"))
+    }
+
+    @Test("duplicated and reordered deliveries of stale values do not undo the newest")
+    func staleDeliveriesAreAnsweredWithTheNewest() {
+        let cloud = SimulatedCloud()
+        let a = cloud.makeDevice("A")
+        let b = cloud.makeDevice("B")
+        cloud.deliverAll()
+        a.store.set(K.fontSize, to: 1)
+        cloud.deliver(at: 0)                              // upload 1
+        let oldDownload = cloud.pending[0]
+        cloud.deliver(at: 0, keepCopy: true)              // B gets 1, and will again
+        a.store.set(K.fontSize, to: 2)
+        cloud.deliverAll()                                // 2 everywhere, then the stale copy of 1
+        #expect(!cloud.pending.contains(oldDownload))
+        #expect(a.get(K.fontSize) == 2 && b.get(K.fontSize) == 2)
+        #expect(UbiquitousSyncEnvelope(cloud.server()["kc:FontSize"])?.value == .int(2))
+    }
+
+    // MARK: Removal
+
+    @Test("removing a key on one device removes it everywhere, with a tombstone that beats older writes")
+    func removalPropagates() {
+        let cloud = SimulatedCloud()
+        let clock = ManualClock()
+        let a = cloud.makeDevice("A", clock: clock.reading())
+        let b = cloud.makeDevice("B", clock: clock.reading())
+        cloud.deliverAll()
+        a.store.set(K.note, to: "hello")
+        cloud.deliverAll()
+        #expect(b.get(K.note) == "hello")
+        cloud.setOnline(a.backend, false)
+        a.store.set(K.note, to: "offline edit")          // older than B's removal
+        clock.advance(by: 10)
+        b.store.remove(K.note)
+        cloud.deliverAll()
+        cloud.setOnline(a.backend, true)
+        cloud.deliverAll()
+        #expect(a.get(K.note) == nil && b.get(K.note) == nil)
+        #expect(!a.local.hasPersistentValue(forKey: "Note"))
+        let tombstone = UbiquitousSyncEnvelope(cloud.server()["kc:Note"])
+        #expect(tombstone != nil && tombstone?.value == nil && tombstone?.stamp.device == "B")
+    }
+
+    // MARK: Offline
+
+    @Test("a device taken offline catches up when it comes back, and its offline writes win where newer")
+    func offlineDeviceCatchesUp() {
+        let cloud = SimulatedCloud()
+        let clock = ManualClock()
+        let a = cloud.makeDevice("A", clock: clock.reading())
+        let b = cloud.makeDevice("B", clock: clock.reading())
+        cloud.deliverAll()
+        cloud.setOnline(b.backend, false)
+        a.store.set(K.theme, to: "dark")
+        clock.advance()
+        b.store.set(K.fontSize, to: 40)
+        cloud.deliverAll()
+        #expect(b.get(K.theme) == "light" && a.get(K.fontSize) == 12, "nothing moves while B is offline")
+        cloud.setOnline(b.backend, true)
+        cloud.deliverAll()
+        #expect(b.get(K.theme) == "dark" && a.get(K.fontSize) == 40)
+    }
+
+    // MARK: Account change
+
+    @Test("an account change neither pushes local values into the new account nor discards them; it reports them")
+    func accountChange() {
+        let cloud = SimulatedCloud()
+        let other = cloud.makeDevice("O", account: "other")
+        let a = cloud.makeDevice("A")
+        cloud.deliverAll()
+        other.store.set(K.fontSize, to: 99)
+        a.store.set(K.theme, to: "dark")
+        a.store.set(K.fontSize, to: 20)
+        cloud.deliverAll()
+
+        let recorder = FailureRecorder()
+        recorder.record { cloud.switchAccount(a.backend, to: "other") }
+        #expect(a.get(K.fontSize) == 99, "the new account's value")
+        #expect(a.get(K.theme) == "light", "keys the new account lacks read their defaults")
+        #expect(a.engine.previousAccountValues(in: a.local) == ["Theme": .string("dark"), "FontSize": .int(20)])
+        #expect(recorder.failures.count == 1)
+        #expect(recorder.failures.first?.message.contains("'FontSize', 'Theme'") == true)
+        #expect(recorder.failures.first?.message.contains("not pushed") == true)
+        cloud.deliverAll()
+        #expect(cloud.server("other")["kc:Theme"] == nil, "nothing pushed into the new account")
+        #expect(other.get(K.fontSize) == 99)
+
+        a.engine.restorePreviousAccountValues(in: a.local)
+        cloud.deliverAll()
+        #expect(other.get(K.theme) == "dark" && other.get(K.fontSize) == 20, "restored on request, as new writes")
+        #expect(a.engine.previousAccountValues(in: a.local).isEmpty)
+    }
+
+    @Test("values kept from the previous account can be discarded")
+    func discardPreviousAccount() {
+        let cloud = SimulatedCloud()
+        let a = cloud.makeDevice("A")
+        cloud.deliverAll()
+        a.store.set(K.theme, to: "dark")
+        FailureRecorder().record { cloud.switchAccount(a.backend, to: "other") }
+        a.engine.discardPreviousAccountValues(in: a.local)
+        #expect(a.engine.previousAccountValues(in: a.local).isEmpty)
+        #expect(a.get(K.theme) == "light")
+    }
+
+    // MARK: Quota
+
+    @Test("a value iCloud cannot hold is reported with its key, stays local, and is not pushed")
+    func oversizedValueIsReported() {
+        let cloud = SimulatedCloud()
+        let a = cloud.makeDevice("A")
+        let b = cloud.makeDevice("B")
+        cloud.deliverAll()
+        let big = String(repeating: "x", count: 1_000_001)
+        let recorder = FailureRecorder()
+        recorder.record { a.store.set(K.theme, to: big) }
+        cloud.deliverAll()
+        #expect(a.get(K.theme) == big, "the local value stays")
+        #expect(b.get(K.theme) == "light")
+        #expect(recorder.failures.map(\.key) == ["Theme"])
+        #expect(recorder.failures.first?.message.contains("allows 1000000 per value") == true)
+    }
+
+    @Test("a quota violation from iCloud is reported with its keys; the local value stays and is pushed again later")
+    func quotaViolationIsReported() {
+        let cloud = SimulatedCloud()
+        let a = cloud.makeDevice("A")
+        let b = cloud.makeDevice("B")
+        cloud.deliverAll()
+        cloud.setRefused("kc:FontSize", true)
+        let recorder = FailureRecorder()
+        a.store.set(K.fontSize, to: 40)
+        recorder.record { cloud.deliverAll() }
+        #expect(recorder.failures.map(\.key) == ["FontSize"])
+        #expect(a.get(K.fontSize) == 40 && b.get(K.fontSize) == 12)
+        cloud.setRefused("kc:FontSize", false)
+        b.store.set(K.theme, to: "dark")   // the next change from iCloud that A hears of
+        cloud.deliverAll()
+        #expect(b.get(K.fontSize) == 40, "A's refused write was pushed again")
+        #expect(recorder.failures.count == 1)
+    }
+
+    @Test("a 1,025th key in iCloud is refused before it is pushed")
+    func keyCountLimit() {
+        let cloud = SimulatedCloud()
+        let a = cloud.makeDevice("A")
+        cloud.deliverAll()
+        a.backend.cache.withLock { cache in
+            for index in 0..<UbiquitousKeyValueStore.maximumKeyCount { cache["other.\(index)"] = .int(index) }
+        }
+        let recorder = FailureRecorder()
+        recorder.record { a.store.set(K.theme, to: "dark") }
+        #expect(recorder.failures.map(\.key) == ["Theme"])
+        #expect(a.get(K.theme) == "dark")
+    }
+
+    @Test("a key whose iCloud name would pass 64 bytes stays local, reported")
+    func longKeyStaysLocal() {
+        let cloud = SimulatedCloud()
+        let long = String(repeating: "k", count: 62)
+        let recorder = FailureRecorder()
+        let a = recorder.record { cloud.makeDevice("A", keys: [long]) }
+        cloud.deliverAll()
+        #expect(recorder.failures.map(\.key) == [long])
+        a.store.set(PersistentKey<Int>(long, defaultValue: 0), to: 1)
+        cloud.deliverAll()
+        #expect(cloud.server().isEmpty)
+    }
+
+    // MARK: Observers
+
+    @Test("values from other devices reach callbacks, async sequences and Observation, on the attached and the local store")
+    @MainActor
+    func remoteValuesReachEveryObserver() async {
+        let cloud = SimulatedCloud()
+        let a = cloud.makeDevice("A")
+        let b = cloud.makeDevice("B")
+        cloud.deliverAll()
+        let attachedSeen = Locked<[String]>([])
+        let localSeen = Locked<[String]>([])
+        let attached = b.store.observe(K.theme) { value in attachedSeen.withLock { $0.append(value) } }
+        let local = b.local.observe(K.theme) { value in localSeen.withLock { $0.append(value) } }
+        var values = b.store.values(for: K.theme).makeAsyncIterator()
+        #expect(await values.next() == "light")
+        let model = PersistentValueModel(K.theme, store: b.store)
+        let observed = Locked(false)
+        withObservationTracking { _ = model.value } onChange: { observed.withLock { $0 = true } }
+
+        a.store.set(K.theme, to: "dark")
+        cloud.deliverAll()
+        #expect(attachedSeen.current == ["dark"])
+        #expect(localSeen.current == ["dark"])
+        #expect(await values.next() == "dark")
+        #expect(observed.current)
+        #expect(model.value == "dark")
+
+        a.store.remove(K.theme)
+        cloud.deliverAll()
+        #expect(attachedSeen.current == ["dark", "light"])
+        #expect(await values.next() == "light")
+        attached.cancel()
+        local.cancel()
+    }
+
+    @Test("keys that are not synced stay local")
+    func unsyncedKeysStayLocal() {
+        let cloud = SimulatedCloud()
+        let a = cloud.makeDevice("A")
+        let b = cloud.makeDevice("B")
+        cloud.deliverAll()
+        a.store.set(K.localOnly, to: 7)
+        cloud.deliverAll()
+        #expect(a.get(K.localOnly) == 7 && b.get(K.localOnly) == 0)
+        #expect(cloud.server().isEmpty)
+    }
+
+    @Test("real local stores: a UserDefaults suite and a file sync with each other, and stamps survive a relaunch")
+    func realStores() {
+        let cloud = SimulatedCloud()
+        let suite = TemporarySuite()
+        let folder = TemporaryDirectory()
+        let file = FileKeyValueStore(url: folder.file("settings.plist"))
+        let a = cloud.makeDevice("A", local: suite.defaults)
+        let b = cloud.makeDevice("B", local: file)
+        cloud.deliverAll()
+        a.store.set(K.theme, to: "dark")
+        b.store.set(K.fontSize, to: 14)
+        cloud.deliverAll()
+        #expect(b.get(K.theme) == "dark" && a.get(K.fontSize) == 14)
+        let reopened = FileKeyValueStore(url: folder.file("settings.plist"))
+        let relaunched = cloud.relaunch("B", backend: b.backend, local: reopened)
+        #expect(relaunched.stamp("Theme") == a.stamp("Theme"))
+        #expect(relaunched.engine.isSyncing)
+    }
+}
