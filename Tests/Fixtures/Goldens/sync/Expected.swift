@@ -7,20 +7,20 @@ import KeyCatalog
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String> {
     /// Synced: its store syncs.
-    internal static var syncedTheme: Self {
+    fileprivate static var syncedTheme: Self {
         Self("Theme", defaultValue: "light")
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String?> {
     /// Per device.
-    internal static var syncWindowFrame: Self {
+    fileprivate static var syncWindowFrame: Self {
         Self("WindowFrame", defaultValue: nil)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDebugKey<Swift.Bool> {
-    internal static var syncIsVerbose: Self {
+    fileprivate static var syncIsVerbose: Self {
         #if DEBUG
         Self("syncIsVerbose", debugDefaultValue: true, releaseDefaultValue: false, configuration: .debug)
         #else
@@ -30,19 +30,19 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDe
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.String]> {
-    internal static var syncedFavorites: Self {
+    fileprivate static var syncedFavorites: Self {
         Self("Favorites", defaultValue: [])
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Foundation.Date?> {
-    internal static var syncLastOpened: Self {
+    fileprivate static var syncLastOpened: Self {
         Self("LastOpened", defaultValue: nil)
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
-    internal static var syncedLaunchCount: Self {
+    fileprivate static var syncedLaunchCount: Self {
         Self("syncedLaunchCount", defaultValue: 0)
     }
 }
@@ -54,8 +54,9 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
 /// ```swift
 /// let keys = SyncKeys()                        // the declared stores
 /// let testKeys = SyncKeys(stores: .inMemory()) // in tests
+/// let value = keys.syncedTheme                  // a value; keys.$syncedTheme is the key, bound to its store
 /// ```
-internal struct SyncKeys: Swift.Sendable {
+internal struct SyncKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     /// The stores the manifest declares, one property each.
     ///
     /// Tests replace them without global state: `SyncKeys(stores: .inMemory())`.
@@ -116,44 +117,37 @@ internal struct SyncKeys: Swift.Sendable {
     /// The stores keys are read from and written to.
     internal let stores: Stores
 
-    /// A catalog over `stores`: the declared ones unless told otherwise.
-    internal init(stores: Stores = .live) {
+    /// A catalog over the declared stores.
+    internal init() {
+        self.init(stores: .live)
+    }
+
+    /// A catalog over `stores`, each key bound to its declared store among them.
+    internal init(stores: Stores) {
         self.stores = stores
+        self._syncedTheme = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.String>.syncedTheme, name: "syncedTheme", store: stores.settings, storeName: "settings")
+        self._syncWindowFrame = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.String?>.syncWindowFrame, name: "syncWindowFrame", store: stores.settings, storeName: "settings")
+        self._syncIsVerbose = KeyCatalog.CatalogKey(KeyCatalog.PersistentDebugKey<Swift.Bool>.syncIsVerbose, name: "syncIsVerbose", store: stores.settings, storeName: "settings")
+        self._syncedFavorites = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[Swift.String]>.syncedFavorites, name: "syncedFavorites", store: stores.library, storeName: "library")
+        self._syncLastOpened = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Foundation.Date?>.syncLastOpened, name: "syncLastOpened", store: stores.library, storeName: "library")
+        self._syncedLaunchCount = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int>.syncedLaunchCount, name: "syncedLaunchCount", store: stores.standard, storeName: "standard")
     }
 
     // MARK: - Values
 
     /// Synced: its store syncs.
-    internal var syncedTheme: Swift.String {
-        get { self.stores.settings.get(.syncedTheme) }
-        nonmutating set { self.stores.settings.set(.syncedTheme, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var syncedTheme: Swift.String
 
     /// Per device.
-    internal var syncWindowFrame: Swift.String? {
-        get { self.stores.settings.get(.syncWindowFrame) }
-        nonmutating set { self.stores.settings.set(.syncWindowFrame, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var syncWindowFrame: Swift.String?
 
-    internal var syncIsVerbose: Swift.Bool {
-        get { self.stores.settings.get(.syncIsVerbose) }
-        nonmutating set { self.stores.settings.set(.syncIsVerbose, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var syncIsVerbose: Swift.Bool
 
-    internal var syncedFavorites: [Swift.String] {
-        get { self.stores.library.get(.syncedFavorites) }
-        nonmutating set { self.stores.library.set(.syncedFavorites, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var syncedFavorites: [Swift.String]
 
-    internal var syncLastOpened: Foundation.Date? {
-        get { self.stores.library.get(.syncLastOpened) }
-        nonmutating set { self.stores.library.set(.syncLastOpened, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var syncLastOpened: Foundation.Date?
 
-    internal var syncedLaunchCount: Swift.Int {
-        get { self.stores.standard.get(.syncedLaunchCount) }
-        nonmutating set { self.stores.standard.set(.syncedLaunchCount, to: newValue) }
-    }
+    @KeyCatalog.CatalogKey internal var syncedLaunchCount: Swift.Int
 
     // MARK: - Registration table
 
