@@ -44,7 +44,27 @@ extension PropertyListValue {
     ///
     /// - Throws: ``PropertyListValue/IncompatibilityError`` naming the offending path.
     public func validateForPropertyList() throws(IncompatibilityError) {
+        // The common case, valid, without building the path of every element; the path is only
+        // worked out once something is wrong.
+        guard !isValidForPropertyList else { return }
         try validate(path: "")
+    }
+
+    private var isValidForPropertyList: Bool {
+        switch self {
+        case .string(let string):
+            return Self.forbiddenScalar(in: string) == nil
+        case .array(let elements):
+            for element in elements where !element.isValidForPropertyList { return false }
+            return true
+        case .dictionary(let members):
+            for (key, member) in members where Self.forbiddenScalar(in: key) != nil || !member.isValidForPropertyList {
+                return false
+            }
+            return true
+        case .bool, .int, .uint, .double, .data, .date:
+            return true
+        }
     }
 
     private func validate(path: String) throws(IncompatibilityError) {
