@@ -53,12 +53,26 @@ extension UserDefaults: PersistentKeyValueStore {
     }
 
     public func setPersistentValue(_ value: PropertyListValue, forKey key: String) {
-        set(value.foundationObject, forKey: key)
+        let object = value.foundationObject
+        #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
+        set(object, forKey: key)
+        #else
+        // Waits (instead of spinning on CoreFoundation's lock) while KeyCatalog synchronizes.
+        UserDefaultsPersistence.writeGate.lock()
+        set(object, forKey: key)
+        UserDefaultsPersistence.writeGate.unlock()
+        #endif
         UserDefaultsPersistence.scheduleSynchronization(of: self)
     }
 
     public func removePersistentValue(forKey key: String) {
+        #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
         removeObject(forKey: key)
+        #else
+        UserDefaultsPersistence.writeGate.lock()
+        removeObject(forKey: key)
+        UserDefaultsPersistence.writeGate.unlock()
+        #endif
         UserDefaultsPersistence.scheduleSynchronization(of: self)
     }
 
