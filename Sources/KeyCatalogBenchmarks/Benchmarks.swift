@@ -7,7 +7,10 @@ import KeyCatalog
 /// swift run -c release keycatalog-benchmarks                 # the timing table
 /// swift run -c release keycatalog-benchmarks --valgrind      # also instructions and allocations per op
 /// swift run -c release keycatalog-benchmarks --filter file/get
+/// swift run -c release keycatalog-benchmarks --valgrind --no-timing   # instructions only
+/// swift run -c release keycatalog-benchmarks --valgrind --allocations # also heap blocks per op
 /// swift run -c release keycatalog-benchmarks --migrations    # migrations at a launch with nothing to do
+/// swift run -c release keycatalog-benchmarks --stalls [s]    # write latency while synchronizations run
 /// ```
 ///
 /// Each number is the median of 7 timed runs of a calibrated number of iterations (~25 ms a run),
@@ -19,11 +22,20 @@ enum Benchmarks {
             countMode(Array(arguments.dropFirst()))
             return
         }
+        if arguments.first == "--stalls" {
+            StallBenchmarks.run(seconds: arguments.dropFirst().first.flatMap(Double.init) ?? 4)
+            return
+        }
         if arguments.first == "--migrations" {
             MigrationBenchmarks.run()
             return
         }
         let filter = arguments.firstIndex(of: "--filter").flatMap { arguments.indices.contains($0 + 1) ? arguments[$0 + 1] : nil }
+        if arguments.contains("--no-timing") {
+            // Instruction counts only: on a loaded machine the timing table scatters anyway.
+            valgrindTable(filter: filter)
+            return
+        }
         let fixture = BenchmarkFixture()
         defer { fixture.cleanUp() }
 
@@ -66,31 +78,51 @@ enum Benchmarks {
             .filter { !($0.store == "file" && $0.operation == "set") && (filter.map($0.id.contains) ?? true) }
             .map(\.id)
         fixture.cleanUp()
-        let base = 200, count = 2_000
-        print("| Store | Op | Type | KeyCatalog instructions/op | Raw instructions/op | Ratio | KeyCatalog allocations/op | Raw allocations/op |")
-        print("|---|---|---|---:|---:|---:|---:|---:|")
+        let count = 2_000
+        let allocations = CommandLine.arguments.contains("--allocations")
+        print("| Store | Op | Type | KeyCatalog instructions/op | Raw instructions/op | Ratio |" + (allocations ? " KeyCatalog allocations/op | Raw allocations/op |" : ""))
+        print("|---|---|---|---:|---:|---:|" + (allocations ? "---:|---:|" : ""))
         for id in ids {
-            func perOperation(_ tool: String, _ side: String) -> Double? {
-                guard let low = total(tool, valgrind, executable, [id, side, String(base)]),
-                      let high = total(tool, valgrind, executable, [id, side, String(base + count)]) else { return nil }
+            // Instructions: one run per side, collected only inside `measuredRegion` on the main
+            // thread, after a warm-up operation outside it. Allocations (dhat, whole process):
+            // the difference between 200 and 2,200 operations, so that setup cancels out.
+            func instructions(_ side: String) -> Double? {
+                total("callgrind", valgrind, executable, [id, side, String(count)]).map { Double($0) / Double(count) }
+            }
+            func blocks(_ side: String) -> Double? {
+                guard let low = total("dhat", valgrind, executable, [id, side, "200"]),
+                      let high = total("dhat", valgrind, executable, [id, side, String(200 + count)]) else { return nil }
                 return Double(high - low) / Double(count)
             }
-            let typedInstructions = perOperation("callgrind", "typed"), rawInstructions = perOperation("callgrind", "raw")
-            let typedBlocks = perOperation("dhat", "typed"), rawBlocks = perOperation("dhat", "raw")
-            let ratio = typedInstructions.flatMap { typed in rawInstructions.map { String(format: "%.2fx", typed / $0) } } ?? "?"
+            let typedInstructions = instructions("typed"), rawInstructions = instructions("raw")
+            let ratio = typedInstructions.flatMap { typed in rawInstructions.map { String(format: "%.3fx", typed / $0) } } ?? "?"
             let parts = id.split(separator: "/")
-            print("| \(parts[0]) | \(parts[1]) | \(parts[2]) | \(typedInstructions.map { String(format: "%.0f", $0) } ?? "?") | \(rawInstructions.map { String(format: "%.0f", $0) } ?? "?") | \(ratio) | \(typedBlocks.map { String(format: "%.2f", $0) } ?? "?") | \(rawBlocks.map { String(format: "%.2f", $0) } ?? "?") |")
+            var row = "| \(parts[0]) | \(parts[1]) | \(parts[2]) | \(typedInstructions.map { String(format: "%.0f", $0) } ?? "?") | \(rawInstructions.map { String(format: "%.0f", $0) } ?? "?") | \(ratio) |"
+            if allocations {
+                let typedBlocks = blocks("typed"), rawBlocks = blocks("raw")
+                row += " \(typedBlocks.map { String(format: "%.2f", $0) } ?? "?") | \(rawBlocks.map { String(format: "%.2f", $0) } ?? "?") |"
+            }
+            print(row)
             fflush(nil)
         }
     }
 
-    /// A child run's total instructions (callgrind's `Collected : N`) or heap blocks (dhat's
-    /// `Total: N bytes in M blocks`).
+    /// A child run's instructions in ``measuredRegion(_:_:)`` on the main thread only (callgrind,
+    /// collection toggled on entry and exit of that function, one output file per thread, and the
+    /// main thread's file read), or its heap blocks (dhat's `Total: N bytes in M blocks`, every
+    /// thread: dhat cannot tell threads apart).
+    ///
+    /// Background work (the coalesced UserDefaults synchronize, Dispatch's own threads) runs on
+    /// other threads and is not counted: earlier versions of this table read callgrind's
+    /// whole-process `Collected` total, which counted it.
     static func total(_ tool: String, _ valgrind: String, _ executable: String, _ arguments: [String]) -> Int? {
         let process = Process()
         process.executableURL = URL(filePath: valgrind)
-        let output = tool == "dhat" ? "--dhat-out-file=/dev/null" : "--callgrind-out-file=/dev/null"
-        process.arguments = ["--tool=\(tool)", output, executable, "--count"] + arguments
+        let outputBase = FileManager.default.temporaryDirectory.appending(path: "keycatalog-callgrind-\(getpid())-\(UUID().uuidString)").path
+        let output = tool == "dhat"
+            ? ["--dhat-out-file=/dev/null"]
+            : ["--callgrind-out-file=\(outputBase)", "--separate-threads=yes", "--collect-atstart=no", "--toggle-collect=*measuredRegion*"]
+        process.arguments = ["--tool=\(tool)"] + output + [executable, "--count"] + arguments
         // Random hash seeds change dictionary probe lengths from run to run.
         process.environment = ProcessInfo.processInfo.environment.merging(["SWIFT_DETERMINISTIC_HASHING": "1"]) { _, new in new }
         let errors = Pipe()
@@ -99,11 +131,27 @@ enum Benchmarks {
         guard (try? process.run()) != nil else { return nil }
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        let pattern = tool == "dhat" ? #"in ([0-9,]+) blocks"# : #"Collected : ([0-9]+)"#
-        guard let regex = try? NSRegularExpression(pattern: pattern),
-              let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
-              let range = Range(match.range(at: 1), in: text) else { return nil }
-        return Int(text[range].replacingOccurrences(of: ",", with: ""))
+        if tool == "dhat" {
+            guard let regex = try? NSRegularExpression(pattern: #"in ([0-9,]+) blocks"#),
+                  let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+                  let range = Range(match.range(at: 1), in: text) else { return nil }
+            return Int(text[range].replacingOccurrences(of: ",", with: ""))
+        }
+        // Thread 1 is the main thread: `<base>-01`.
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)) ?? []
+        let prefix = URL(filePath: outputBase).lastPathComponent
+        defer {
+            for name in files where name.hasPrefix(prefix) {
+                try? FileManager.default.removeItem(atPath: FileManager.default.temporaryDirectory.appending(path: name).path)
+            }
+        }
+        guard let mainFile = files.first(where: { $0 == prefix + "-01" }),
+              let contents = try? String(contentsOfFile: FileManager.default.temporaryDirectory.appending(path: mainFile).path, encoding: .utf8)
+        else { return nil }
+        for line in contents.split(separator: "\n") where line.hasPrefix("summary:") || line.hasPrefix("totals:") {
+            return Int(line.split(separator: " ").last ?? "")
+        }
+        return nil
     }
 
     static func countMode(_ arguments: [String]) {
@@ -113,6 +161,12 @@ enum Benchmarks {
         guard let benchmark = fixture.cases.first(where: { $0.id == arguments[0] }) else { return }
         let body = arguments[1] == "typed" ? benchmark.typed : benchmark.raw
         body(1)  // warm up lazily created state
+        measuredRegion(body, count)
+    }
+
+    /// The only code whose instructions the valgrind table counts (`--toggle-collect`).
+    @inline(never)
+    static func measuredRegion(_ body: (Int) -> Void, _ count: Int) {
         body(count)
     }
 }

@@ -81,7 +81,7 @@ public final class KeyValueChangeCenter: Sendable {
     /// Posts of one key are delivered in the order they are posted; prefer
     /// ``postCurrentValue(forKey:in:)`` after a write that other threads may race with.
     public func post(key: String, value: PropertyListValue?) {
-        deliver(key, .value(value))
+        deliver(key) { .value(value) }
     }
 
     /// Announces that `key` changed in `store`: its observers get the value the store holds when
@@ -95,24 +95,30 @@ public final class KeyValueChangeCenter: Sendable {
     /// The store may be read from another thread that is delivering the same key: post only for
     /// stores that are safe to use from any thread (every built-in store is).
     public func postCurrentValue(forKey key: String, in store: some PersistentKeyValueStore) {
-        let store = _UncheckedSendable<any PersistentKeyValueStore>(store)
-        deliver(key, .current { store.value.persistentValue(forKey: key) })
+        deliver(key) {
+            let store = _UncheckedSendable<any PersistentKeyValueStore>(store)
+            return .current { store.value.persistentValue(forKey: key) }
+        }
     }
 
     /// Delivers `source` to the key's handlers, or hands it to the thread already delivering the
     /// key; loops while changes arrive during a round, so the last round reads after the last change.
-    private func deliver(_ key: String, _ source: Source) {
-        let isDeliverer = state.withLock { state -> Bool in
-            guard state.handlers[key] != nil else { return false }
+    ///
+    /// `makeSource` runs only when the key has observers: with none (the common case on every
+    /// write) a post costs one lock and one lookup, and allocates nothing.
+    private func deliver(_ key: String, _ makeSource: () -> Source) {
+        let source = state.withLock { state -> Source? in
+            // Nobody observes anything (checked before hashing the key), or not this key.
+            guard !state.handlers.isEmpty, state.handlers[key] != nil else { return nil }
+            let source = makeSource()
             if state.deliveries[key] != nil {
                 state.deliveries[key] = .some(source)
-                return false
+                return nil
             }
             state.deliveries[key] = .some(nil)
-            return true
+            return source
         }
-        guard isDeliverer else { return }
-        var source = source
+        guard var source else { return }
         while true {
             let value = source.value
             let handlers = state.withLock { state -> [Handler] in

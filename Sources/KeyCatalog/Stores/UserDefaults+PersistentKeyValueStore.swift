@@ -58,19 +58,31 @@ extension UserDefaults: PersistentKeyValueStore {
     ///   string that XML cannot hold exactly (a leading U+FEFF, which Foundation drops when it
     ///   reads the file back, in a later process): refused instead of changed silently.
     public func setPersistentValue(_ value: PropertyListValue, forKey key: String) throws {
-        #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
+        #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
+        set(value.foundationObject, forKey: key)
+        #else
         if let problem = PropertyListFileDecoding.xmlProblem(key) ?? value.firstXMLProblem {
             throw PersistentKeyValueEncodingError(
                 "UserDefaults on Linux writes an XML property list, which cannot hold \(problem) exactly; not written"
             )
         }
+        let object = value.foundationObject
+        // Waits (instead of spinning on CoreFoundation's lock) while KeyCatalog synchronizes.
+        UserDefaultsPersistence.writeGate.lock()
+        set(object, forKey: key)
+        UserDefaultsPersistence.writeGate.unlock()
         #endif
-        set(value.foundationObject, forKey: key)
         UserDefaultsPersistence.scheduleSynchronization(of: self)
     }
 
     public func removePersistentValue(forKey key: String) {
+        #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
         removeObject(forKey: key)
+        #else
+        UserDefaultsPersistence.writeGate.lock()
+        removeObject(forKey: key)
+        UserDefaultsPersistence.writeGate.unlock()
+        #endif
         UserDefaultsPersistence.scheduleSynchronization(of: self)
     }
 

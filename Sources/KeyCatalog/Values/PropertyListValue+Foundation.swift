@@ -28,6 +28,20 @@ extension PropertyListValue {
             self = .data(object as! Data)
             return
         }
+        // Arrays come back as `[Any?]` on Linux (elements wrapped in Optional): converting them
+        // here, before any `as?` cast, skips the casts below, which each search for bridging
+        // conformances and together cost more than the UserDefaults lookup itself.
+        if dynamicType == [Any?].self {
+            let array = object as! [Any?]
+            var elements: [PropertyListValue] = []
+            elements.reserveCapacity(array.count)
+            for element in array {
+                guard let element, let converted = PropertyListValue(foundationObject: element) else { return nil }
+                elements.append(converted)
+            }
+            self = .array(elements)
+            return
+        }
         // Values of `persistentDomain(forName:)` and arrays come back wrapped in Optional on Linux.
         if let optional = object as? any _OptionalWrapping {
             guard let wrapped = optional._wrapped else { return nil }

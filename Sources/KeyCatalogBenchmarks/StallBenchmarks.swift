@@ -1,0 +1,110 @@
+import Foundation
+import KeyCatalog
+
+/// Write latency while background synchronizations run:
+/// `swift run -c release keycatalog-benchmarks --stalls [seconds]`.
+///
+/// One thread writes an `Int` key of a UserDefaults suite in a loop for `seconds` (4 by
+/// default) and records every write's wall time and thread CPU time. Three variants:
+///
+/// - `KeyCatalog set`: `store.set(key, to:)`, which schedules KeyCatalog's coalesced
+///   `synchronize()` (every 100 ms while writes go on).
+/// - `raw set + background synchronize()`: `set(_:forKey:)`, with another thread calling
+///   `synchronize()` every 100 ms, as KeyCatalog did before it serialized the two.
+/// - `raw set, no synchronize`: the floor this machine's scheduler allows.
+enum StallBenchmarks {
+    static func run(seconds: Double) {
+        print("| Variant | writes | wall median µs | wall p99.9 µs | wall max µs | wall p99.9 / median | wall > 5 ms | CPU median µs | CPU p99.9 µs | CPU max µs | CPU p99.9 / median | CPU > 5 ms |")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        let suiteName = "keycatalog.benchmarks.stalls.\(getpid())"
+        let defaults = UserDefaultsPersistence.suite(named: suiteName)!
+        defer {
+            UserDefaultsPersistence.synchronizePendingWrites()
+            defaults.removePersistentDomain(forName: suiteName)
+            try? FileManager.default.removeItem(at: URL(filePath: NSHomeDirectory()).appending(path: ".config/\(suiteName).plist"))
+        }
+        // A suite of realistic size: 200 keys of short strings and numbers.
+        for index in 0..<200 {
+            defaults.set("value \(index)", forKey: "filler.\(index)")
+        }
+        defaults.synchronize()
+        let key = PersistentKey<Int>("stall.int", defaultValue: 0)
+
+        report("KeyCatalog set", measure(seconds: seconds) { i in defaults.set(key, to: i) })
+        UserDefaultsPersistence.synchronizePendingWrites()
+
+        let stop = _StallFlag()
+        let shared = _StallDefaults(defaults)
+        let syncer = Thread {
+            while !stop.isSet {
+                usleep(100_000)
+                shared.defaults.synchronize()
+            }
+        }
+        syncer.start()
+        report("raw set + background synchronize()", measure(seconds: seconds) { i in defaults.set(i, forKey: "stall.raw") })
+        stop.set()
+        usleep(150_000)
+
+        report("raw set, no synchronize", measure(seconds: seconds) { i in defaults.set(i, forKey: "stall.raw") })
+    }
+
+    struct Samples {
+        var wall: [UInt64] = []
+        var cpu: [UInt64] = []
+    }
+
+    static func measure(seconds: Double, _ write: (Int) -> Void) -> Samples {
+        var samples = Samples()
+        samples.wall.reserveCapacity(1_000_000)
+        samples.cpu.reserveCapacity(1_000_000)
+        let end = now() + UInt64(seconds * 1e9)
+        var i = 0
+        while true {
+            let cpu0 = threadCPU(), wall0 = now()
+            write(i)
+            let wall1 = now(), cpu1 = threadCPU()
+            samples.wall.append(wall1 - wall0)
+            samples.cpu.append(cpu1 - cpu0)
+            i += 1
+            if wall1 >= end { break }
+        }
+        return samples
+    }
+
+    static func threadCPU() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+
+    /// Wall time is what a caller waits, preemption included (on a loaded machine the scheduler
+    /// alone makes writes of tens of ms: compare the no-synchronize floor); the thread's CPU time
+    /// is what the write itself burned, spinning included, and preemption does not inflate it.
+    static func report(_ name: String, _ samples: Samples) {
+        let wall = samples.wall.sorted(), cpu = samples.cpu.sorted()
+        func percentile(_ values: [UInt64], _ p: Double) -> Double { Double(values[min(values.count - 1, Int(Double(values.count) * p))]) / 1_000 }
+        func row(_ values: [UInt64]) -> String {
+            let median = percentile(values, 0.5), p999 = percentile(values, 0.999)
+            let maximum = Double(values.last ?? 0) / 1_000
+            let over = values.count(where: { $0 > 5_000_000 })
+            return "\(String(format: "%.1f", median)) | \(String(format: "%.1f", p999)) | \(String(format: "%.0f", maximum)) | \(String(format: "%.1fx", p999 / median)) | \(over)"
+        }
+        print("| \(name) | \(wall.count) | \(row(wall)) | \(row(cpu)) |")
+        fflush(nil)
+    }
+}
+
+/// A flag one thread sets and another polls.
+final class _StallFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    var isSet: Bool { lock.withLock { value } }
+    func set() { lock.withLock { value = true } }
+}
+
+/// UserDefaults is thread-safe but not `Sendable` on Linux.
+final class _StallDefaults: @unchecked Sendable {
+    let defaults: UserDefaults
+    init(_ defaults: UserDefaults) { self.defaults = defaults }
+}
