@@ -182,6 +182,22 @@ struct LintRuleTests {
             ]
         ),
         RuleCase(
+            rule: "catalog-member-name-key-type",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "keys": [
+                    { "name": "Value", "type": "Int8", "default": 1 },
+                    { "name": "mode", "type": "Int", "default": 0, "migrations": [{ "fromKey": "old", "fromType": "Int", "transform": "Swift" }] }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:4:15: error: key name 'Value' is also the key type's 'Value' ('KeyCatalog.PersistentKey<…>.Value'), which the generated code names; rename the key, as in 'value'"#,
+                #"keys.json:5:119: error: migration transform 'Swift' of key 'mode' hides the module 'Swift' in the generated code ('Swift.Int'); rename the function, as in 'swiftFromMode'"#,
+            ]
+        ),
+        RuleCase(
             rule: "catalog-member-name-derived",
             manifest: #"""
                 {

@@ -11,7 +11,11 @@
 ///   catalog's nested types);
 /// - an enum case named like a member of the generated enum (`persistentKeyValueRepresentation`,
 ///   `RawValue`) or like a module its code names (`KeyCatalog`, `Swift`, `Foundation`);
-/// - a store named like a member of the generated `Stores` (`live`, `inMemory`).
+/// - a store named like a member of the generated `Stores` (`live`, `inMemory`);
+/// - a key named `Value`: its static key would hide the key type's `Value` (`PersistentKey<Int>.Value`),
+///   which the generated registration table names;
+/// - a migration transform named like a module the generated code names: the client's function
+///   would hide the module in the generated file.
 ///
 /// Each is reported at the offending name.
 ///
@@ -43,6 +47,10 @@ struct CatalogMemberNameRule: LintRule {
 
     /// Members of the generated `Stores` besides the stores: `Keys.Stores.live`, `.inMemory()`.
     static let storesMemberNames: Set<String> = ["live", "inMemory"]
+
+    /// Type members of every key type (`PersistentKeyProtocol.Value`) that generated code names
+    /// through the key type, where a static key of the same name would be found instead.
+    static let keyTypeMemberNames: Set<String> = ["Value"]
 
     func check(_ context: LintContext) -> [Diagnostic] {
         var findings: [Diagnostic] = []
@@ -106,8 +114,14 @@ struct CatalogMemberNameRule: LintRule {
                 findings.append(error("key name '\(name)' is also a member of the generated catalog '\(catalog)' ('\(catalog).\(name)'); rename the key, as in '\(name)Value'", at: value.location))
             } else if Self.moduleNames.contains(name) {
                 findings.append(error(Self.moduleMessage("key name", name, what: "the key"), at: value.location))
+            } else if Self.keyTypeMemberNames.contains(name) {
+                findings.append(error("key name '\(name)' is also the key type's '\(name)' ('KeyCatalog.PersistentKey<…>.\(name)'), which the generated code names; rename the key, as in '\(name.prefix(1).lowercased() + name.dropFirst())'", at: value.location))
             } else if let owner = derived[name] {
                 findings.append(error("key name '\(name)' is also the \(owner.role) the generated catalog '\(catalog)' declares for parameterized key '\(owner.key)' ('\(catalog).\(name)(…)'); rename this key", at: value.location))
+            }
+            for migration in key.value["migrations"]?.elements ?? [] {
+                guard let transform = migration["transform"], let function = transform.string, Self.moduleNames.contains(function) else { continue }
+                findings.append(error("migration transform '\(function)' of \(key.label) hides the module '\(function)' in the generated code ('\(function).\(Self.exampleMember[function] ?? "")'); rename the function, as in '\(function.prefix(1).lowercased() + function.dropFirst())From\(SwiftSyntax.capitalized(name))'", at: transform.location))
             }
             for parameter in key.value["parameters"]?.members ?? [] where Self.moduleNames.contains(parameter.name) {
                 let example = parameter.name.prefix(1).lowercased() + parameter.name.dropFirst() + "Name"
