@@ -91,7 +91,8 @@ enum Benchmarks {
             }
             func blocks(_ side: String) -> Double? {
                 guard let low = total("dhat", valgrind, executable, [id, side, "200"]),
-                      let high = total("dhat", valgrind, executable, [id, side, String(200 + count)]) else { return nil }
+                    let high = total("dhat", valgrind, executable, [id, side, String(200 + count)])
+                else { return nil }
                 return Double(high - low) / Double(count)
             }
             let typedInstructions = instructions("typed"), rawInstructions = instructions("raw")
@@ -119,7 +120,8 @@ enum Benchmarks {
         let process = Process()
         process.executableURL = URL(filePath: valgrind)
         let outputBase = FileManager.default.temporaryDirectory.appending(path: "keycatalog-callgrind-\(getpid())-\(UUID().uuidString)").path
-        let output = tool == "dhat"
+        let output =
+            tool == "dhat"
             ? ["--dhat-out-file=/dev/null"]
             : ["--callgrind-out-file=\(outputBase)", "--separate-threads=yes", "--collect-atstart=no", "--toggle-collect=*measuredRegion*"]
         process.arguments = ["--tool=\(tool)"] + output + [executable, "--count"] + arguments
@@ -133,8 +135,9 @@ enum Benchmarks {
         process.waitUntilExit()
         if tool == "dhat" {
             guard let regex = try? NSRegularExpression(pattern: #"in ([0-9,]+) blocks"#),
-                  let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
-                  let range = Range(match.range(at: 1), in: text) else { return nil }
+                let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+                let range = Range(match.range(at: 1), in: text)
+            else { return nil }
             return Int(text[range].replacingOccurrences(of: ",", with: ""))
         }
         // Thread 1 is the main thread: `<base>-01`.
@@ -146,7 +149,7 @@ enum Benchmarks {
             }
         }
         guard let mainFile = files.first(where: { $0 == prefix + "-01" }),
-              let contents = try? String(contentsOfFile: FileManager.default.temporaryDirectory.appending(path: mainFile).path, encoding: .utf8)
+            let contents = try? String(contentsOfFile: FileManager.default.temporaryDirectory.appending(path: mainFile).path, encoding: .utf8)
         else { return nil }
         for line in contents.split(separator: "\n") where line.hasPrefix("summary:") || line.hasPrefix("totals:") {
             return Int(line.split(separator: " ").last ?? "")

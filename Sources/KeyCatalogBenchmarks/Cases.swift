@@ -91,7 +91,8 @@ final class RawPropertyListFile: @unchecked Sendable {
     init(url: URL) {
         self.url = url
         if let data = try? Data(contentsOf: url),
-           let object = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] {
+            let object = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
+        {
             contents.values = object
         }
     }

@@ -23,7 +23,7 @@ func measure(runs: Int = 7, targetRun: UInt64 = 25_000_000, maxIterations: Int =
         let start = now()
         body(iterations)
         let elapsed = now() - start
-        if elapsed >= targetRun / 4 || iterations >= maxIterations { 
+        if elapsed >= targetRun / 4 || iterations >= maxIterations {
             let perOp = Double(elapsed) / Double(iterations)
             iterations = max(16, min(maxIterations, Int(Double(targetRun) / max(perOp, 0.1))))
             break

@@ -74,9 +74,11 @@ enum MigrationHelper {
     static func migrateInStandard(name: String, storingTheDefault: Bool) {
         let standard = UserDefaults.standard
         let key = PersistentKey<Int>("\(name).count", defaultValue: 0)
-        let migration = KeyMigration(name: "count", key: key, store: "standard", sources: [
-            KeyMigrationSource(fromKey: "\(name).old", store: "standard", representationOf: key)
-        ])
+        let migration = KeyMigration(
+            name: "count", key: key, store: "standard",
+            sources: [
+                KeyMigrationSource(fromKey: "\(name).old", store: "standard", representationOf: key)
+            ])
         standard.register(key)
         if storingTheDefault {
             standard.set(key, to: 0)

@@ -10,10 +10,11 @@ import Testing
 struct CatalogKeyTests {
     /// A catalog over one real UserDefaults suite per declared store.
     private static func suiteCatalog(_ suites: [TemporarySuite]) -> StoreKeys {
-        StoreKeys(stores: .init(
-            standard: suites[0].store, shared: suites[1].store, cloud: suites[2].store, secrets: suites[3].store,
-            groupSecrets: suites[4].store, settingsFile: suites[5].store, scratch: suites[6].store
-        ))
+        StoreKeys(
+            stores: .init(
+                standard: suites[0].store, shared: suites[1].store, cloud: suites[2].store, secrets: suites[3].store,
+                groupSecrets: suites[4].store, settingsFile: suites[5].store, scratch: suites[6].store
+            ))
     }
 
     @Test("a bound key gets, sets, resets and reports stored-ness in its declared store only")
@@ -50,7 +51,7 @@ struct CatalogKeyTests {
         var changes = keys.$sharedCounter.changes.makeAsyncIterator()
         #expect(await values.next() == 0, "values starts with the current value")
         keys.sharedCounter = 1
-        keys.stores.standard.set(PersistentKey<Int>("sharedCounter", defaultValue: 0), to: 99)   // another store: not seen
+        keys.stores.standard.set(PersistentKey<Int>("sharedCounter", defaultValue: 0), to: 99)  // another store: not seen
         keys.$sharedCounter.reset()
         #expect(await values.next() == 1)
         #expect(await values.next() == 0)
@@ -103,7 +104,7 @@ struct CatalogKeyTests {
         let observation = keys.observe(keys.$sharedCounter, keys.$cloudNote, keys.$scratchItems) { seen.append($0) }
         var stream = keys.changes(of: keys.$sharedCounter, keys.$cloudNote).makeAsyncIterator()
         keys.cloudNote = "a"
-        keys.standardFlag = true   // not among them
+        keys.standardFlag = true  // not among them
         keys.sharedCounter = 1
         #expect(await stream.next() == keys.$cloudNote.id)
         #expect(await stream.next() == keys.$sharedCounter.id)

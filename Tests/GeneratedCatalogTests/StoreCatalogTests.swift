@@ -43,10 +43,11 @@ struct StoreCatalogTests {
     @Test("every key round-trips on real UserDefaults suites")
     func userDefaults() {
         let suites = (0..<7).map { TemporarySuite("stores\($0)") }
-        let keys = StoreKeys(stores: .init(
-            standard: suites[0].store, shared: suites[1].store, cloud: suites[2].store, secrets: suites[3].store,
-            groupSecrets: suites[4].store, settingsFile: suites[5].store, scratch: suites[6].store
-        ))
+        let keys = StoreKeys(
+            stores: .init(
+                standard: suites[0].store, shared: suites[1].store, cloud: suites[2].store, secrets: suites[3].store,
+                groupSecrets: suites[4].store, settingsFile: suites[5].store, scratch: suites[6].store
+            ))
         checkRoundTrip("sharedCounter", get: { keys.sharedCounter }, set: { keys.sharedCounter = $0 }, default: 0, sample: 5)
         checkRoundTrip("standardFlag", get: { keys.standardFlag }, set: { keys.standardFlag = $0 }, default: false, sample: true)
         checkRoundTrip("cloudNote", get: { keys.cloudNote }, set: { keys.cloudNote = $0 }, default: "", sample: "x")

@@ -46,29 +46,32 @@ struct CommandTests {
             let path = folder.appendingPathComponent("keys.json").path
             let json = KeyCatalogCommand.run(["lint", path, "--format", "json"])
             #expect(json.exitCode == 1)
-            #expect(json.standardOutput == """
-                [
-                  { "file": \(JSONText.quoted(path)), "line": 4, "column": 33, "severity": "error", "message": "unknown type 'Integer' for key 'retryCount'; did you mean 'Int'?", "rule": "type" }
-                ]
+            #expect(
+                json.standardOutput == """
+                    [
+                      { "file": \(JSONText.quoted(path)), "line": 4, "column": 33, "severity": "error", "message": "unknown type 'Integer' for key 'retryCount'; did you mean 'Int'?", "rule": "type" }
+                    ]
 
-                """)
+                    """)
             let github = KeyCatalogCommand.run(["lint", "--format=github", path])
             let escapedPath = path.replacing(":", with: "%3A").replacing(",", with: "%2C")
             #expect(github.standardOutput == "::error file=\(escapedPath),line=4,col=33,title=keycatalog (type)::unknown type 'Integer' for key 'retryCount'; did you mean 'Int'?\n")
         }
     }
 
-    @Test("usage errors exit 64 and explain", arguments: [
-        ([], "error: missing subcommand"),
-        (["lnt"], "error: unknown subcommand 'lnt'; did you mean 'lint'?"),
-        (["lint"], "error: missing manifest; give at least one file, as in 'keycatalog lint keys.json'"),
-        (["lint", "k.json", "--fromat", "json"], "error: unknown option '--fromat' for 'keycatalog lint'; did you mean '--format'?"),
-        (["lint", "k.json", "--format", "xml"], "error: unknown format 'xml' for '--format' (use text, json or github)"),
-        (["lint", "k.json", "--format"], "error: missing value for '--format'; use text, json or github"),
-        (["docs"], "error: missing manifest; use 'keycatalog docs keys.json'"),
-        (["docs", "a.json", "b.json"], "error: give exactly one manifest, not 2"),
-        (["schema", "extra"], "error: 'keycatalog schema' takes no arguments, got 'extra'"),
-    ])
+    @Test(
+        "usage errors exit 64 and explain",
+        arguments: [
+            ([], "error: missing subcommand"),
+            (["lnt"], "error: unknown subcommand 'lnt'; did you mean 'lint'?"),
+            (["lint"], "error: missing manifest; give at least one file, as in 'keycatalog lint keys.json'"),
+            (["lint", "k.json", "--fromat", "json"], "error: unknown option '--fromat' for 'keycatalog lint'; did you mean '--format'?"),
+            (["lint", "k.json", "--format", "xml"], "error: unknown format 'xml' for '--format' (use text, json or github)"),
+            (["lint", "k.json", "--format"], "error: missing value for '--format'; use text, json or github"),
+            (["docs"], "error: missing manifest; use 'keycatalog docs keys.json'"),
+            (["docs", "a.json", "b.json"], "error: give exactly one manifest, not 2"),
+            (["schema", "extra"], "error: 'keycatalog schema' takes no arguments, got 'extra'"),
+        ])
     func usage(arguments: [String], message: String) {
         let result = KeyCatalogCommand.run(arguments)
         #expect(result.exitCode == 64)
@@ -76,9 +79,11 @@ struct CommandTests {
         #expect(result.standardOutput == "")
     }
 
-    @Test("--help for the tool and each subcommand", arguments: [
-        ["--help"], ["-h"], ["help"], ["help", "lint"], ["lint", "--help"], ["docs", "-h"], ["schema", "--help"],
-    ])
+    @Test(
+        "--help for the tool and each subcommand",
+        arguments: [
+            ["--help"], ["-h"], ["help"], ["help", "lint"], ["lint", "--help"], ["docs", "-h"], ["schema", "--help"],
+        ])
     func help(arguments: [String]) {
         let result = KeyCatalogCommand.run(arguments)
         #expect(result.exitCode == 0)
@@ -112,24 +117,26 @@ struct CommandTests {
 
     @Test("docs prints a Markdown table of the keys")
     func docs() throws {
-        let text = manifest(keys: """
-            { "name": "launchCount", "key": "LaunchCount", "type": "Int", "default": 0, "doc": "How often | the app started." },
-            { "name": "layout", "key": "layout_{listID}", "parameters": { "listID": "String" }, "type": "[String]?", "default": null, "deprecated": "Gone." },
-            { "name": "isDebug", "type": "Bool", "debugDefault": true, "releaseDefault": false }
-            """)
+        let text = manifest(
+            keys: """
+                { "name": "launchCount", "key": "LaunchCount", "type": "Int", "default": 0, "doc": "How often | the app started." },
+                { "name": "layout", "key": "layout_{listID}", "parameters": { "listID": "String" }, "type": "[String]?", "default": null, "deprecated": "Gone." },
+                { "name": "isDebug", "type": "Bool", "debugDefault": true, "releaseDefault": false }
+                """)
         try Self.withFiles(["keys.json": text, "bad.json": Self.bad]) { folder in
             let result = KeyCatalogCommand.run(["docs", folder.appendingPathComponent("keys.json").path])
             #expect(result.exitCode == 0)
-            #expect(result.standardOutput == """
-                # Keys
+            #expect(
+                result.standardOutput == """
+                    # Keys
 
-                | Name | Storage key | Store | Type | Default | Doc |
-                | --- | --- | --- | --- | --- | --- |
-                | `launchCount` | `LaunchCount` | standard | `Int` | `0` | How often \\| the app started. |
-                | `layout(listID: String)` | `layout_{listID}` | standard | `[String]?` | `nil` | **Deprecated:** Gone. |
-                | `isDebug` | `isDebug` | standard | `Bool` | debug: `true`, release: `false` |  |
+                    | Name | Storage key | Store | Type | Default | Doc |
+                    | --- | --- | --- | --- | --- | --- |
+                    | `launchCount` | `LaunchCount` | standard | `Int` | `0` | How often \\| the app started. |
+                    | `layout(listID: String)` | `layout_{listID}` | standard | `[String]?` | `nil` | **Deprecated:** Gone. |
+                    | `isDebug` | `isDebug` | standard | `Bool` | debug: `true`, release: `false` |  |
 
-                """)
+                    """)
             let bad = KeyCatalogCommand.run(["docs", folder.appendingPathComponent("bad.json").path])
             #expect(bad.exitCode == 1)
             #expect(bad.standardOutput == "")

@@ -71,13 +71,15 @@ struct FuzzTests {
         #expect(failures > 2000)
     }
 
-    @Test("pathological inputs end without a hang or a stack overflow", .timeLimit(.minutes(10)), arguments: [
-        String(repeating: "[", count: 100_000),
-        String(repeating: "{\"a\":", count: 50_000),
-        "\"" + String(repeating: "\\u", count: 50_000),
-        String(repeating: "9", count: 200_000),
-        "{\"version\": 1, \"keys\": [" + String(repeating: "{},", count: 20_000) + "{}]}",
-    ])
+    @Test(
+        "pathological inputs end without a hang or a stack overflow", .timeLimit(.minutes(10)),
+        arguments: [
+            String(repeating: "[", count: 100_000),
+            String(repeating: "{\"a\":", count: 50_000),
+            "\"" + String(repeating: "\\u", count: 50_000),
+            String(repeating: "9", count: 200_000),
+            "{\"version\": 1, \"keys\": [" + String(repeating: "{},", count: 20_000) + "{}]}",
+        ])
     func pathological(text: String) {
         let (catalog, diagnostics) = ManifestLoader.load(contents: Array(text.utf8), path: "p.json")
         #expect(catalog == nil)

@@ -50,7 +50,7 @@ struct GenerateCommandTests {
 
         let past = Date(timeIntervalSince1970: 946_684_800)
         try FileManager.default.setAttributes([.modificationDate: past], ofItemAtPath: workspace.path("Keys.swift"))
-        try workspace.write(Self.manifest + "\n", to: "keys.json") // touched, same catalog
+        try workspace.write(Self.manifest + "\n", to: "keys.json")  // touched, same catalog
         #expect(KeyCatalogCommand.run(arguments).exitCode == 0)
         #expect(try workspace.modificationDate("Keys.swift") == past)
 

@@ -26,11 +26,12 @@ struct GoldenTests {
 
     @Test("the goldens folder holds every case")
     func casesExist() {
-        #expect(Self.cases == [
-            "annotations", "basic", "custom-types", "debug-keys", "enums", "every-type", "keywords",
-            "large-defaults", "literals", "name-clashes", "parameterized", "public-access", "representations",
-            "shadowing", "stores", "sync", "transforms",
-        ])
+        #expect(
+            Self.cases == [
+                "annotations", "basic", "custom-types", "debug-keys", "enums", "every-type", "keywords",
+                "large-defaults", "literals", "name-clashes", "parameterized", "public-access", "representations",
+                "shadowing", "stores", "sync", "transforms",
+            ])
     }
 
     @Test("keys.json renders exactly Expected.swift", arguments: cases)

@@ -25,7 +25,7 @@ struct LintRuleTests {
                 }
                 """#,
             expected: [
-                #"keys.json:4:49: error: member 'type' is given twice in this object (first at 4:20); remove one"#,
+                #"keys.json:4:49: error: member 'type' is given twice in this object (first at 4:20); remove one"#
             ]
         ),
         RuleCase(
@@ -39,7 +39,7 @@ struct LintRuleTests {
                 }
                 """#,
             expected: [
-                #"keys.json:4:35: error: unknown field 'defualt' in key 'a'; did you mean 'default'?"#,
+                #"keys.json:4:35: error: unknown field 'defualt' in key 'a'; did you mean 'default'?"#
             ]
         ),
         RuleCase(
@@ -53,7 +53,7 @@ struct LintRuleTests {
                 }
                 """#,
             expected: [
-                #"keys.json:4:64: error: 'secret' of key 'a' is the string 'yes', expected a boolean; write it like "secret": true"#,
+                #"keys.json:4:64: error: 'secret' of key 'a' is the string 'yes', expected a boolean; write it like "secret": true"#
             ]
         ),
         RuleCase(
@@ -67,7 +67,7 @@ struct LintRuleTests {
                 }
                 """#,
             expected: [
-                #"keys.json:4:5: error: key 'a' has no 'type'; add one, as in "type": "Bool""#,
+                #"keys.json:4:5: error: key 'a' has no 'type'; add one, as in "type": "Bool""#
             ]
         ),
         RuleCase(
@@ -79,7 +79,7 @@ struct LintRuleTests {
                 }
                 """#,
             expected: [
-                #"keys.json:2:14: error: unsupported manifest version 2; this keycatalog reads version 1, so write "version": 1 or update keycatalog"#,
+                #"keys.json:2:14: error: unsupported manifest version 2; this keycatalog reads version 1, so write "version": 1 or update keycatalog"#
             ]
         ),
         RuleCase(
@@ -90,7 +90,7 @@ struct LintRuleTests {
                 }
                 """#,
             expected: [
-                #"keys.json:1:1: error: the manifest has no 'version'; add "version": 1 as its first member"#,
+                #"keys.json:1:1: error: the manifest has no 'version'; add "version": 1 as its first member"#
             ]
         ),
         RuleCase(
@@ -105,7 +105,7 @@ struct LintRuleTests {
                 }
                 """#,
             expected: [
-                #"keys.json:3:13: error: unknown access level 'pubic'; did you mean 'public'?"#,
+                #"keys.json:3:13: error: unknown access level 'pubic'; did you mean 'public'?"#
             ]
         ),
         RuleCase(
@@ -119,7 +119,7 @@ struct LintRuleTests {
                 }
                 """#,
             expected: [
-                #"keys.json:4:15: error: key name 'launch-count' is not a Swift identifier; use letters, digits and '_' and start with a letter, as in 'launchCount'"#,
+                #"keys.json:4:15: error: key name 'launch-count' is not a Swift identifier; use letters, digits and '_' and start with a letter, as in 'launchCount'"#
             ]
         ),
         RuleCase(
@@ -134,7 +134,7 @@ struct LintRuleTests {
                 }
                 """#,
             expected: [
-                #"keys.json:5:15: error: key name 'a' is used twice (first at 4:15); rename one"#,
+                #"keys.json:5:15: error: key name 'a' is used twice (first at 4:15); rename one"#
             ]
         ),
         RuleCase(
@@ -237,7 +237,7 @@ struct LintRuleTests {
                 }
                 """#,
             expected: [
-                #"keys.json:3:26: error: keychain store 'secrets' has no 'service'; add one, as in "service": "com.example.app""#,
+                #"keys.json:3:26: error: keychain store 'secrets' has no 'service'; add one, as in "service": "com.example.app""#
             ]
         ),
         RuleCase(
@@ -278,7 +278,7 @@ struct LintRuleTests {
                 }
                 """#,
             expected: [
-                #"keys.json:3:34: error: unknown store kind 'icloud' for store 'cloud'; use one of 'userDefaults', 'ubiquitous', 'keychain', 'file', 'memory'"#,
+                #"keys.json:3:34: error: unknown store kind 'icloud' for store 'cloud'; use one of 'userDefaults', 'ubiquitous', 'keychain', 'file', 'memory'"#
             ]
         ),
         RuleCase(
@@ -309,7 +309,7 @@ struct LintRuleTests {
                 }
                 """#,
             expected: [
-                #"keys.json:3:52: error: unsupported raw type 'Str' for type 'Theme'; did you mean 'String'?"#,
+                #"keys.json:3:52: error: unsupported raw type 'Str' for type 'Theme'; did you mean 'String'?"#
             ]
         ),
         RuleCase(
@@ -324,7 +324,7 @@ struct LintRuleTests {
                 }
                 """#,
             expected: [
-                #"keys.json:3:89: error: case 'light' of type 'Theme' is declared twice (first at 3:72); remove one"#,
+                #"keys.json:3:89: error: case 'light' of type 'Theme' is declared twice (first at 3:72); remove one"#
             ]
         ),
         RuleCase(
@@ -356,7 +356,7 @@ struct LintRuleTests {
                 }
                 """#,
             expected: [
-                #"keys.json:4:37: error: unknown type 'Integer' for key 'retryCount'; did you mean 'Int'?"#,
+                #"keys.json:4:37: error: unknown type 'Integer' for key 'retryCount'; did you mean 'Int'?"#
             ]
         ),
         RuleCase(
@@ -370,7 +370,7 @@ struct LintRuleTests {
                 }
                 """#,
             expected: [
-                #"keys.json:4:28: error: malformed type '[String': expected ']'; write a type such as 'Int', '[String]', '[String: Int]' or 'Date?' (key 'a')"#,
+                #"keys.json:4:28: error: malformed type '[String': expected ']'; write a type such as 'Int', '[String]', '[String: Int]' or 'Date?' (key 'a')"#
             ]
         ),
         RuleCase(
@@ -384,7 +384,7 @@ struct LintRuleTests {
                 }
                 """#,
             expected: [
-                #"keys.json:4:28: error: dictionary key type 'Int' in '[Int: String]' is not supported; stores only have String keys, so use '[String: String]' (key 'a')"#,
+                #"keys.json:4:28: error: dictionary key type 'Int' in '[Int: String]' is not supported; stores only have String keys, so use '[String: String]' (key 'a')"#
             ]
         ),
         RuleCase(
@@ -398,7 +398,7 @@ struct LintRuleTests {
                 }
                 """#,
             expected: [
-                #"keys.json:4:36: error: key 'a' has 'debugDefault' but no 'releaseDefault'; add "releaseDefault", or use one "default""#,
+                #"keys.json:4:36: error: key 'a' has 'debugDefault' but no 'releaseDefault'; add "releaseDefault", or use one "default""#
             ]
         ),
         RuleCase(
@@ -412,7 +412,7 @@ struct LintRuleTests {
                 }
                 """#,
             expected: [
-                #"keys.json:4:52: error: default for key 'volume' is 300, out of range for type 'Int8' (-128...127); use a value in range or a wider type"#,
+                #"keys.json:4:52: error: default for key 'volume' is 300, out of range for type 'Int8' (-128...127); use a value in range or a wider type"#
             ]
         ),
         RuleCase(
@@ -426,7 +426,7 @@ struct LintRuleTests {
                 }
                 """#,
             expected: [
-                #"keys.json:4:65: error: 'swift' expression in the default of key 'locale' is empty; write the Swift expression that makes the default, as in { "swift": "Locale(identifier: \"en\")" }"#,
+                #"keys.json:4:65: error: 'swift' expression in the default of key 'locale' is empty; write the Swift expression that makes the default, as in { "swift": "Locale(identifier: \"en\")" }"#
             ]
         ),
         RuleCase(
@@ -440,7 +440,7 @@ struct LintRuleTests {
                 }
                 """#,
             expected: [
-                #"keys.json:4:89: error: unknown representation 'iso8061' for key 'a'; did you mean 'iso8601'?"#,
+                #"keys.json:4:89: error: unknown representation 'iso8061' for key 'a'; did you mean 'iso8601'?"#
             ]
         ),
         RuleCase(
@@ -454,7 +454,7 @@ struct LintRuleTests {
                 }
                 """#,
             expected: [
-                #"keys.json:4:67: error: representation 'iso8601' does not fit type 'Int' of key 'a'; use 'native' or omit 'representation'"#,
+                #"keys.json:4:67: error: representation 'iso8601' does not fit type 'Int' of key 'a'; use 'native' or omit 'representation'"#
             ]
         ),
         RuleCase(
@@ -468,7 +468,7 @@ struct LintRuleTests {
                 }
                 """#,
             expected: [
-                #"keys.json:4:27: error: storage key of key 'a' is empty; remove "key" to use 'a', or give a name"#,
+                #"keys.json:4:27: error: storage key of key 'a' is empty; remove "key" to use 'a', or give a name"#
             ]
         ),
         RuleCase(
@@ -483,7 +483,7 @@ struct LintRuleTests {
                 }
                 """#,
             expected: [
-                #"keys.json:5:27: error: storage key 'count' of key 'b' is already used by key 'a' (4:27) in store 'standard'; give one a different 'key'"#,
+                #"keys.json:5:27: error: storage key 'count' of key 'b' is already used by key 'a' (4:27) in store 'standard'; give one a different 'key'"#
             ]
         ),
         RuleCase(
@@ -515,7 +515,7 @@ struct LintRuleTests {
                 }
                 """#,
             expected: [
-                #"keys.json:4:32: error: placeholder '{listID}' in the storage key of key 'layout' has no parameter; add "parameters": { "listID": "String" }"#,
+                #"keys.json:4:32: error: placeholder '{listID}' in the storage key of key 'layout' has no parameter; add "parameters": { "listID": "String" }"#
             ]
         ),
         RuleCase(
@@ -529,7 +529,7 @@ struct LintRuleTests {
                 }
                 """#,
             expected: [
-                #"keys.json:4:41: error: parameter 'listID' of key 'layout' does not appear in its storage key; add '{listID}' to "key" or remove the parameter"#,
+                #"keys.json:4:41: error: parameter 'listID' of key 'layout' does not appear in its storage key; add '{listID}' to "key" or remove the parameter"#
             ]
         ),
         RuleCase(
@@ -543,7 +543,7 @@ struct LintRuleTests {
                 }
                 """#,
             expected: [
-                #"keys.json:4:77: error: unsupported parameter type 'Strng' for parameter 'listID' of key 'layout'; did you mean 'String'?"#,
+                #"keys.json:4:77: error: unsupported parameter type 'Strng' for parameter 'listID' of key 'layout'; did you mean 'String'?"#
             ]
         ),
         RuleCase(
@@ -558,7 +558,7 @@ struct LintRuleTests {
                 }
                 """#,
             expected: [
-                #"keys.json:5:27: error: storage key 'kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk…' of key 'a' is 65 bytes; iCloud's key-value store allows 64, so shorten it"#,
+                #"keys.json:5:27: error: storage key 'kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk…' of key 'a' is 65 bytes; iCloud's key-value store allows 64, so shorten it"#
             ]
         ),
         RuleCase(
@@ -595,7 +595,7 @@ struct LintRuleTests {
                 }
                 """#,
             expected: [
-                #"keys.json:6:57: error: key 'theme' in ubiquitous store 'cloud' migrates from local store 'standard'; on a device's first launch the migration runs before iCloud's initial download arrives, so the device's old value would overwrite the one in iCloud; migrate into a key in store 'standard' instead, and copy its value to iCloud from app code once iCloud's values have arrived"#,
+                #"keys.json:6:57: error: key 'theme' in ubiquitous store 'cloud' migrates from local store 'standard'; on a device's first launch the migration runs before iCloud's initial download arrives, so the device's old value would overwrite the one in iCloud; migrate into a key in store 'standard' instead, and copy its value to iCloud from app code once iCloud's values have arrived"#
             ]
         ),
         RuleCase(
@@ -644,7 +644,7 @@ struct LintRuleTests {
                 }
                 """#,
             expected: [
-                #"keys.json:4:73: error: secret key 'apiToken' is in store 'standard' (userDefaults), which stores it in clear text; put it in a keychain store with "store""#,
+                #"keys.json:4:73: error: secret key 'apiToken' is in store 'standard' (userDefaults), which stores it in clear text; put it in a keychain store with "store""#
             ]
         ),
         RuleCase(
@@ -658,7 +658,7 @@ struct LintRuleTests {
                 }
                 """#,
             expected: [
-                #"keys.json:4:111: error: migration of key 'launchCount' changes the type from 'String' to 'Int' without a 'transform'; add one naming a function you write, as in "transform": "launchCountFromString" for func launchCountFromString(_ oldValue: String) -> Int?"#,
+                #"keys.json:4:111: error: migration of key 'launchCount' changes the type from 'String' to 'Int' without a 'transform'; add one naming a function you write, as in "transform": "launchCountFromString" for func launchCountFromString(_ oldValue: String) -> Int?"#
             ]
         ),
         RuleCase(
@@ -672,7 +672,7 @@ struct LintRuleTests {
                 }
                 """#,
             expected: [
-                #"keys.json:4:134: error: transform 'Int($0) ?? 0' of key 'launchCount' is not the name of a function; name a function you write, as in "transform": "launchCountFromOldValue", or a static one, "Type.function""#,
+                #"keys.json:4:134: error: transform 'Int($0) ?? 0' of key 'launchCount' is not the name of a function; name a function you write, as in "transform": "launchCountFromOldValue", or a static one, "Type.function""#
             ]
         ),
         RuleCase(
@@ -686,7 +686,7 @@ struct LintRuleTests {
                 }
                 """#,
             expected: [
-                #"keys.json:4:87: error: key 'launchCount' migrates from itself ('launchCount' in store 'standard'); name the old key in 'fromKey' or remove the migration"#,
+                #"keys.json:4:87: error: key 'launchCount' migrates from itself ('launchCount' in store 'standard'); name the old key in 'fromKey' or remove the migration"#
             ]
         ),
         RuleCase(
@@ -716,7 +716,7 @@ struct LintRuleTests {
                 }
                 """#,
             expected: [
-                #"keys.json:4:57: warning: key 'nickname' has optional type 'String?' but a non-null default, so setting nil restores the default and it never reads nil; make the type 'String' or the default null"#,
+                #"keys.json:4:57: warning: key 'nickname' has optional type 'String?' but a non-null default, so setting nil restores the default and it never reads nil; make the type 'String' or the default null"#
             ]
         ),
         RuleCase(
@@ -731,7 +731,7 @@ struct LintRuleTests {
                 }
                 """#,
             expected: [
-                #"keys.json:5:56: warning: secret key 'apiToken' has a non-empty default, which ships in the app binary; use "" or null and set the secret at run time"#,
+                #"keys.json:5:56: warning: secret key 'apiToken' has a non-empty default, which ships in the app binary; use "" or null and set the secret at run time"#
             ]
         ),
         RuleCase(
@@ -746,7 +746,7 @@ struct LintRuleTests {
                 }
                 """#,
             expected: [
-                #"keys.json:3:15: warning: store 'cloud' is declared but no key uses it; remove it or move keys to it with "store""#,
+                #"keys.json:3:15: warning: store 'cloud' is declared but no key uses it; remove it or move keys to it with "store""#
             ]
         ),
         RuleCase(
@@ -778,7 +778,7 @@ struct LintRuleTests {
                 }
                 """#,
             expected: [
-                #"keys.json:3:121: error: case 'next' of type 'Level' has no 'rawValue' and follows raw value 9223372036854775807, so its implicit raw value would overflow Int; give it an explicit 'rawValue'"#,
+                #"keys.json:3:121: error: case 'next' of type 'Level' has no 'rawValue' and follows raw value 9223372036854775807, so its implicit raw value would overflow Int; give it an explicit 'rawValue'"#
             ]
         ),
         RuleCase(
@@ -933,21 +933,25 @@ struct LintRuleTests {
     @Test("a ubiquitous store holds at most 1024 keys")
     func ubiquitousKeyCount() {
         let keys = (0...1024).map { #"    { "name": "k\#($0)", "type": "Int", "default": 0, "store": "cloud" }"# }
-        let text = "{\n  \"version\": 1,\n  \"stores\": { \"cloud\": { \"kind\": \"ubiquitous\" } },\n  \"keys\": [\n"
+        let text =
+            "{\n  \"version\": 1,\n  \"stores\": { \"cloud\": { \"kind\": \"ubiquitous\" } },\n  \"keys\": [\n"
             + keys.joined(separator: ",\n") + "\n  ]\n}\n"
-        #expect(lint(text) == [
-            "keys.json:1029:5: error: store 'cloud' has 1025 keys; iCloud's key-value store holds at most 1024, so move some keys to another store"
-        ])
+        #expect(
+            lint(text) == [
+                "keys.json:1029:5: error: store 'cloud' has 1025 keys; iCloud's key-value store holds at most 1024, so move some keys to another store"
+            ])
     }
 
     @Test("every ubiquitous store is iCloud's one key-value store: their keys count together")
     func ubiquitousKeyCountAcrossStores() {
         let keys = (0...1024).map { #"    { "name": "k\#($0)", "type": "Int", "default": 0, "store": "\#($0 < 10 ? "cloud" : "sync")" }"# }
-        let text = "{\n  \"version\": 1,\n  \"stores\": { \"cloud\": { \"kind\": \"ubiquitous\" }, \"sync\": { \"kind\": \"ubiquitous\" } },\n  \"keys\": [\n"
+        let text =
+            "{\n  \"version\": 1,\n  \"stores\": { \"cloud\": { \"kind\": \"ubiquitous\" }, \"sync\": { \"kind\": \"ubiquitous\" } },\n  \"keys\": [\n"
             + keys.joined(separator: ",\n") + "\n  ]\n}\n"
-        #expect(lint(text) == [
-            "keys.json:1029:5: error: ubiquitous stores 'cloud', 'sync' (all iCloud's one key-value store) have 1025 keys; iCloud's key-value store holds at most 1024, so move some keys to another store"
-        ])
+        #expect(
+            lint(text) == [
+                "keys.json:1029:5: error: ubiquitous stores 'cloud', 'sync' (all iCloud's one key-value store) have 1025 keys; iCloud's key-value store holds at most 1024, so move some keys to another store"
+            ])
     }
 
     /// Bool and enum parameters have a finite domain (the parameter-type rule refuses them for now;
@@ -974,20 +978,22 @@ struct LintRuleTests {
         let (root, parseErrors) = JSONParser.parse(Array(text.utf8), file: "keys.json")
         #expect(parseErrors.isEmpty)
         let findings = UbiquitousLimitsRule().check(LintContext(root: try #require(root), file: "keys.json"))
-        #expect(findings.map(\.description) == [
-            // 36 literal bytes, 23 for the longest raw value of Theme, 5 for false.
-            "keys.json:10:30: error: storage key 'a-key-of-thirty-six-bytes-in-length.{theme}.{flag}' of key 'long' is up to 65 bytes once filled in ('{flag}' up to 5, '{theme}' up to 23); iCloud's key-value store allows 64, so shorten its literal text",
-            // 2 × 3 + 2 × 3 + 2 + 1,019 literal keys; the 1,011th literal key is the 1,025th.
-            "keys.json:1022:5: error: store 'cloud' has 1033 keys (a parameterized key counts once per value); iCloud's key-value store holds at most 1024, so move some keys to another store",
-        ])
+        #expect(
+            findings.map(\.description) == [
+                // 36 literal bytes, 23 for the longest raw value of Theme, 5 for false.
+                "keys.json:10:30: error: storage key 'a-key-of-thirty-six-bytes-in-length.{theme}.{flag}' of key 'long' is up to 65 bytes once filled in ('{flag}' up to 5, '{theme}' up to 23); iCloud's key-value store allows 64, so shorten its literal text",
+                // 2 × 3 + 2 × 3 + 2 + 1,019 literal keys; the 1,011th literal key is the 1,025th.
+                "keys.json:1022:5: error: store 'cloud' has 1033 keys (a parameterized key counts once per value); iCloud's key-value store holds at most 1024, so move some keys to another store",
+            ])
     }
 
     @Test("every rule has a case, every case names a rule")
     func coverage() {
         let ruleIDs = Set(Linter.rules.map(\.id))
-        let covered = Set(Self.cases.map { testCase in
-            ruleIDs.first { testCase.rule == $0 || testCase.rule.hasPrefix($0 + "-") } ?? testCase.rule
-        })
+        let covered = Set(
+            Self.cases.map { testCase in
+                ruleIDs.first { testCase.rule == $0 || testCase.rule.hasPrefix($0 + "-") } ?? testCase.rule
+            })
         #expect(ruleIDs.subtracting(covered).sorted() == [])
         #expect(covered.subtracting(ruleIDs).sorted() == [])
     }

@@ -81,8 +81,9 @@ struct ManifestLoaderTests {
     func missingFile() {
         let result = ManifestLoader.load(fileAtPath: "/nonexistent/keys.json")
         #expect(result.catalog == nil)
-        #expect(result.diagnostics.map(\.description) == [
-            "/nonexistent/keys.json:1:1: error: no such file '/nonexistent/keys.json'; check the path (the manifest is usually keys.json beside Package.swift or in the target's folder)"
-        ])
+        #expect(
+            result.diagnostics.map(\.description) == [
+                "/nonexistent/keys.json:1:1: error: no such file '/nonexistent/keys.json'; check the path (the manifest is usually keys.json beside Package.swift or in the target's folder)"
+            ])
     }
 }

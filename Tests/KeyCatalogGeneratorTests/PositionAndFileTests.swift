@@ -20,10 +20,12 @@ struct PositionAndFileTests {
         #expect(lint(json) == ["keys.json:4:43: error: unknown type 'Integer' for key 'a'; did you mean 'Int'?"])
     }
 
-    @Test("a UTF-32 file is called UTF-32", arguments: [
-        ([0xFF, 0xFE, 0, 0, 0x7B, 0, 0, 0], "UTF-32"), ([0, 0, 0xFE, 0xFF, 0, 0, 0, 0x7B], "UTF-32"),
-        ([0x7B, 0, 0, 0, 0x7D, 0, 0, 0], "UTF-32"), ([0xFF, 0xFE, 0x7B, 0], "UTF-16"), ([0x7B, 0, 0x7D, 0], "UTF-16"),
-    ] as [([UInt8], String)])
+    @Test(
+        "a UTF-32 file is called UTF-32",
+        arguments: [
+            ([0xFF, 0xFE, 0, 0, 0x7B, 0, 0, 0], "UTF-32"), ([0, 0, 0xFE, 0xFF, 0, 0, 0, 0x7B], "UTF-32"),
+            ([0x7B, 0, 0, 0, 0x7D, 0, 0, 0], "UTF-32"), ([0xFF, 0xFE, 0x7B, 0], "UTF-16"), ([0x7B, 0, 0x7D, 0], "UTF-16"),
+        ] as [([UInt8], String)])
     func wideEncodings(bytes: [UInt8], encoding: String) {
         let diagnostics = ManifestLoader.load(contents: bytes, path: "keys.json").diagnostics.map(\.description)
         #expect(diagnostics == ["keys.json:1:1: error: the file is \(encoding); save it as UTF-8"])

@@ -50,16 +50,18 @@ struct SwiftRendererTests {
         #expect(SwiftLiterals.expression(for: .array([.enumCase("none"), .null]), type: .array(.optional(.declaredEnum("Mode")))) == "[.some(.none), nil]")
     }
 
-    @Test("Float and Double defaults render so the compiler converts them exactly and silently", arguments: [
-        ("1e-45", true, "Swift.Float(bitPattern: 0x00000001)"),
-        ("-1e-45", true, "Swift.Float(bitPattern: 0x80000001)"),
-        ("4.9e-324", false, "Swift.Double(bitPattern: 0x0000000000000001)"),
-        ("18446744073709551615", false, "1.8446744073709552e+19"),
-        ("16777217", true, "16777216.0"),
-        ("16777216", true, "16777216"),
-        ("0.5", false, "0.5"),
-        ("1e300", false, "1e300"),
-    ])
+    @Test(
+        "Float and Double defaults render so the compiler converts them exactly and silently",
+        arguments: [
+            ("1e-45", true, "Swift.Float(bitPattern: 0x00000001)"),
+            ("-1e-45", true, "Swift.Float(bitPattern: 0x80000001)"),
+            ("4.9e-324", false, "Swift.Double(bitPattern: 0x0000000000000001)"),
+            ("18446744073709551615", false, "1.8446744073709552e+19"),
+            ("16777217", true, "16777216.0"),
+            ("16777216", true, "16777216"),
+            ("0.5", false, "0.5"),
+            ("1e300", false, "1e300"),
+        ])
     func floatingLiterals(text: String, isFloat: Bool, expected: String) {
         #expect(SwiftLiterals.floatingLiteral(text, isFloat: isFloat) == expected)
     }
@@ -120,11 +122,12 @@ struct SwiftRendererTests {
         )
         let rendered = SwiftRenderer(catalog: Catalog(keys: [key], location: location), manifestPath: "keys.json").render()
         let sources = rendered.split(separator: "\n").filter { $0.contains("KeyMigrationSource(") }.map { $0.trimmingPrefix(while: \.isWhitespace) }
-        #expect(sources == [
-            #"KeyCatalog.KeyMigrationSource(fromKey: "A", store: "standard", representation: KeyCatalog.OptionalPersistentKeyValueRepresentation(wrapping: KeyCatalog.ISO8601DatePersistentKeyValueRepresentation()), transform: _KeysTransform0),"#,
-            #"KeyCatalog.KeyMigrationSource(fromKey: "B", store: "standard", representation: KeyCatalog.OptionalPersistentKeyValueRepresentation(wrapping: KeyCatalog.TimeIntervalDatePersistentKeyValueRepresentation()), transform: _KeysTransform0),"#,
-            #"KeyCatalog.KeyMigrationSource(fromKey: "C", store: "standard", representation: Swift.Double.persistentKeyValueRepresentation, transform: _KeysTransform1),"#,
-        ])
+        #expect(
+            sources == [
+                #"KeyCatalog.KeyMigrationSource(fromKey: "A", store: "standard", representation: KeyCatalog.OptionalPersistentKeyValueRepresentation(wrapping: KeyCatalog.ISO8601DatePersistentKeyValueRepresentation()), transform: _KeysTransform0),"#,
+                #"KeyCatalog.KeyMigrationSource(fromKey: "B", store: "standard", representation: KeyCatalog.OptionalPersistentKeyValueRepresentation(wrapping: KeyCatalog.TimeIntervalDatePersistentKeyValueRepresentation()), transform: _KeysTransform0),"#,
+                #"KeyCatalog.KeyMigrationSource(fromKey: "C", store: "standard", representation: Swift.Double.persistentKeyValueRepresentation, transform: _KeysTransform1),"#,
+            ])
         // Each distinct transform and signature gets one file-scope forwarder to the client's function.
         #expect(rendered.contains("@Sendable private func _KeysTransform0(_ oldValue: Foundation.Date?) -> Foundation.Date?? {\n    lastSyncFromOld(oldValue)\n}"))
         #expect(rendered.contains("@Sendable private func _KeysTransform1(_ oldValue: Swift.Double) -> Foundation.Date?? {\n    lastSyncFromOld(oldValue)\n}"))

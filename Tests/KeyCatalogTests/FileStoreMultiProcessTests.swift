@@ -181,10 +181,11 @@ struct FileStoreMultiProcessTests {
         }
         #expect(recorder.failures.count == 2)
         #expect(try Data(contentsOf: url).starts(with: Data("bplist".utf8)))
-        #expect(try StoreFixture.readPropertyListFile(url) == [
-            "good": .int(2), "huge": .int(3), "s": .string("\u{FEFF}x"),
-            "list": .array([.string("a < b"), .dictionary(["n": .bool(true)])]),
-        ])
+        #expect(
+            try StoreFixture.readPropertyListFile(url) == [
+                "good": .int(2), "huge": .int(3), "s": .string("\u{FEFF}x"),
+                "list": .array([.string("a < b"), .dictionary(["n": .bool(true)])]),
+            ])
     }
 
     /// `HOME` set for a child process (the environment is process-wide): `~/` file stores, relative

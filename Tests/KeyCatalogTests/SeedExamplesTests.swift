@@ -39,8 +39,8 @@ extension PersistentKeyProtocol where Self == PersistentKey<String?> {
 extension PersistentKeyProtocol where Self == PersistentDebugKey<Bool> {
     static var isAppStoreRatingEnabled: Self {
         Self(
-            "IsAppStoreRatingEnabled", 
-            debugDefaultValue: false, 
+            "IsAppStoreRatingEnabled",
+            debugDefaultValue: false,
             releaseDefaultValue: true
         )
     }

@@ -8,8 +8,8 @@ import Testing
 @Suite struct UserDefaultsExactValueTests {
     #if !canImport(Darwin)
     @Test(arguments: [
-        ("\u{FEFF}x", "Plain"),        // a value with a leading byte-order mark
-        ("plain", "\u{FEFF}BomKey"),   // a storage key with one
+        ("\u{FEFF}x", "Plain"),  // a value with a leading byte-order mark
+        ("plain", "\u{FEFF}BomKey"),  // a storage key with one
     ])
     func aLeadingByteOrderMarkIsRefusedAndReported(value: String, key: String) throws {
         let suite = TemporarySuite(#function)
@@ -28,8 +28,8 @@ import Testing
         let inner = PersistentKey<String>("Inner", defaultValue: "")
         let nested = PersistentKey<[String: [String]]>("Nested", defaultValue: [:])
         recorder.record {
-            suite.defaults.set(inner, to: "a\u{FEFF}b")             // not leading: XML keeps it
-            suite.defaults.set(nested, to: ["k": ["\u{FEFF}v"]])   // leading, nested: refused
+            suite.defaults.set(inner, to: "a\u{FEFF}b")  // not leading: XML keeps it
+            suite.defaults.set(nested, to: ["k": ["\u{FEFF}v"]])  // leading, nested: refused
         }
         #expect(suite.defaults.get(inner) == "a\u{FEFF}b")
         #expect(suite.defaults.get(nested) == [:])

@@ -83,7 +83,8 @@ extension AnyPersistentKeyValueStore {
         if path == "~" || path.hasPrefix("~/") {
             return _homeDirectory().appending(path: String(path.dropFirst(2)))
         }
-        let support = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+        let support =
+            FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
             ?? _homeDirectory().appending(path: ".local/share")
         return support.appending(path: path)
     }

@@ -32,7 +32,7 @@ public struct KeyCatalogs: Sendable {
     /// One live catalog per type, so a view's re-render does not reopen the stores.
     private static func live<Catalog: PersistentKeyCatalog>(_ type: Catalog.Type) -> Catalog {
         if let catalog = liveCatalogs.withLock({ $0[ObjectIdentifier(type)] }) as? Catalog { return catalog }
-        let catalog = Catalog()   // outside the lock: opening stores may report failures
+        let catalog = Catalog()  // outside the lock: opening stores may report failures
         return liveCatalogs.withLock { catalogs in
             if let existing = catalogs[ObjectIdentifier(type)] as? Catalog { return existing }
             catalogs[ObjectIdentifier(type)] = catalog

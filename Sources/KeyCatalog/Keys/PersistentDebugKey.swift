@@ -106,7 +106,10 @@ public enum BuildConfiguration: Sendable, Hashable {
     public static var current: BuildConfiguration {
         var configuration = BuildConfiguration.release
         // `assert` runs in builds with assertions (Debug), evaluated in the client's module.
-        assert({ configuration = .debug; return true }())
+        assert(
+            {
+                configuration = .debug; return true
+            }())
         return configuration
     }
 }

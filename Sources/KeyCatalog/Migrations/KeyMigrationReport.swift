@@ -68,7 +68,8 @@ public struct KeyMigrationReport: Sendable, CustomStringConvertible {
 
     public var description: String {
         if entries.isEmpty { return "migrations: nothing to do" }
-        return (["migrations: \(migrated.count) migrated, \(skipped.count) skipped, \(failed.count) failed"]
+        return
+            (["migrations: \(migrated.count) migrated, \(skipped.count) skipped, \(failed.count) failed"]
             + entries.map { "  \($0)" }).joined(separator: "\n")
     }
 }

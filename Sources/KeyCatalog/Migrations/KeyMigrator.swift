@@ -52,7 +52,8 @@ public enum KeyMigrator {
             guard origin.hasPersistentValue(forKey: source.fromKey),
                 let stored = origin.persistentValue(forKey: source.fromKey)
             else { continue }
-            let isInPlace = source.fromKey == migration.storageKey
+            let isInPlace =
+                source.fromKey == migration.storageKey
                 && (source.store == migration.store || isSameStore(origin, target))
             // In place, a value the key already reads is migrated: converting it again would
             // apply the transform twice, and "removing the source" would remove the key's value.

@@ -124,7 +124,8 @@ final class PropertyListFile: Sendable {
         var path = url.standardizedFileURL.path(percentEncoded: false)
         for _ in 0..<32 {
             guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: path) else { break }
-            path = destination.hasPrefix("/")
+            path =
+                destination.hasPrefix("/")
                 ? URL(filePath: destination).standardizedFileURL.path(percentEncoded: false)
                 : URL(filePath: path).deletingLastPathComponent().appending(path: destination).standardizedFileURL.path(percentEncoded: false)
         }
@@ -304,7 +305,8 @@ final class PropertyListFile: Sendable {
             loaded.values = values
             loaded.unreadable = unreadable
             if !problems.isEmpty {
-                loaded.report = "\(problems.count == 1 ? "1 entry" : "\(problems.count) entries") could not be read, "
+                loaded.report =
+                    "\(problems.count == 1 ? "1 entry" : "\(problems.count) entries") could not be read, "
                     + "so \(problems.count == 1 ? "its key reads its" : "their keys read their") default; kept in the file as written: "
                     + problems.joined(separator: "; ")
             }

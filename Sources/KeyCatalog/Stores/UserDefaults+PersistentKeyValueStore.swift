@@ -36,7 +36,8 @@ extension UserDefaults: PersistentKeyValueStore {
         if let domain = UserDefaultsPersistence.persistentDomainName(of: self) {
             return persistentDomain(forName: domain)?[key] != nil
         }
-        let registered = UserDefaultsPersistence.registeredValue(forKey: key, in: self)
+        let registered =
+            UserDefaultsPersistence.registeredValue(forKey: key, in: self)
             ?? volatileDomain(forName: UserDefaults.registrationDomain)[key].flatMap(PropertyListValue.init(foundationObject:))
         guard let registered else { return true }
         guard PropertyListValue(foundationObject: object) == registered else { return true }

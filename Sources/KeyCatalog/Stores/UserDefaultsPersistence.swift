@@ -72,7 +72,8 @@ public enum UserDefaultsPersistence {
     /// What the standard domain's file holds: swift-corelibs-foundation writes it to
     /// `$XDG_CONFIG_HOME` (else `~/.config`) as `<process name>.plist`.
     static func standardDomainFileContents() -> [String: Any]? {
-        let configuration = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"].map { URL(filePath: $0) }
+        let configuration =
+            ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"].map { URL(filePath: $0) }
             ?? _homeDirectory().appending(path: ".config")
         let file = configuration.appending(path: "\(ProcessInfo.processInfo.processName).plist")
         guard let data = try? Data(contentsOf: file) else { return nil }

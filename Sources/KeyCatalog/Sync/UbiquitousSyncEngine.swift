@@ -161,7 +161,8 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
         let cacheHoldsSyncedKeys = backend.dictionaryRepresentation.keys.contains { $0.hasPrefix(Self.keyPrefix) }
         state.withLock { state in
             if state.replicas[id] == nil {
-                var metadata = UbiquitousSyncMetadata(base.persistentValue(forKey: UbiquitousSyncMetadata.storageKey))
+                var metadata =
+                    UbiquitousSyncMetadata(base.persistentValue(forKey: UbiquitousSyncMetadata.storageKey))
                     ?? UbiquitousSyncMetadata(device: deviceID ?? UUID().uuidString)
                 if let deviceID { metadata.device = deviceID }
                 state.newestSeen = metadata.entries.values.reduce(state.newestSeen) { max($0, $1.stamp.time) }
@@ -396,8 +397,10 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
         state.replicas[id] = replica
         save(id, &state, &effects)
         effects.failures.append(
-            failure(.load, nil, "the iCloud account changed: this device now has the new account's values"
-                + (kept.isEmpty ? "" : "; the previous values of \(kept.map { "'\($0)'" }.joined(separator: ", ")) were kept aside on this device, not pushed: restorePreviousAccountValues(in:) brings them into the new account, discardPreviousAccountValues(in:) forgets them"))
+            failure(
+                .load, nil,
+                "the iCloud account changed: this device now has the new account's values"
+                    + (kept.isEmpty ? "" : "; the previous values of \(kept.map { "'\($0)'" }.joined(separator: ", ")) were kept aside on this device, not pushed: restorePreviousAccountValues(in:) brings them into the new account, discardPreviousAccountValues(in:) forgets them"))
         )
     }
 

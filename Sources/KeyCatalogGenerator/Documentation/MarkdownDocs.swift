@@ -33,7 +33,8 @@ public struct MarkdownDocs: Sendable {
             if key.secret {
                 doc += (doc.isEmpty ? "" : " ") + "(secret)"
             }
-            let name = key.isParameterized
+            let name =
+                key.isParameterized
                 ? "\(key.name)(" + key.parameters.map { "\($0.name): \($0.type.rawValue)" }.joined(separator: ", ") + ")"
                 : key.name
             let cells = [

@@ -162,7 +162,8 @@ struct KeyAccessorRenderer {
             ]
             if let representation {
                 // PersistentDebugKey has no initializer taking a wrapped type's representation.
-                let wrapped = key.type.isOptional
+                let wrapped =
+                    key.type.isOptional
                     ? "KeyCatalog.OptionalPersistentKeyValueRepresentation(wrapping: \(representation))"
                     : representation
                 arguments.append(("representation: \(wrapped)", nil))

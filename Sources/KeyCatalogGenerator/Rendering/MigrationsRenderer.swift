@@ -181,7 +181,8 @@ struct MigrationsRenderer {
         // Without `fromType` the source is stored as the key stores its values: through the key's
         // own representation unless `fromRepresentation` names another. With it, through
         // `fromRepresentation` or the old type's usual one.
-        let representation = migration.fromType == nil
+        let representation =
+            migration.fromType == nil
             ? migration.fromRepresentation ?? key.representation
             : migration.fromRepresentation
         switch (migration.transform, migration.fromType, migration.fromRepresentation) {
@@ -199,7 +200,8 @@ struct MigrationsRenderer {
 
     /// The key, from where the registration table takes it (deprecated keys without warnings).
     private func keyExpression(_ key: KeyDeclaration) -> String {
-        let owner = key.deprecated != nil
+        let owner =
+            key.deprecated != nil
             ? SwiftSyntax.identifier(catalog.name) + "." + KeyAccessorRenderer.deprecatedDefinitionsName
             : SwiftTypes.keyType(of: key)
         return "\(owner).\(KeyAccessorRenderer.reference(to: key))"

@@ -114,7 +114,8 @@ struct StoresRenderer {
         case .userDefaults(let suite?): text = "The UserDefaults suite `\(suite)`."
         case .ubiquitous: text = "The iCloud key-value store."
         case .keychain(let service, let group, let accessibility):
-            text = "The keychain, service `\(service)`" + (group.map { ", access group `\($0)`" } ?? "")
+            text =
+                "The keychain, service `\(service)`" + (group.map { ", access group `\($0)`" } ?? "")
                 + ", accessible `\(accessibility.rawValue)`."
         case .file(let path): text = "The property-list file `\(path)`."
         case .memory: text = "Memory only: emptied when the process ends."

@@ -141,7 +141,8 @@ struct DefaultChecker {
                 return mismatch("a case name of \(name)", example: cases.first.map { "\"\($0)\"" } ?? "\"caseName\"")
             }
             guard cases.isEmpty || cases.contains(where: { $0.isSameIdentifier(as: text) }) else {
-                let hint = text.normalizationHint(among: cases) ?? NearMiss.suggestion(for: text, among: cases).map { "did you mean '\($0)'?" }
+                let hint =
+                    text.normalizationHint(among: cases) ?? NearMiss.suggestion(for: text, among: cases).map { "did you mean '\($0)'?" }
                     ?? "expected one of " + cases.prefix(8).map { "'\($0)'" }.joined(separator: ", ")
                 return fail("\(subject(path, quoting: text)) is not a case of \(name); \(hint)")
             }

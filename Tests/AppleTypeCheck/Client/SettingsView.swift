@@ -80,7 +80,7 @@ struct RootView: View {
             CatalogView()
             CatalogSettingsView()
             CatalogSettingsView()
-                .keyCatalog(Keys(stores: .inMemory()))   // tests and previews: one place
+                .keyCatalog(Keys(stores: .inMemory()))  // tests and previews: one place
         }
     }
 }

@@ -6,7 +6,6 @@
 // SwiftUI re-exports Observation (an `@Observable` model needs only `import SwiftUI`).
 @_exported import Observation
 
-
 // MARK: - Dynamic properties
 
 /// https://developer.apple.com/documentation/swiftui/dynamicproperty

@@ -55,7 +55,8 @@ enum LineDiff {
         var lengths = [Int](repeating: 0, count: rows * columns)
         for i in stride(from: old.count - 1, through: 0, by: -1) {
             for j in stride(from: new.count - 1, through: 0, by: -1) {
-                lengths[i * columns + j] = old[i] == new[j]
+                lengths[i * columns + j] =
+                    old[i] == new[j]
                     ? lengths[(i + 1) * columns + j + 1] + 1
                     : max(lengths[(i + 1) * columns + j], lengths[i * columns + j + 1])
             }

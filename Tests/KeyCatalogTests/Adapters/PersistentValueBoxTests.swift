@@ -79,7 +79,11 @@ struct PersistentValueBoxTests {
         #expect(model.value == "in the first suite")
 
         let changed = Flag()
-        withObservationTracking { _ = model.value } onChange: { changed.set() }
+        withObservationTracking {
+            _ = model.value
+        } onChange: {
+            changed.set()
+        }
         #expect(box.model(for: key, explicitStore: nil, environmentStore: otherStore) === model, "same model, another store")
         #expect(model.value == "in the second suite")
         #expect(changed.isSet, "the view re-renders")

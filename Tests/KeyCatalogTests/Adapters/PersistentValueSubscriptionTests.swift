@@ -119,7 +119,11 @@ struct PersistentValueSubscriptionTests {
         let overlapped = Flag()
         let received = Locked<[Int]>([])
         let subscription = _PersistentValueSubscription(key: Self.count, store: suite.defaults) { value in
-            if inFlight.withLock({ $0 += 1; return $0 }) > 1 { overlapped.set() }
+            if inFlight.withLock({
+                $0 += 1; return $0
+            }) > 1 {
+                overlapped.set()
+            }
             received.append(value)
             inFlight.withLock { $0 -= 1 }
             return .none

@@ -23,7 +23,11 @@ struct PersistentValueModelTests {
         let store = InMemoryKeyValueStore()
         let model = PersistentValueModel(key, store: store)
         let changed = Changed()
-        withObservationTracking { _ = model.value } onChange: { changed.fire() }
+        withObservationTracking {
+            _ = model.value
+        } onChange: {
+            changed.fire()
+        }
         store.set(key, to: 42)
         try await eventually { model.value == 42 }
         #expect(changed.fired)

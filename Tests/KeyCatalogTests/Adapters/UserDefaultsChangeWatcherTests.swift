@@ -33,7 +33,7 @@ struct UserDefaultsChangeWatcherTests {
         let watcher = _UserDefaultsChangeWatcher.attach(to: suite.defaults)
         var values = suite.defaults.values(for: Self.count).makeAsyncIterator()
         #expect(await values.next() == 0)
-        UserDefaults(suiteName: suite.name)!.set(3, forKey: "Count")   // another instance of the suite
+        UserDefaults(suiteName: suite.name)!.set(3, forKey: "Count")  // another instance of the suite
         watcher.defaultsDidChange()
         #expect(await values.next() == 3)
     }

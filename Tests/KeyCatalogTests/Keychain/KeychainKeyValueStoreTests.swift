@@ -18,19 +18,25 @@ struct KeychainReadTests {
     }
 
     @Test(arguments: [
-        ReadCase(status: KeychainStatus.interactionNotAllowed, reported: [
-            "SecItemCopyMatching returned errSecInteractionNotAllowed, -25308: the keychain cannot be read or written now: "
-                + "the device is locked (not yet unlocked since it restarted, or the item is accessible only while unlocked); "
-                + "default used, the stored item is kept",
-        ]),
-        ReadCase(status: KeychainStatus.missingEntitlement, reported: [
-            "SecItemCopyMatching returned errSecMissingEntitlement, -34018: the app lacks the keychain entitlement: sign it "
-                + "with one, and list the access group in its keychain-access-groups; default used, the stored item is kept",
-        ]),
-        ReadCase(status: -50, reported: [
-            "SecItemCopyMatching returned -50: One or more parameters passed to a function were not valid.; "
-                + "default used, the stored item is kept",
-        ]),
+        ReadCase(
+            status: KeychainStatus.interactionNotAllowed,
+            reported: [
+                "SecItemCopyMatching returned errSecInteractionNotAllowed, -25308: the keychain cannot be read or written now: "
+                    + "the device is locked (not yet unlocked since it restarted, or the item is accessible only while unlocked); "
+                    + "default used, the stored item is kept"
+            ]),
+        ReadCase(
+            status: KeychainStatus.missingEntitlement,
+            reported: [
+                "SecItemCopyMatching returned errSecMissingEntitlement, -34018: the app lacks the keychain entitlement: sign it "
+                    + "with one, and list the access group in its keychain-access-groups; default used, the stored item is kept"
+            ]),
+        ReadCase(
+            status: -50,
+            reported: [
+                "SecItemCopyMatching returned -50: One or more parameters passed to a function were not valid.; "
+                    + "default used, the stored item is kept"
+            ]),
         ReadCase(status: -25243, reported: ["SecItemCopyMatching returned -25243: unexpected status; default used, the stored item is kept"]),
     ])
     func aRefusedReadGivesTheDefaultAndIsReported(_ readCase: ReadCase) {
@@ -113,11 +119,12 @@ struct KeychainWriteTests {
         let search = KeychainItemQuery(service: service, account: "token")
         var added = search
         added.accessibility = .whenUnlockedThisDeviceOnly
-        #expect(keychain.calls == [
-            .init(operation: .update, query: search, accessibility: .whenUnlockedThisDeviceOnly),
-            .init(operation: .add, query: added),
-            .init(operation: .update, query: search, accessibility: .whenUnlockedThisDeviceOnly),
-        ])
+        #expect(
+            keychain.calls == [
+                .init(operation: .update, query: search, accessibility: .whenUnlockedThisDeviceOnly),
+                .init(operation: .add, query: added),
+                .init(operation: .update, query: search, accessibility: .whenUnlockedThisDeviceOnly),
+            ])
         let item = try #require(keychain.items.values.first)
         #expect(item.accessibility == .whenUnlockedThisDeviceOnly)
         #expect(try KeychainItemCoding.value(from: item.data) == .string("b"))
@@ -160,16 +167,21 @@ struct KeychainWriteTests {
     }
 
     @Test(arguments: [
-        WriteCase(operation: .update, status: KeychainStatus.interactionNotAllowed,
-                  error: KeychainError(operation: "SecItemUpdate", status: KeychainStatus.interactionNotAllowed)),
-        WriteCase(operation: .update, status: KeychainStatus.missingEntitlement,
-                  error: KeychainError(operation: "SecItemUpdate", status: KeychainStatus.missingEntitlement)),
-        WriteCase(operation: .update, status: -50,
-                  error: KeychainError(operation: "SecItemUpdate", status: -50, systemMessage: "One or more parameters passed to a function were not valid.")),
-        WriteCase(operation: .add, status: KeychainStatus.interactionNotAllowed,
-                  error: KeychainError(operation: "SecItemAdd", status: KeychainStatus.interactionNotAllowed)),
-        WriteCase(operation: .delete, status: KeychainStatus.interactionNotAllowed,
-                  error: KeychainError(operation: "SecItemDelete", status: KeychainStatus.interactionNotAllowed)),
+        WriteCase(
+            operation: .update, status: KeychainStatus.interactionNotAllowed,
+            error: KeychainError(operation: "SecItemUpdate", status: KeychainStatus.interactionNotAllowed)),
+        WriteCase(
+            operation: .update, status: KeychainStatus.missingEntitlement,
+            error: KeychainError(operation: "SecItemUpdate", status: KeychainStatus.missingEntitlement)),
+        WriteCase(
+            operation: .update, status: -50,
+            error: KeychainError(operation: "SecItemUpdate", status: -50, systemMessage: "One or more parameters passed to a function were not valid.")),
+        WriteCase(
+            operation: .add, status: KeychainStatus.interactionNotAllowed,
+            error: KeychainError(operation: "SecItemAdd", status: KeychainStatus.interactionNotAllowed)),
+        WriteCase(
+            operation: .delete, status: KeychainStatus.interactionNotAllowed,
+            error: KeychainError(operation: "SecItemDelete", status: KeychainStatus.interactionNotAllowed)),
     ])
     func aRefusedWriteThrowsIsReportedByTypedWritesAndKeepsTheOldItem(_ writeCase: WriteCase) throws {
         let keychain = FakeKeychain()
@@ -192,14 +204,15 @@ struct KeychainWriteTests {
         recorder.record {
             if writeCase.operation == .delete { store.remove(token) } else { store.set(token, to: "new") }
         }
-        #expect(recorder.failures == [
-            PersistentKeyValueFailure(
-                operation: writeCase.operation == .delete ? .remove : .write,
-                key: "token",
-                store: "keychain (service \"\(service)\")",
-                message: writeCase.error.description
-            ),
-        ])
+        #expect(
+            recorder.failures == [
+                PersistentKeyValueFailure(
+                    operation: writeCase.operation == .delete ? .remove : .write,
+                    key: "token",
+                    store: "keychain (service \"\(service)\")",
+                    message: writeCase.error.description
+                )
+            ])
     }
 
     @Test func removingAMissingItemSucceeds() throws {

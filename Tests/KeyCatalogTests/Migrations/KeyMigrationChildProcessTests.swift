@@ -38,7 +38,8 @@ struct KeyMigrationChildProcessTests {
         var seed = Dictionary(uniqueKeysWithValues: (0..<Self.count).map { ("old.\($0)", Self.old($0)) })
         seed["unrelated"] = .bool(true)
         try writeMigrationPropertyList(seed, to: from)
-        let arguments = kill.mode == .move
+        let arguments =
+            kill.mode == .move
             ? ["move", from.path(percentEncoded: false), to.path(percentEncoded: false), "\(Self.count)"]
             : ["rename", from.path(percentEncoded: false), "\(Self.count)"]
 
@@ -87,9 +88,11 @@ struct KeyMigrationChildProcessTests {
     /// The helper's table, rebuilt here (an executable's code cannot be imported).
     static func migrations() -> [KeyMigration] {
         (0..<count).map { index in
-            KeyMigration(name: "value\(index)", key: PersistentKey<Int>("new.\(index)", defaultValue: -1), store: "to", sources: [
-                KeyMigrationSource(fromKey: "old.\(index)", store: "from", representation: String.persistentKeyValueRepresentation) { Int($0) }
-            ])
+            KeyMigration(
+                name: "value\(index)", key: PersistentKey<Int>("new.\(index)", defaultValue: -1), store: "to",
+                sources: [
+                    KeyMigrationSource(fromKey: "old.\(index)", store: "from", representation: String.persistentKeyValueRepresentation) { Int($0) }
+                ])
         }
     }
 

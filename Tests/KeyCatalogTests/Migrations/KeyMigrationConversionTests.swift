@@ -44,9 +44,11 @@ struct ConversionCase: Sendable, CustomTestStringConvertible {
             name: "rename Int",
             old: .int(5),
             migration: { store, from in
-                KeyMigration(name: "count", key: PersistentKey<Int>("new", defaultValue: 0), store: store, sources: [
-                    KeyMigrationSource(fromKey: "old", store: from, representation: Int.persistentKeyValueRepresentation)
-                ])
+                KeyMigration(
+                    name: "count", key: PersistentKey<Int>("new", defaultValue: 0), store: store,
+                    sources: [
+                        KeyMigrationSource(fromKey: "old", store: from, representation: Int.persistentKeyValueRepresentation)
+                    ])
             },
             expected: .int(5),
             readsBack: { $0.get(PersistentKey<Int>("new", defaultValue: 0)) == 5 }
@@ -55,11 +57,13 @@ struct ConversionCase: Sendable, CustomTestStringConvertible {
             name: "Int index -> enum",
             old: .int(1),
             migration: { store, from in
-                KeyMigration(name: "theme", key: themeKey, store: store, sources: [
-                    KeyMigrationSource(fromKey: "old", store: from, representation: Int.persistentKeyValueRepresentation) { index in
-                        MigrationTheme.allCases.indices.contains(index) ? MigrationTheme.allCases[index] : nil
-                    }
-                ])
+                KeyMigration(
+                    name: "theme", key: themeKey, store: store,
+                    sources: [
+                        KeyMigrationSource(fromKey: "old", store: from, representation: Int.persistentKeyValueRepresentation) { index in
+                            MigrationTheme.allCases.indices.contains(index) ? MigrationTheme.allCases[index] : nil
+                        }
+                    ])
             },
             expected: .string("dark"),
             readsBack: { $0.get(themeKey) == .dark }
@@ -68,9 +72,11 @@ struct ConversionCase: Sendable, CustomTestStringConvertible {
             name: "String -> Int",
             old: .string("42"),
             migration: { store, from in
-                KeyMigration(name: "count", key: PersistentKey<Int>("new", defaultValue: 0), store: store, sources: [
-                    KeyMigrationSource(fromKey: "old", store: from, representation: String.persistentKeyValueRepresentation) { Int($0) }
-                ])
+                KeyMigration(
+                    name: "count", key: PersistentKey<Int>("new", defaultValue: 0), store: store,
+                    sources: [
+                        KeyMigrationSource(fromKey: "old", store: from, representation: String.persistentKeyValueRepresentation) { Int($0) }
+                    ])
             },
             expected: .int(42),
             readsBack: { $0.get(PersistentKey<Int>("new", defaultValue: 0)) == 42 }
@@ -79,11 +85,13 @@ struct ConversionCase: Sendable, CustomTestStringConvertible {
             name: "Double seconds since 1970 -> Date",
             old: .double(1_700_000_000.25),
             migration: { store, from in
-                KeyMigration(name: "date", key: PersistentKey<Date>("new", defaultValue: .distantPast), store: store, sources: [
-                    KeyMigrationSource(fromKey: "old", store: from, representation: Double.persistentKeyValueRepresentation) {
-                        Date(timeIntervalSince1970: $0)
-                    }
-                ])
+                KeyMigration(
+                    name: "date", key: PersistentKey<Date>("new", defaultValue: .distantPast), store: store,
+                    sources: [
+                        KeyMigrationSource(fromKey: "old", store: from, representation: Double.persistentKeyValueRepresentation) {
+                            Date(timeIntervalSince1970: $0)
+                        }
+                    ])
             },
             expected: .double(date.timeIntervalSinceReferenceDate),
             readsBack: { $0.get(PersistentKey<Date>("new", defaultValue: .distantPast)) == date }
@@ -92,9 +100,11 @@ struct ConversionCase: Sendable, CustomTestStringConvertible {
             name: "Date as time interval -> ISO 8601 string",
             old: .double(date.timeIntervalSinceReferenceDate),
             migration: { store, from in
-                KeyMigration(name: "date", key: isoDateKey, store: store, sources: [
-                    KeyMigrationSource(fromKey: "old", store: from, representation: TimeIntervalDatePersistentKeyValueRepresentation())
-                ])
+                KeyMigration(
+                    name: "date", key: isoDateKey, store: store,
+                    sources: [
+                        KeyMigrationSource(fromKey: "old", store: from, representation: TimeIntervalDatePersistentKeyValueRepresentation())
+                    ])
             },
             expected: .string("2023-11-14T22:13:20.250Z"),
             readsBack: { $0.get(isoDateKey) == date }
@@ -103,9 +113,11 @@ struct ConversionCase: Sendable, CustomTestStringConvertible {
             name: "native Date -> ISO 8601 string",
             old: .date(wholeSecondDate),
             migration: { store, from in
-                KeyMigration(name: "date", key: isoDateKey, store: store, sources: [
-                    KeyMigrationSource(fromKey: "old", store: from, representation: TimeIntervalDatePersistentKeyValueRepresentation())
-                ])
+                KeyMigration(
+                    name: "date", key: isoDateKey, store: store,
+                    sources: [
+                        KeyMigrationSource(fromKey: "old", store: from, representation: TimeIntervalDatePersistentKeyValueRepresentation())
+                    ])
             },
             expected: .string("2023-11-14T22:13:20.000Z"),
             readsBack: { $0.get(isoDateKey) == wholeSecondDate }
@@ -114,12 +126,14 @@ struct ConversionCase: Sendable, CustomTestStringConvertible {
             name: "Codable v1 JSON -> Codable v2 JSON",
             old: .data(Data(#"{"name":"Ada"}"#.utf8)),
             migration: { store, from in
-                KeyMigration(name: "profile", key: profileKey, store: store, sources: [
-                    KeyMigrationSource(
-                        fromKey: "old", store: from,
-                        representation: CodablePersistentKeyValueRepresentation<MigrationProfileV1, JSONEncoder, JSONDecoder>()
-                    ) { MigrationProfile(name: $0.name, age: nil) }
-                ])
+                KeyMigration(
+                    name: "profile", key: profileKey, store: store,
+                    sources: [
+                        KeyMigrationSource(
+                            fromKey: "old", store: from,
+                            representation: CodablePersistentKeyValueRepresentation<MigrationProfileV1, JSONEncoder, JSONDecoder>()
+                        ) { MigrationProfile(name: $0.name, age: nil) }
+                    ])
             },
             expected: .data(Data(#"{"name":"Ada"}"#.utf8)),
             readsBack: { $0.get(profileKey) == MigrationProfile(name: "Ada") }
@@ -128,14 +142,16 @@ struct ConversionCase: Sendable, CustomTestStringConvertible {
             name: "Codable as property list -> JSON",
             old: .data(try! PropertyListEncoder().encode(MigrationProfile(name: "Ada", age: 36))),
             migration: { store, from in
-                KeyMigration(name: "profile", key: profileKey, store: store, sources: [
-                    KeyMigrationSource(
-                        fromKey: "old", store: from,
-                        representation: CodablePersistentKeyValueRepresentation<MigrationProfile, PropertyListEncoder, PropertyListDecoder>(
-                            encoder: PropertyListEncoder(), decoder: PropertyListDecoder()
+                KeyMigration(
+                    name: "profile", key: profileKey, store: store,
+                    sources: [
+                        KeyMigrationSource(
+                            fromKey: "old", store: from,
+                            representation: CodablePersistentKeyValueRepresentation<MigrationProfile, PropertyListEncoder, PropertyListDecoder>(
+                                encoder: PropertyListEncoder(), decoder: PropertyListDecoder()
+                            )
                         )
-                    )
-                ])
+                    ])
             },
             expected: .data(Data(#"{"age":36,"name":"Ada"}"#.utf8)),
             readsBack: { $0.get(profileKey) == MigrationProfile(name: "Ada", age: 36) }

@@ -17,29 +17,35 @@ struct KeyMigrationInPlaceTests {
             InPlaceCase(
                 name: "Date: time interval -> ISO 8601", old: .double(ConversionCase.date.timeIntervalSinceReferenceDate),
                 migration: { store in
-                    KeyMigration(name: "lastSync", key: ConversionCase.isoDateKey.renamed("lastSync"), store: store, sources: [
-                        KeyMigrationSource(fromKey: "lastSync", store: store, representation: TimeIntervalDatePersistentKeyValueRepresentation())
-                    ])
+                    KeyMigration(
+                        name: "lastSync", key: ConversionCase.isoDateKey.renamed("lastSync"), store: store,
+                        sources: [
+                            KeyMigrationSource(fromKey: "lastSync", store: store, representation: TimeIntervalDatePersistentKeyValueRepresentation())
+                        ])
                 },
                 expected: .string("2023-11-14T22:13:20.250Z")
             ),
             InPlaceCase(
                 name: "String -> Int", old: .string("42"),
                 migration: { store in
-                    KeyMigration(name: "count", key: PersistentKey<Int>("count", defaultValue: 0), store: store, sources: [
-                        KeyMigrationSource(fromKey: "count", store: store, representation: String.persistentKeyValueRepresentation) { Int($0) }
-                    ])
+                    KeyMigration(
+                        name: "count", key: PersistentKey<Int>("count", defaultValue: 0), store: store,
+                        sources: [
+                            KeyMigrationSource(fromKey: "count", store: store, representation: String.persistentKeyValueRepresentation) { Int($0) }
+                        ])
                 },
                 expected: .int(42)
             ),
             InPlaceCase(
                 name: "Int index -> String enum", old: .int(2),
                 migration: { store in
-                    KeyMigration(name: "theme", key: ConversionCase.themeKey.renamed("theme"), store: store, sources: [
-                        KeyMigrationSource(fromKey: "theme", store: store, representation: Int.persistentKeyValueRepresentation) {
-                            MigrationTheme.allCases.indices.contains($0) ? MigrationTheme.allCases[$0] : nil
-                        }
-                    ])
+                    KeyMigration(
+                        name: "theme", key: ConversionCase.themeKey.renamed("theme"), store: store,
+                        sources: [
+                            KeyMigrationSource(fromKey: "theme", store: store, representation: Int.persistentKeyValueRepresentation) {
+                                MigrationTheme.allCases.indices.contains($0) ? MigrationTheme.allCases[$0] : nil
+                            }
+                        ])
                 },
                 expected: .string("sepia")
             ),
@@ -68,9 +74,11 @@ struct KeyMigrationInPlaceTests {
         try stores.set(.string("2023-11-14T22:13:20.250Z"), "lastSync", in: kind)
         let migrations = [
             // Same type, an explicit `fromType` equal to the key's: the linter lets it through.
-            KeyMigration(name: "count", key: PersistentKey<Int>("count", defaultValue: 0), store: kind.rawValue, sources: [
-                KeyMigrationSource(fromKey: "count", store: kind.rawValue, representation: Int.persistentKeyValueRepresentation)
-            ]),
+            KeyMigration(
+                name: "count", key: PersistentKey<Int>("count", defaultValue: 0), store: kind.rawValue,
+                sources: [
+                    KeyMigrationSource(fromKey: "count", store: kind.rawValue, representation: Int.persistentKeyValueRepresentation)
+                ]),
             InPlaceCase.all[0].migration(kind.rawValue),
         ]
 

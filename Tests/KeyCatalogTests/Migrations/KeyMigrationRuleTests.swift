@@ -13,9 +13,11 @@ struct KeyMigrationRuleTests {
 
         let report = failures.record {
             stores.run([
-                KeyMigration(name: "token", key: PersistentKey<String>("token", defaultValue: ""), store: key.rawValue, sources: [
-                    KeyMigrationSource(fromKey: "legacyToken", store: source.rawValue, representation: String.persistentKeyValueRepresentation)
-                ])
+                KeyMigration(
+                    name: "token", key: PersistentKey<String>("token", defaultValue: ""), store: key.rawValue,
+                    sources: [
+                        KeyMigrationSource(fromKey: "legacyToken", store: source.rawValue, representation: String.persistentKeyValueRepresentation)
+                    ])
             ])
         }
 
@@ -65,9 +67,11 @@ struct KeyMigrationRuleTests {
         try stores.set(.int(1), "before.old", in: kind)
         try stores.set(.int(2), "after.old", in: kind)
         func rename(_ name: String) -> KeyMigration {
-            KeyMigration(name: name, key: PersistentKey<Int>(name, defaultValue: 0), store: kind.rawValue, sources: [
-                KeyMigrationSource(fromKey: "\(name).old", store: kind.rawValue, representation: Int.persistentKeyValueRepresentation)
-            ])
+            KeyMigration(
+                name: name, key: PersistentKey<Int>(name, defaultValue: 0), store: kind.rawValue,
+                sources: [
+                    KeyMigrationSource(fromKey: "\(name).old", store: kind.rawValue, representation: Int.persistentKeyValueRepresentation)
+                ])
         }
         let failures = FailureRecorder()
 
@@ -103,24 +107,31 @@ struct KeyMigrationRuleTests {
 
         let report = failures.record {
             stores.run([
-                KeyMigration(name: "a", key: PersistentKey<Int>("a", defaultValue: 0), store: "file", sources: [
-                    KeyMigrationSource(fromKey: "old", store: "keychain", representation: Int.persistentKeyValueRepresentation)
-                ]),
-                KeyMigration(name: "b", key: PersistentKey<Int>("b", defaultValue: 0), store: "cloud", sources: [
-                    KeyMigrationSource(fromKey: "old", store: "file", representation: Int.persistentKeyValueRepresentation)
-                ]),
+                KeyMigration(
+                    name: "a", key: PersistentKey<Int>("a", defaultValue: 0), store: "file",
+                    sources: [
+                        KeyMigrationSource(fromKey: "old", store: "keychain", representation: Int.persistentKeyValueRepresentation)
+                    ]),
+                KeyMigration(
+                    name: "b", key: PersistentKey<Int>("b", defaultValue: 0), store: "cloud",
+                    sources: [
+                        KeyMigrationSource(fromKey: "old", store: "file", representation: Int.persistentKeyValueRepresentation)
+                    ]),
                 // The transform returns `.some(nil)`, which an optional key stores as nothing.
-                KeyMigration(name: "c", key: PersistentKey<Int?>("c", defaultValue: nil), store: "file", sources: [
-                    KeyMigrationSource(fromKey: "old", store: "file", representation: String.persistentKeyValueRepresentation) { _ in .some(nil) }
-                ]),
+                KeyMigration(
+                    name: "c", key: PersistentKey<Int?>("c", defaultValue: nil), store: "file",
+                    sources: [
+                        KeyMigrationSource(fromKey: "old", store: "file", representation: String.persistentKeyValueRepresentation) { _ in .some(nil) }
+                    ]),
             ])
         }
 
-        #expect(report.entries.map(\.outcome) == [
-            .failed("store 'keychain' is not in the catalog"),
-            .failed("the key's store 'cloud' is not in the catalog"),
-            .failed("the stored value string(\"x\") converted to a value the key cannot store: the key stores the transformed value as nothing (nil)"),
-        ])
+        #expect(
+            report.entries.map(\.outcome) == [
+                .failed("store 'keychain' is not in the catalog"),
+                .failed("the key's store 'cloud' is not in the catalog"),
+                .failed("the stored value string(\"x\") converted to a value the key cannot store: the key stores the transformed value as nothing (nil)"),
+            ])
         #expect(failures.failures.map(\.key) == ["a", "b", "c"])
         #expect(stores.contents(.file) == ["old": .string("x")])
     }
@@ -160,9 +171,11 @@ struct KeyMigrationRuleTests {
         #expect(!stores.store(kind).contains(key))
 
         let report = stores.run([
-            KeyMigration(name: "count", key: key, store: kind.rawValue, sources: [
-                KeyMigrationSource(fromKey: "launches", store: kind.rawValue, representation: String.persistentKeyValueRepresentation) { Int($0) }
-            ])
+            KeyMigration(
+                name: "count", key: key, store: kind.rawValue,
+                sources: [
+                    KeyMigrationSource(fromKey: "launches", store: kind.rawValue, representation: String.persistentKeyValueRepresentation) { Int($0) }
+                ])
         ])
 
         #expect(report.entries.map(\.outcome) == [.migrated])
@@ -221,8 +234,10 @@ struct KeyMigrationRuleTests {
 extension KeyMigration {
     /// The "count" migration of the scenario between other stores.
     func moved(to key: MigrationStoreKind, from source: MigrationStoreKind) -> KeyMigration {
-        KeyMigration(name: "count", key: PersistentKey<Int>("count", defaultValue: 0), store: key.rawValue, sources: [
-            KeyMigrationSource(fromKey: "launches", store: source.rawValue, representation: String.persistentKeyValueRepresentation) { Int($0) }
-        ])
+        KeyMigration(
+            name: "count", key: PersistentKey<Int>("count", defaultValue: 0), store: key.rawValue,
+            sources: [
+                KeyMigrationSource(fromKey: "launches", store: source.rawValue, representation: String.persistentKeyValueRepresentation) { Int($0) }
+            ])
     }
 }

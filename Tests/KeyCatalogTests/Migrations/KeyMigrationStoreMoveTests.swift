@@ -20,14 +20,18 @@ struct KeyMigrationStoreMoveTests {
             stores.lookup(name).map { FailingStore($0, name: name, counter: counter) }
         }
         let migrations = [
-            KeyMigration(name: "count", key: PersistentKey<Int>("new", defaultValue: 0), store: to.rawValue, sources: [
-                KeyMigrationSource(fromKey: "old.count", store: from.rawValue, representation: String.persistentKeyValueRepresentation) { Int($0) }
-            ]),
-            KeyMigration(name: "theme", key: PersistentKey<MigrationTheme>("theme", defaultValue: .light, representation: RawRepresentablePersistentKeyValueRepresentation()), store: to.rawValue, sources: [
-                KeyMigrationSource(fromKey: "old.theme", store: from.rawValue, representation: Int.persistentKeyValueRepresentation) {
-                    MigrationTheme.allCases.indices.contains($0) ? MigrationTheme.allCases[$0] : nil
-                }
-            ]),
+            KeyMigration(
+                name: "count", key: PersistentKey<Int>("new", defaultValue: 0), store: to.rawValue,
+                sources: [
+                    KeyMigrationSource(fromKey: "old.count", store: from.rawValue, representation: String.persistentKeyValueRepresentation) { Int($0) }
+                ]),
+            KeyMigration(
+                name: "theme", key: PersistentKey<MigrationTheme>("theme", defaultValue: .light, representation: RawRepresentablePersistentKeyValueRepresentation()), store: to.rawValue,
+                sources: [
+                    KeyMigrationSource(fromKey: "old.theme", store: from.rawValue, representation: Int.persistentKeyValueRepresentation) {
+                        MigrationTheme.allCases.indices.contains($0) ? MigrationTheme.allCases[$0] : nil
+                    }
+                ]),
         ]
         let failures = FailureRecorder()
 
@@ -49,10 +53,11 @@ struct KeyMigrationStoreMoveTests {
         #expect(stores.contents(from) == ["kept": .bool(true)])
         #expect(stores.contents(to) == ["new": .int(42), "theme": .string("sepia")])
         // Each value is written, then flushed to disk, and only then removed from its source.
-        #expect(counter.operations == [
-            "\(to).set(new)", "\(to).flush", "\(from).remove(old.count)",
-            "\(to).set(theme)", "\(to).flush", "\(from).remove(old.theme)",
-        ])
+        #expect(
+            counter.operations == [
+                "\(to).set(new)", "\(to).flush", "\(from).remove(old.count)",
+                "\(to).set(theme)", "\(to).flush", "\(from).remove(old.theme)",
+            ])
     }
 
     @Test("sources are tried in order: the first holding a usable value wins; later ones are left and reported")
@@ -61,12 +66,14 @@ struct KeyMigrationStoreMoveTests {
         try stores.set(.int(1), "legacyCount", in: .userDefaults)
         try stores.set(.string("2"), "count-v2", in: .secondSuite)
         try stores.set(.string("three"), "count-v3", in: .memory)
-        let migration = KeyMigration(name: "count", key: PersistentKey<Int>("count", defaultValue: 0), store: "file", sources: [
-            KeyMigrationSource(fromKey: "absent", store: "file", representation: Int.persistentKeyValueRepresentation),
-            KeyMigrationSource(fromKey: "count-v3", store: "memory", representation: String.persistentKeyValueRepresentation) { Int($0) },
-            KeyMigrationSource(fromKey: "count-v2", store: "secondSuite", representation: String.persistentKeyValueRepresentation) { Int($0) },
-            KeyMigrationSource(fromKey: "legacyCount", store: "userDefaults", representation: Int.persistentKeyValueRepresentation),
-        ])
+        let migration = KeyMigration(
+            name: "count", key: PersistentKey<Int>("count", defaultValue: 0), store: "file",
+            sources: [
+                KeyMigrationSource(fromKey: "absent", store: "file", representation: Int.persistentKeyValueRepresentation),
+                KeyMigrationSource(fromKey: "count-v3", store: "memory", representation: String.persistentKeyValueRepresentation) { Int($0) },
+                KeyMigrationSource(fromKey: "count-v2", store: "secondSuite", representation: String.persistentKeyValueRepresentation) { Int($0) },
+                KeyMigrationSource(fromKey: "legacyCount", store: "userDefaults", representation: Int.persistentKeyValueRepresentation),
+            ])
         let failures = FailureRecorder()
 
         let report = failures.record { stores.run([migration]) }

@@ -40,35 +40,51 @@ enum MigrationScenario {
     }
 
     static let migrations: [KeyMigration] = [
-        KeyMigration(name: "count", key: PersistentKey<Int>("count", defaultValue: 0), store: "file", sources: [
-            KeyMigrationSource(fromKey: "launches", store: "userDefaults", representation: String.persistentKeyValueRepresentation) { Int($0) }
-        ]),
-        KeyMigration(name: "theme", key: ConversionCase.themeKey.renamed("theme"), store: "userDefaults", sources: [
-            KeyMigrationSource(fromKey: "themeIndex", store: "userDefaults", representation: Int.persistentKeyValueRepresentation) {
-                MigrationTheme.allCases.indices.contains($0) ? MigrationTheme.allCases[$0] : nil
-            }
-        ]),
-        KeyMigration(name: "lastSync", key: ConversionCase.isoDateKey.renamed("lastSync"), store: "secondSuite", sources: [
-            KeyMigrationSource(fromKey: "lastSyncInterval", store: "file", representation: TimeIntervalDatePersistentKeyValueRepresentation())
-        ]),
-        KeyMigration(name: "profile", key: ConversionCase.profileKey.renamed("profile"), store: "memory", sources: [
-            KeyMigrationSource(fromKey: "profile.v1", store: "secondSuite", representation: CodablePersistentKeyValueRepresentation<MigrationProfileV1, JSONEncoder, JSONDecoder>()) {
-                MigrationProfile(name: $0.name)
-            }
-        ]),
-        KeyMigration(name: "name", key: PersistentKey<String>("name", defaultValue: ""), store: "userDefaults", sources: [
-            KeyMigrationSource(fromKey: "nameV2", store: "memory", representation: String.persistentKeyValueRepresentation),
-            KeyMigrationSource(fromKey: "nameV1", store: "file", representation: String.persistentKeyValueRepresentation),
-        ]),
-        KeyMigration(name: "token", key: PersistentKey<String>("token", defaultValue: ""), store: "file", sources: [
-            KeyMigrationSource(fromKey: "token", store: "memory", representation: String.persistentKeyValueRepresentation)
-        ]),
-        KeyMigration(name: "volume", key: PersistentKey<Int>("volume", defaultValue: 0), store: "memory", sources: [
-            KeyMigrationSource(fromKey: "volumeText", store: "file", representation: String.persistentKeyValueRepresentation) { Int($0) }
-        ]),
-        KeyMigration(name: "flag", key: PersistentKey<Bool>("flag", defaultValue: false), store: "secondSuite", sources: [
-            KeyMigrationSource(fromKey: "oldFlag", store: "file", representation: Bool.persistentKeyValueRepresentation)
-        ]),
+        KeyMigration(
+            name: "count", key: PersistentKey<Int>("count", defaultValue: 0), store: "file",
+            sources: [
+                KeyMigrationSource(fromKey: "launches", store: "userDefaults", representation: String.persistentKeyValueRepresentation) { Int($0) }
+            ]),
+        KeyMigration(
+            name: "theme", key: ConversionCase.themeKey.renamed("theme"), store: "userDefaults",
+            sources: [
+                KeyMigrationSource(fromKey: "themeIndex", store: "userDefaults", representation: Int.persistentKeyValueRepresentation) {
+                    MigrationTheme.allCases.indices.contains($0) ? MigrationTheme.allCases[$0] : nil
+                }
+            ]),
+        KeyMigration(
+            name: "lastSync", key: ConversionCase.isoDateKey.renamed("lastSync"), store: "secondSuite",
+            sources: [
+                KeyMigrationSource(fromKey: "lastSyncInterval", store: "file", representation: TimeIntervalDatePersistentKeyValueRepresentation())
+            ]),
+        KeyMigration(
+            name: "profile", key: ConversionCase.profileKey.renamed("profile"), store: "memory",
+            sources: [
+                KeyMigrationSource(fromKey: "profile.v1", store: "secondSuite", representation: CodablePersistentKeyValueRepresentation<MigrationProfileV1, JSONEncoder, JSONDecoder>()) {
+                    MigrationProfile(name: $0.name)
+                }
+            ]),
+        KeyMigration(
+            name: "name", key: PersistentKey<String>("name", defaultValue: ""), store: "userDefaults",
+            sources: [
+                KeyMigrationSource(fromKey: "nameV2", store: "memory", representation: String.persistentKeyValueRepresentation),
+                KeyMigrationSource(fromKey: "nameV1", store: "file", representation: String.persistentKeyValueRepresentation),
+            ]),
+        KeyMigration(
+            name: "token", key: PersistentKey<String>("token", defaultValue: ""), store: "file",
+            sources: [
+                KeyMigrationSource(fromKey: "token", store: "memory", representation: String.persistentKeyValueRepresentation)
+            ]),
+        KeyMigration(
+            name: "volume", key: PersistentKey<Int>("volume", defaultValue: 0), store: "memory",
+            sources: [
+                KeyMigrationSource(fromKey: "volumeText", store: "file", representation: String.persistentKeyValueRepresentation) { Int($0) }
+            ]),
+        KeyMigration(
+            name: "flag", key: PersistentKey<Bool>("flag", defaultValue: false), store: "secondSuite",
+            sources: [
+                KeyMigrationSource(fromKey: "oldFlag", store: "file", representation: Bool.persistentKeyValueRepresentation)
+            ]),
     ]
 
     /// The outcomes of an uninterrupted first run, by key name.

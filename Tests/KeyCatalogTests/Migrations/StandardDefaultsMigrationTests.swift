@@ -12,22 +12,24 @@ import Testing
 struct StandardDefaultsMigrationTests {
     @Test func anExplicitValueEqualToTheRegisteredDefaultIsKept() throws {
         let lines = try Self.runInChild("stored-equal-to-default")
-        #expect(lines == [
-            "contains true",
-            "outcome \(KeyMigrationReport.Outcome.skippedKeyHasValue)",
-            "value 0",
-            "source 42",
-        ])
+        #expect(
+            lines == [
+                "contains true",
+                "outcome \(KeyMigrationReport.Outcome.skippedKeyHasValue)",
+                "value 0",
+                "source 42",
+            ])
     }
 
     @Test func aRegisteredDefaultAloneDoesNotStopTheMigration() throws {
         let lines = try Self.runInChild("registered-only")
-        #expect(lines == [
-            "contains false",
-            "outcome \(KeyMigrationReport.Outcome.migrated)",
-            "value 42",
-            "source nil",
-        ])
+        #expect(
+            lines == [
+                "contains false",
+                "outcome \(KeyMigrationReport.Outcome.migrated)",
+                "value 42",
+                "source nil",
+            ])
     }
 
     /// Runs the helper's `standard` scenario; returns its output lines, asserting a clean exit.

@@ -52,14 +52,16 @@ final class FailureRecorder: Sendable {
     }
 
     func record<R>(_ body: () throws -> R) rethrows -> R {
-        try PersistentKeyValueFailure.$taskHandler.withValue({ failure in
-            self.lock.withLock { self.recorded.append(failure) }
-        }, operation: body)
+        try PersistentKeyValueFailure.$taskHandler.withValue(
+            { failure in
+                self.lock.withLock { self.recorded.append(failure) }
+            }, operation: body)
     }
 
     func record<R>(_ body: () async throws -> R) async rethrows -> R {
-        try await PersistentKeyValueFailure.$taskHandler.withValue({ failure in
-            self.lock.withLock { self.recorded.append(failure) }
-        }, operation: body)
+        try await PersistentKeyValueFailure.$taskHandler.withValue(
+            { failure in
+                self.lock.withLock { self.recorded.append(failure) }
+            }, operation: body)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import KeyCatalog
 
 /// iCloud's key-value service, simulated for a fleet of devices and driven step by step by the

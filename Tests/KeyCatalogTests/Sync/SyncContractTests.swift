@@ -1,7 +1,8 @@
 import Foundation
-@testable import KeyCatalog
 import Observation
 import Testing
+
+@testable import KeyCatalog
 
 /// Each rule of the iCloud sync contract (README, "Set up iCloud sync"), on a simulated fleet.
 @Suite("iCloud sync: the contract, rule by rule")
@@ -27,8 +28,8 @@ struct SyncContractTests {
         suite.defaults.set(3.0, forKey: "Note")
         clock.advance(by: 1000)
         let b = cloud.makeDevice("B", local: suite.defaults, clock: clock.reading())
-        b.store.set(K.fontSize, to: 30)         // provisional: iCloud holds FontSize
-        b.store.set(K.volume, to: 0.9)          // provisional: iCloud has no Volume
+        b.store.set(K.fontSize, to: 30)  // provisional: iCloud holds FontSize
+        b.store.set(K.volume, to: 0.9)  // provisional: iCloud has no Volume
         #expect(b.get(K.fontSize) == 30, "provisional writes are local and visible")
         #expect(!b.engine.isSyncing)
         #expect(cloud.pending.allSatisfy { if case .upload = $0 { false } else { true } }, "nothing pushed before the initial sync")
@@ -95,9 +96,9 @@ struct SyncContractTests {
         let b = cloud.makeDevice("B", clock: clock.reading(skew: 5))
         let c = cloud.makeDevice("C", clock: clock.reading())
         cloud.deliverAll()
-        a.store.set(K.theme, to: "from A")   // t
-        b.store.set(K.theme, to: "from B")   // t + 5: newest
-        c.store.set(K.theme, to: "from C")   // t
+        a.store.set(K.theme, to: "from A")  // t
+        b.store.set(K.theme, to: "from B")  // t + 5: newest
+        c.store.set(K.theme, to: "from C")  // t
         var order = cloud.deliverable
         if reversed { order.reverse() }
         for index in order.sorted(by: >) where reversed { cloud.deliver(at: index) }
@@ -150,11 +151,11 @@ struct SyncContractTests {
         let b = cloud.makeDevice("B")
         cloud.deliverAll()
         a.store.set(K.fontSize, to: 1)
-        cloud.deliver(at: 0)                              // upload 1
+        cloud.deliver(at: 0)  // upload 1
         let oldDownload = cloud.pending[0]
-        cloud.deliver(at: 0, keepCopy: true)              // B gets 1, and will again
+        cloud.deliver(at: 0, keepCopy: true)  // B gets 1, and will again
         a.store.set(K.fontSize, to: 2)
-        cloud.deliverAll()                                // 2 everywhere, then the stale copy of 1
+        cloud.deliverAll()  // 2 everywhere, then the stale copy of 1
         #expect(!cloud.pending.contains(oldDownload))
         #expect(a.get(K.fontSize) == 2 && b.get(K.fontSize) == 2)
         #expect(UbiquitousSyncEnvelope(cloud.server()["kc:FontSize"])?.value == .int(2))
@@ -173,7 +174,7 @@ struct SyncContractTests {
         cloud.deliverAll()
         #expect(b.get(K.note) == "hello")
         cloud.setOnline(a.backend, false)
-        a.store.set(K.note, to: "offline edit")          // older than B's removal
+        a.store.set(K.note, to: "offline edit")  // older than B's removal
         clock.advance(by: 10)
         b.store.remove(K.note)
         cloud.deliverAll()
@@ -279,7 +280,7 @@ struct SyncContractTests {
         #expect(recorder.failures.map(\.key) == ["FontSize"])
         #expect(a.get(K.fontSize) == 40 && b.get(K.fontSize) == 12)
         cloud.setRefused("kc:FontSize", false)
-        b.store.set(K.theme, to: "dark")   // the next change from iCloud that A hears of
+        b.store.set(K.theme, to: "dark")  // the next change from iCloud that A hears of
         cloud.deliverAll()
         #expect(b.get(K.fontSize) == 40, "A's refused write was pushed again")
         #expect(recorder.failures.count == 1)
@@ -329,7 +330,11 @@ struct SyncContractTests {
         #expect(await values.next() == "light")
         let model = PersistentValueModel(K.theme, store: b.store)
         let observed = Locked(false)
-        withObservationTracking { _ = model.value } onChange: { observed.withLock { $0 = true } }
+        withObservationTracking {
+            _ = model.value
+        } onChange: {
+            observed.withLock { $0 = true }
+        }
 
         a.store.set(K.theme, to: "dark")
         cloud.deliverAll()

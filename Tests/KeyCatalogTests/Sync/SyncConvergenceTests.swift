@@ -1,6 +1,7 @@
 import Foundation
-@testable import KeyCatalog
 import Testing
+
+@testable import KeyCatalog
 
 /// Seeded random schedules on a simulated fleet: random writes and removals on random devices,
 /// delivered in random order with duplicates, devices going offline and coming back, devices

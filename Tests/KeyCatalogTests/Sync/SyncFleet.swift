@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import KeyCatalog
 
 /// A device of a simulated fleet: its iCloud cache, its own local store, its own engine, and the

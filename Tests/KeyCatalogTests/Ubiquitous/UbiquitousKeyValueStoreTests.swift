@@ -50,11 +50,12 @@ struct UbiquitousLimitTests {
         let message = "the storage key is 65 bytes of UTF-8; iCloud's key-value store allows 64 (a longer key raises an exception that ends the app), so shorten it"
         #expect(backend.storedValues == [:])
         #expect(read == -1 && !contains)
-        #expect(recorder.failures == [
-            PersistentKeyValueFailure(operation: .write, key: testCase.key, store: description, message: message),
-            PersistentKeyValueFailure(operation: .read, key: testCase.key, store: description, message: message),
-            PersistentKeyValueFailure(operation: .read, key: testCase.key, store: description, message: message),
-        ])
+        #expect(
+            recorder.failures == [
+                PersistentKeyValueFailure(operation: .write, key: testCase.key, store: description, message: message),
+                PersistentKeyValueFailure(operation: .read, key: testCase.key, store: description, message: message),
+                PersistentKeyValueFailure(operation: .read, key: testCase.key, store: description, message: message),
+            ])
         #expect(throws: PersistentKeyValueFailure(operation: .remove, key: testCase.key, store: description, message: message)) {
             try store.removePersistentValue(forKey: testCase.key)
         }
@@ -66,10 +67,12 @@ struct UbiquitousLimitTests {
         let store = UbiquitousKeyValueStore.shared(over: backend)
         let big = PropertyListValue.data(Data(count: UbiquitousKeyValueStore.maximumBytes))
         let size = try entrySize("Blob", big)
-        #expect(throws: PersistentKeyValueFailure(
-            operation: .write, key: "Blob", store: description,
-            message: "value not written: it takes \(size) bytes (key plus value as a binary property list); iCloud's key-value store allows 1000000 per value, so store less, or keep large data in a file"
-        )) {
+        #expect(
+            throws: PersistentKeyValueFailure(
+                operation: .write, key: "Blob", store: description,
+                message: "value not written: it takes \(size) bytes (key plus value as a binary property list); iCloud's key-value store allows 1000000 per value, so store less, or keep large data in a file"
+            )
+        ) {
             try store.setPersistentValue(big, forKey: "Blob")
         }
         #expect(backend.storedValues == ["Blob": .data(Data([1]))])
@@ -91,12 +94,13 @@ struct UbiquitousLimitTests {
         recorder.record {
             store.set(PersistentKey<Data?>("Second", defaultValue: nil), to: Data(count: 400_000))
         }
-        #expect(recorder.failures == [
-            PersistentKeyValueFailure(
-                operation: .write, key: "Second", store: description,
-                message: "value not written: the store would hold \(total) bytes; iCloud's key-value store allows 1000000 in all, so remove values or keep large ones in a local store"
-            )
-        ])
+        #expect(
+            recorder.failures == [
+                PersistentKeyValueFailure(
+                    operation: .write, key: "Second", store: description,
+                    message: "value not written: the store would hold \(total) bytes; iCloud's key-value store allows 1000000 in all, so remove values or keep large ones in a local store"
+                )
+            ])
         #expect(backend.storedValues.keys.sorted() == ["First"])
         // Replacing the large value with a larger one fits: its old size no longer counts.
         try store.setPersistentValue(.data(Data(count: 900_000)), forKey: "First")
@@ -110,10 +114,12 @@ struct UbiquitousLimitTests {
         let full = Dictionary(uniqueKeysWithValues: (0..<1024).map { ("k\($0)", PropertyListValue.int($0)) })
         let backend = FakeUbiquitousBackend(full)
         let store = UbiquitousKeyValueStore.shared(over: backend)
-        #expect(throws: PersistentKeyValueFailure(
-            operation: .write, key: "k1024", store: description,
-            message: "value not written: the store holds 1024 keys, iCloud's key-value store's maximum; remove a key first, or keep this one in a local store"
-        )) {
+        #expect(
+            throws: PersistentKeyValueFailure(
+                operation: .write, key: "k1024", store: description,
+                message: "value not written: the store holds 1024 keys, iCloud's key-value store's maximum; remove a key first, or keep this one in a local store"
+            )
+        ) {
             try store.setPersistentValue(.int(1), forKey: "k1024")
         }
         try store.setPersistentValue(.int(-1), forKey: "k0")
@@ -149,12 +155,13 @@ struct UbiquitousSynchronizeTests {
         #expect(first.keyValueChanges === second.keyValueChanges)
         #expect(UbiquitousKeyValueStore.shared(over: FakeUbiquitousBackend()) !== first)
         #expect(backend.synchronizeCount == 1)
-        #expect(recorder.failures == [
-            PersistentKeyValueFailure(
-                operation: .load, key: nil, store: description,
-                message: "synchronize() returned false at launch: iCloud is unavailable to this app (no iCloud key-value store entitlement, no iCloud account, or no iCloud on this platform); values stay on this device, and migrations into this store keep their sources"
-            )
-        ])
+        #expect(
+            recorder.failures == [
+                PersistentKeyValueFailure(
+                    operation: .load, key: nil, store: description,
+                    message: "synchronize() returned false at launch: iCloud is unavailable to this app (no iCloud key-value store entitlement, no iCloud account, or no iCloud on this platform); values stay on this device, and migrations into this store keep their sources"
+                )
+            ])
     }
 
     @Test("flush throws when synchronize() returns false")
@@ -163,10 +170,12 @@ struct UbiquitousSynchronizeTests {
         let store = UbiquitousKeyValueStore.shared(over: backend)
         try store.flushPersistentValues()
         backend.synchronizeResult = false
-        #expect(throws: PersistentKeyValueFailure(
-            operation: .write, key: nil, store: description,
-            message: "synchronize() returned false: iCloud is unavailable to this app (no iCloud key-value store entitlement, or no iCloud account), so the values written may not be kept"
-        )) {
+        #expect(
+            throws: PersistentKeyValueFailure(
+                operation: .write, key: nil, store: description,
+                message: "synchronize() returned false: iCloud is unavailable to this app (no iCloud key-value store entitlement, or no iCloud account), so the values written may not be kept"
+            )
+        ) {
             try store.flushPersistentValues()
         }
         #expect(backend.synchronizeCount == 3)
@@ -242,11 +251,12 @@ struct UbiquitousExternalChangeTests {
             backend.receive(.quotaViolation, [:])
         }
         let limits = "iCloud's key-value store refused a write over its quota (1024 keys, 1 MB per value and in all)"
-        #expect(recorder.failures == [
-            PersistentKeyValueFailure(operation: .write, key: "Theme", store: description, message: limits + "; this key's value did not reach iCloud, so remove values or keep large ones in a local store"),
-            PersistentKeyValueFailure(operation: .write, key: "Volume", store: description, message: limits + "; this key's value did not reach iCloud, so remove values or keep large ones in a local store"),
-            PersistentKeyValueFailure(operation: .write, key: nil, store: description, message: limits + "; remove values, or keep large ones in a local store"),
-        ])
+        #expect(
+            recorder.failures == [
+                PersistentKeyValueFailure(operation: .write, key: "Theme", store: description, message: limits + "; this key's value did not reach iCloud, so remove values or keep large ones in a local store"),
+                PersistentKeyValueFailure(operation: .write, key: "Volume", store: description, message: limits + "; this key's value did not reach iCloud, so remove values or keep large ones in a local store"),
+                PersistentKeyValueFailure(operation: .write, key: nil, store: description, message: limits + "; remove values, or keep large ones in a local store"),
+            ])
         #expect(themes.values == ["dark"], "observers re-read the keys involved")
         #expect(!store.hasReceivedInitialSync)
         observation.cancel()
@@ -266,12 +276,13 @@ struct UbiquitousExternalChangeTests {
         }
         #expect(themes.values == ["light"])
         #expect(volumes.values == [3])
-        #expect(recorder.failures == [
-            PersistentKeyValueFailure(
-                operation: .load, key: nil, store: description,
-                message: "the iCloud account changed: values now come from the new account, and the previous account's values are gone from this device"
-            )
-        ])
+        #expect(
+            recorder.failures == [
+                PersistentKeyValueFailure(
+                    operation: .load, key: nil, store: description,
+                    message: "the iCloud account changed: values now come from the new account, and the previous account's values are gone from this device"
+                )
+            ])
         observations.forEach { $0.cancel() }
     }
 }

@@ -71,7 +71,8 @@ struct CatalogMemberNameRule: LintRule {
                     Self.enumMemberNames.contains(name) || Self.moduleNames.contains(name)
                 else { continue }
                 // A String case written as a bare name stores its name: keep that as its raw value.
-                let fix = element.string != nil && type.value["rawType"]?.string == "String"
+                let fix =
+                    element.string != nil && type.value["rawType"]?.string == "String"
                     ? #"rename the case, keeping its stored value, as in {"name": "\#(name)Case", "rawValue": "\#(name)"}"#
                     : "rename the case"
                 if Self.moduleNames.contains(name) {

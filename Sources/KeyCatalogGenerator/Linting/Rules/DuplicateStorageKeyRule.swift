@@ -53,10 +53,11 @@ struct DuplicateStorageKeyRule: LintRule {
             }
             let shape = key.store + "\u{0}" + template.segments.map { if case .literal(let text) = $0 { text } else { "{}" } }.joined()
             if let first = shapes[shape] {
-                findings.append(warning(
-                    "storage key '\(template.text.truncatedForMessage)' of \(key.label) has the same shape as that of \(first.label) (\(first.location.line):\(first.location.column)) in store '\(key.store)': equal parameters give equal storage keys; change one",
-                    at: key.storageKeyLocation
-                ))
+                findings.append(
+                    warning(
+                        "storage key '\(template.text.truncatedForMessage)' of \(key.label) has the same shape as that of \(first.label) (\(first.location.line):\(first.location.column)) in store '\(key.store)': equal parameters give equal storage keys; change one",
+                        at: key.storageKeyLocation
+                    ))
             } else {
                 shapes[shape] = (key.label, key.storageKeyLocation)
             }
@@ -81,10 +82,11 @@ struct DuplicateStorageKeyRule: LintRule {
             for (other, template) in candidates {
                 guard template.placeholders.count <= 8, let values = Self.match(template.segments[...], text[...]) else { continue }
                 let assignment = values.map { "\($0.name) is '\($0.value)'" }.joined(separator: " and ")
-                findings.append(warning(
-                    "storage key '\(text.truncatedForMessage)' of \(key.label) is also what \(other.label) (\(other.storageKeyLocation.line):\(other.storageKeyLocation.column)) stores under when \(assignment), in store '\(key.store)'; change one so they cannot meet",
-                    at: key.storageKeyLocation
-                ))
+                findings.append(
+                    warning(
+                        "storage key '\(text.truncatedForMessage)' of \(key.label) is also what \(other.label) (\(other.storageKeyLocation.line):\(other.storageKeyLocation.column)) stores under when \(assignment), in store '\(key.store)'; change one so they cannot meet",
+                        at: key.storageKeyLocation
+                    ))
             }
         }
         return findings

@@ -33,7 +33,8 @@ struct RepresentationRule: LintRule {
     private func check(_ text: String, at location: SourceLocation, type: ValueType?, owner: String) -> [Diagnostic] {
         guard let representation = Representation(rawValue: text) else {
             let names = Representation.allCases.map(\.rawValue)
-            let hint = NearMiss.suggestion(for: text, among: names).map { "did you mean '\($0)'?" }
+            let hint =
+                NearMiss.suggestion(for: text, among: names).map { "did you mean '\($0)'?" }
                 ?? "use one of " + names.map { "'\($0)'" }.joined(separator: ", ")
             return [error("unknown representation '\(text.truncatedForMessage)' for \(owner); \(hint)", at: location)]
         }

@@ -26,7 +26,8 @@ struct StoreKindRule: LintRule {
         for store in context.stores {
             guard let kindValue = store.value["kind"], let kind = kindValue.string else { continue }
             guard let fields = Self.fields[kind] else {
-                let hint = NearMiss.suggestion(for: kind, among: StoreKind.names).map { "did you mean '\($0)'?" }
+                let hint =
+                    NearMiss.suggestion(for: kind, among: StoreKind.names).map { "did you mean '\($0)'?" }
                     ?? "use one of " + StoreKind.names.map { "'\($0)'" }.joined(separator: ", ")
                 findings.append(error("unknown store kind '\(kind.truncatedForMessage)' for store '\(store.name)'; \(hint)", at: kindValue.location))
                 continue
@@ -50,7 +51,8 @@ struct StoreKindRule: LintRule {
                 StoreKind.KeychainAccessibility(rawValue: text) == nil
             {
                 let names = StoreKind.KeychainAccessibility.allCases.map(\.rawValue)
-                let hint = NearMiss.suggestion(for: text, among: names).map { "did you mean '\($0)'?" }
+                let hint =
+                    NearMiss.suggestion(for: text, among: names).map { "did you mean '\($0)'?" }
                     ?? "use one of " + names.map { "'\($0)'" }.joined(separator: ", ")
                 findings.append(error("unknown accessibility '\(text.truncatedForMessage)' for keychain store '\(store.name)'; \(hint)", at: value.location))
             }

@@ -14,7 +14,8 @@ struct StoreReferenceRule: LintRule {
         func check(_ value: JSONValue?, _ owner: String) {
             // By scalars, as Swift compares names: `café` in NFC is not `café` in NFD.
             guard let value, let name = value.string, !names.contains(where: { $0.isSameIdentifier(as: name) }) else { return }
-            let hint = name.normalizationHint(among: names) ?? NearMiss.suggestion(for: name, among: names).map { "did you mean '\($0)'?" }
+            let hint =
+                name.normalizationHint(among: names) ?? NearMiss.suggestion(for: name, among: names).map { "did you mean '\($0)'?" }
                 ?? "declare it under \"stores\" or use one of " + names.map { "'\($0)'" }.joined(separator: ", ")
             findings.append(error("unknown store '\(name.truncatedForMessage)' for \(owner); \(hint)", at: value.location))
         }

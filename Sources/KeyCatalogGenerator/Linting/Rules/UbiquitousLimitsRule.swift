@@ -108,7 +108,8 @@ struct UbiquitousLimitsRule: LintRule {
             }
             if let crossing {
                 let stores = counts.map(\.key.store).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
-                let subject = stores.count == 1
+                let subject =
+                    stores.count == 1
                     ? "store '\(stores[0])' has"
                     : "ubiquitous stores \(stores.map { "'\($0)'" }.joined(separator: ", ")) (all iCloud's one key-value store) have"
                 let parameterized = counts.contains { !($0.key.validStorageKey?.isLiteral ?? true) } ? " (a parameterized key counts once per value)" : ""

@@ -13,7 +13,8 @@ struct UnknownFieldRule: LintRule {
         for (kind, object, label) in context.schemaObjects {
             let names = ManifestSchema.fields(of: kind).map(\.name)
             for member in object.members ?? [] where !names.contains(member.name) {
-                let hint = NearMiss.suggestion(for: member.name, among: names).map { "did you mean '\($0)'?" }
+                let hint =
+                    NearMiss.suggestion(for: member.name, among: names).map { "did you mean '\($0)'?" }
                     ?? "remove it (known fields: " + names.filter { $0 != "$schema" }.joined(separator: ", ") + ")"
                 findings.append(
                     error(
