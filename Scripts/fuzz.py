@@ -549,15 +549,18 @@ class Manifest:
             t = k["type"]
             eq = self.eq_fn(t)
             ts = t.swift()
-            access = "." + swift_ident(k["name"])
+            # Generated static keys are fileprivate to the generated file: the smoke test takes each
+            # key from the catalog's bound key (`catalog.$name.key`, `catalog.nameKey(…).key`).
+            access = "catalog.$" + k["name"] + ".key"
             if k["params"]:
+                access = "catalog." + swift_ident(k["name"] + "Key")
                 args = []
                 for p, pt in k["params"].items():
                     v = {"String": swift_string(rand_string(self.rng, 0.3, 0.0).replace("/", "")),
                          "Int": str(self.rng.choice([-1, 0, 2**63 - 1])),
                          "UUID": 'Foundation.UUID(uuidString: "%s")!' % str(uuid.UUID(int=self.rng.getrandbits(128)))}[pt]
                     args.append("%s: %s" % ("`inout`" if p == "inout" else p, v))
-                access += "(" + ", ".join(args) + ")"
+                access += "(" + ", ".join(args) + ").key"
             dv, rv = k["defaults"]
             lines.append("    do {")
             if k["debug"]:
