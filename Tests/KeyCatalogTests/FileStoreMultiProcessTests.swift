@@ -35,14 +35,15 @@ struct FileStoreMultiProcessTests {
         return result
     }
 
-    /// Five children write 8 keys each of one file, 300 writes per child; two are SIGKILLed once
-    /// they have acknowledged 60 writes. Every acknowledged write is in the final file.
-    @Test(.timeLimit(.minutes(10)))
+    /// Five children write 8 keys each of one file, 300 writes per child (or
+    /// `KEYCATALOG_STRESS_WRITES`, for a longer run); two are SIGKILLed once they have acknowledged
+    /// 60 writes. Every acknowledged write is in the final file.
+    @Test(.timeLimit(.minutes(30)))
     func writersInSeveralProcessesLoseNoWrite() throws {
         let url = folder.file("shared.plist")
         let path = url.path(percentEncoded: false)
         let writers = 5
-        let writesPerChild = 300
+        let writesPerChild = ProcessInfo.processInfo.environment["KEYCATALOG_STRESS_WRITES"].flatMap { Int($0) } ?? 300
         let victims: Set<Int> = [1, 3]
         let children = try (0..<writers).map { index in
             try TestHelperExecutable.start(["file", path, "write-many", "child\(index)", "\(writesPerChild)"], capturingErrors: true)
