@@ -2,14 +2,15 @@ import Foundation
 import KeyCatalog
 import Testing
 
-/// The `keywords` golden: keys, cases and parameters named with Swift keywords, escaped in the
-/// generated file and usable as ordinary names.
+/// The `keywords` golden: keys, cases, parameters and stores named with Swift keywords, escaped
+/// in the generated file and usable as ordinary names.
 @Suite("Generated catalog: keyword names")
 struct KeywordCatalogTests {
     @Test("keyword-named keys round-trip", arguments: StoreSetup.allCases)
     func roundTrip(_ setup: StoreSetup) {
         let suite = TemporarySuite()
-        let keys = KeywordKeys(stores: setup == .inMemory ? .inMemory() : .init(standard: suite.store))
+        let other = TemporarySuite()
+        let keys = KeywordKeys(stores: setup == .inMemory ? .inMemory() : .init(standard: suite.store, struct: .memory(), default: other.store))
         checkRoundTrip("default", get: { keys.default }, set: { keys.default = $0 }, default: 1, sample: 2)
         checkRoundTrip("class", get: { keys.class }, set: { keys.class = $0 }, default: "A", sample: "B")
         checkRoundTrip("where", get: { keys.where }, set: { keys.where = $0 }, default: true, sample: false)
@@ -24,6 +25,8 @@ struct KeywordCatalogTests {
         #expect(keys.$default.value == 2 && keys.stores.standard.get(keys.$default.key) == 2)
         if setup == .userDefaults {
             #expect(suite.defaults.string(forKey: "func") == "out")
+            #expect(other.defaults.string(forKey: "actor") == "main" && suite.defaults.object(forKey: "actor") == nil)
+            #expect(keys.stores.struct.get(keys.$async.key) == true)
         }
     }
 

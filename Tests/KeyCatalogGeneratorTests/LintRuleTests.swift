@@ -123,6 +123,24 @@ struct LintRuleTests {
             ]
         ),
         RuleCase(
+            rule: "identifier",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "catalog": "struct",
+                  "stores": { "default": { "kind": "memory" }, "self": { "kind": "memory" } },
+                  "keys": [
+                    { "name": "count", "type": "Int", "default": 1, "store": "default" },
+                    { "name": "other", "type": "Int", "default": 1, "store": "self" }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:3:14: error: catalog name 'struct' is a reserved word in Swift; choose another name"#,
+                #"keys.json:4:48: error: store name 'self' is a reserved word in Swift; choose another name"#,
+            ]
+        ),
+        RuleCase(
             rule: "duplicate-name",
             manifest: #"""
                 {

@@ -1,8 +1,8 @@
 /// A name that must be a Swift identifier is not one: `catalog`, key names, store names, type
 /// names, case names and parameter names.
 ///
-/// Key, case and parameter names may be keywords (the renderer escapes them), except `self`,
-/// `Self`, `Type`, `Protocol`, `init` and `_`; `catalog`, store and type names may not.
+/// Key, case, parameter and store names may be keywords (the renderer escapes them), except
+/// `self`, `Self`, `Type`, `Protocol`, `init` and `_`; `catalog` and type names may not.
 ///
 /// ```json
 /// { "name": "launch-count", "type": "Int", "default": 0 }
@@ -27,7 +27,7 @@ struct IdentifierRule: LintRule {
             check(name, "catalog name", at: catalog.location, keywordsAllowed: false)
         }
         for store in context.stores {
-            check(store.name, "store name", at: store.nameLocation, keywordsAllowed: false)
+            check(store.name, "store name", at: store.nameLocation, keywordsAllowed: true)
         }
         for type in context.types {
             check(type.name, "type name", at: type.nameLocation, keywordsAllowed: false)

@@ -80,26 +80,42 @@ internal struct KeywordKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     internal struct Stores: Swift.Sendable {
         /// `UserDefaults.standard`.
         internal var standard: KeyCatalog.AnyPersistentKeyValueStore
+        /// Memory only: emptied when the process ends.
+        internal var `struct`: KeyCatalog.AnyPersistentKeyValueStore
+        /// The UserDefaults suite `keycatalog.golden.keywords`.
+        internal var `default`: KeyCatalog.AnyPersistentKeyValueStore
 
         /// Stores made of the given ones.
-        internal init(standard: KeyCatalog.AnyPersistentKeyValueStore) {
+        internal init(
+            standard: KeyCatalog.AnyPersistentKeyValueStore,
+            `struct`: KeyCatalog.AnyPersistentKeyValueStore,
+            `default`: KeyCatalog.AnyPersistentKeyValueStore
+        ) {
             self.standard = standard
+            self.`struct` = `struct`
+            self.`default` = `default`
         }
 
         /// The stores as the manifest describes them.
         internal static var live: Stores {
-            Stores(standard: .userDefaults())
+            Stores(
+                standard: .userDefaults(),
+                `struct`: .memory(),
+                `default`: .userDefaults(suite: "keycatalog.golden.keywords")
+            )
         }
 
         /// A new, empty in-memory store in place of every store: for tests and previews.
         internal static func inMemory() -> Stores {
-            Stores(standard: .memory())
+            Stores(standard: .memory(), `struct`: .memory(), `default`: .memory())
         }
 
         /// The store with this manifest name (a registration-table entry's `store`), if declared.
         internal subscript(name: Swift.String) -> KeyCatalog.AnyPersistentKeyValueStore? {
             switch name {
             case "standard": self.standard
+            case "struct": self.`struct`
+            case "default": self.`default`
             default: nil
             }
         }
@@ -121,8 +137,8 @@ internal struct KeywordKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
         self._where = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Bool>.`where`, name: "where", store: stores.standard, storeName: "standard")
         self._func = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Direction>.`func`, name: "func", store: stores.standard, storeName: "standard")
         self._in = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[Direction]>.`in`, name: "in", store: stores.standard, storeName: "standard")
-        self._async = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Bool>.`async`, name: "async", store: stores.standard, storeName: "standard")
-        self._actor = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.String?>.`actor`, name: "actor", store: stores.standard, storeName: "standard")
+        self._async = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Bool>.`async`, name: "async", store: stores.`struct`, storeName: "struct")
+        self._actor = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.String?>.`actor`, name: "actor", store: stores.`default`, storeName: "default")
     }
 
     // MARK: - Values
@@ -167,8 +183,8 @@ internal struct KeywordKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
         entries.append(KeyCatalog.KeyCatalogEntry(name: "func", key: KeyCatalog.PersistentKey<Direction>.`func`, store: "standard", typeName: "Direction"))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "in", key: KeyCatalog.PersistentKey<[Direction]>.`in`, store: "standard", typeName: "[Direction]"))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "static", storageKeyTemplate: "static/{for}/{in}", parameters: ["for", "in"], store: "standard", typeName: "Double", defaultDescription: "0.0"))
-        entries.append(KeyCatalog.KeyCatalogEntry(name: "async", key: KeyCatalog.PersistentKey<Swift.Bool>.`async`, store: "standard", typeName: "Bool"))
-        entries.append(KeyCatalog.KeyCatalogEntry(name: "actor", key: KeyCatalog.PersistentKey<Swift.String?>.`actor`, store: "standard", typeName: "String?"))
+        entries.append(KeyCatalog.KeyCatalogEntry(name: "async", key: KeyCatalog.PersistentKey<Swift.Bool>.`async`, store: "struct", typeName: "Bool"))
+        entries.append(KeyCatalog.KeyCatalogEntry(name: "actor", key: KeyCatalog.PersistentKey<Swift.String?>.`actor`, store: "default", typeName: "String?"))
         return entries
     }()
 
@@ -181,12 +197,12 @@ internal struct KeywordKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
         }
     }
 
-    /// Registers the defaults of the keys kept in UserDefaults (`standard`) in
+    /// Registers the defaults of the keys kept in UserDefaults (`standard`, `default`) in
     /// `defaults`' registration domain.
     internal static func register(in defaults: Foundation.UserDefaults) {
         for entry in entries {
             switch entry.store {
-            case "standard": entry.register(in: defaults)
+            case "standard", "default": entry.register(in: defaults)
             default: continue
             }
         }
