@@ -84,7 +84,7 @@ struct StoresRenderer {
 
     /// `standard: .userDefaults()`, `shared: .memory()`…: one argument per store.
     private func arguments(_ value: (StoreDeclaration) -> String) -> [(text: String, comment: String?)] {
-        catalog.stores.map { ("\(SwiftSyntax.identifier($0.name)): \(value($0))", nil) }
+        catalog.stores.map { ("\(SwiftSyntax.argumentLabel($0.name)): \(value($0))", nil) }
     }
 
     /// The runtime factory that opens a store of this kind.

@@ -100,14 +100,14 @@ internal struct KeywordKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
         internal static var live: Stores {
             Stores(
                 standard: .userDefaults(),
-                `struct`: .memory(),
-                `default`: .userDefaults(suite: "keycatalog.golden.keywords")
+                struct: .memory(),
+                default: .userDefaults(suite: "keycatalog.golden.keywords")
             )
         }
 
         /// A new, empty in-memory store in place of every store: for tests and previews.
         internal static func inMemory() -> Stores {
-            Stores(standard: .memory(), `struct`: .memory(), `default`: .memory())
+            Stores(standard: .memory(), struct: .memory(), default: .memory())
         }
 
         /// The store with this manifest name (a registration-table entry's `store`), if declared.
