@@ -21,12 +21,12 @@ struct GenerateKeys: CommandPlugin {
         let targets = try targetsWithManifests(in: context.package, named: targetNames)
         let tool = try context.tool(named: "keycatalog").url
         for target in targets {
-            let output = target.directory.appending(path: generatedFileName)
-            let status = try runTool(tool, ["generate", target.manifest.path(percentEncoded: false), "--output", output.path(percentEncoded: false)])
+            let output = target.directory.appendingPathComponent(generatedFileName)
+            let status = try runTool(tool, ["generate", target.manifest.path, "--output", output.path])
             guard status == 0 else {
                 throw KeyCatalogPluginError(description: "generate-keys failed for target '\(target.name)' (exit code \(status))")
             }
-            print("generate-keys: \(target.name) -> \(output.path(percentEncoded: false))")
+            print("generate-keys: \(target.name) -> \(output.path)")
             print("generate-keys: if '\(target.name)' also uses KeyCatalogPlugin, remove it from the target's plugins (or delete this file): both make the same catalog")
         }
     }

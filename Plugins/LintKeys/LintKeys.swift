@@ -23,7 +23,7 @@ struct LintKeys: CommandPlugin {
             return
         }
         let tool = try context.tool(named: "keycatalog").url
-        let status = try runTool(tool, ["lint"] + passThrough + format + targets.map { $0.manifest.path(percentEncoded: false) })
+        let status = try runTool(tool, ["lint"] + passThrough + format + targets.map { $0.manifest.path })
         switch status {
         case 0:
             break

@@ -18,8 +18,8 @@ struct KeyCatalogPluginError: Error, CustomStringConvertible {
 
 /// The manifest of a target: `keys.json` in the target's folder (a symlink counts), or `nil`.
 func manifestURL(inTargetDirectory directory: URL) -> URL? {
-    let url = directory.appending(path: manifestFileName)
-    return FileManager.default.fileExists(atPath: url.path(percentEncoded: false)) ? url : nil
+    let url = directory.appendingPathComponent(manifestFileName)
+    return FileManager.default.fileExists(atPath: url.path) ? url : nil
 }
 
 /// The error for a target that uses the build plugin but has no manifest.
@@ -27,7 +27,7 @@ func missingManifestError(target: String, directory: URL) -> KeyCatalogPluginErr
     KeyCatalogPluginError(
         description: """
             target '\(target)' uses KeyCatalogPlugin but has no \(manifestFileName) in \
-            \(directory.path(percentEncoded: false)); add one there (a symlink to a shared keys.json works), \
+            \(directory.path); add one there (a symlink to a shared keys.json works), \
             or remove KeyCatalogPlugin from the target's plugins
             """
     )
@@ -39,7 +39,7 @@ func missingManifestError(target: String, directory: URL) -> KeyCatalogPluginErr
 func committedCatalogError(target: String, file: URL) -> KeyCatalogPluginError {
     KeyCatalogPluginError(
         description: """
-            target '\(target)' uses KeyCatalogPlugin and also contains \(file.path(percentEncoded: false)) \
+            target '\(target)' uses KeyCatalogPlugin and also contains \(file.path) \
             (written by generate-keys); the build plugin generates that catalog itself, so delete that file, \
             or remove KeyCatalogPlugin from the target's plugins to keep committed code
             """
@@ -48,11 +48,11 @@ func committedCatalogError(target: String, file: URL) -> KeyCatalogPluginError {
 
 /// The build command that generates a target's catalog from its manifest.
 func generationCommand(tool: URL, manifest: URL, workDirectory: URL) -> Command {
-    let output = workDirectory.appending(path: generatedFileName)
+    let output = workDirectory.appendingPathComponent(generatedFileName)
     return .buildCommand(
         displayName: "Generating key catalog from \(manifest.lastPathComponent)",
         executable: tool,
-        arguments: ["generate", manifest.path(percentEncoded: false), "--output", output.path(percentEncoded: false)],
+        arguments: ["generate", manifest.path, "--output", output.path],
         inputFiles: [manifest],
         outputFiles: [output]
     )
@@ -91,7 +91,7 @@ func targetsWithManifests(in package: Package, named names: [String]) throws -> 
     for name in names where !found.contains(where: { $0.name == name }) {
         let directory = modules.first { $0.name == name }!.directoryURL
         throw KeyCatalogPluginError(
-            description: "target '\(name)' has no \(manifestFileName) in \(directory.path(percentEncoded: false)); add one there"
+            description: "target '\(name)' has no \(manifestFileName) in \(directory.path); add one there"
         )
     }
     return found

@@ -71,7 +71,7 @@ enum Benchmarks {
             print("(valgrind not found: no instruction or allocation counts)")
             return
         }
-        let executable = URL(filePath: "/proc/self/exe").resolvingSymlinksInPath().path
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
         let fixture = BenchmarkFixture()
         // File writes are dominated by fsync, which valgrind does not count: reads only for the file store.
         let ids = fixture.cases
@@ -118,8 +118,8 @@ enum Benchmarks {
     /// whole-process `Collected` total, which counted it.
     static func total(_ tool: String, _ valgrind: String, _ executable: String, _ arguments: [String]) -> Int? {
         let process = Process()
-        process.executableURL = URL(filePath: valgrind)
-        let outputBase = FileManager.default.temporaryDirectory.appending(path: "keycatalog-callgrind-\(getpid())-\(UUID().uuidString)").path
+        process.executableURL = URL(fileURLWithPath: valgrind)
+        let outputBase = FileManager.default.temporaryDirectory.appendingPathComponent("keycatalog-callgrind-\(getpid())-\(UUID().uuidString)").path
         let output =
             tool == "dhat"
             ? ["--dhat-out-file=/dev/null"]
@@ -142,14 +142,14 @@ enum Benchmarks {
         }
         // Thread 1 is the main thread: `<base>-01`.
         let files = (try? FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path)) ?? []
-        let prefix = URL(filePath: outputBase).lastPathComponent
+        let prefix = URL(fileURLWithPath: outputBase).lastPathComponent
         defer {
             for name in files where name.hasPrefix(prefix) {
-                try? FileManager.default.removeItem(atPath: FileManager.default.temporaryDirectory.appending(path: name).path)
+                try? FileManager.default.removeItem(atPath: FileManager.default.temporaryDirectory.appendingPathComponent(name).path)
             }
         }
         guard let mainFile = files.first(where: { $0 == prefix + "-01" }),
-            let contents = try? String(contentsOfFile: FileManager.default.temporaryDirectory.appending(path: mainFile).path, encoding: .utf8)
+            let contents = try? String(contentsOfFile: FileManager.default.temporaryDirectory.appendingPathComponent(mainFile).path, encoding: .utf8)
         else { return nil }
         for line in contents.split(separator: "\n") where line.hasPrefix("summary:") || line.hasPrefix("totals:") {
             return Int(line.split(separator: " ").last ?? "")

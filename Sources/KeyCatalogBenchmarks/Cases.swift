@@ -132,10 +132,10 @@ final class BenchmarkFixture {
 
     init() {
         defaults = UserDefaults(suiteName: suiteName)!
-        directory = FileManager.default.temporaryDirectory.appending(path: "keycatalog-benchmarks-\(getpid())")
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("keycatalog-benchmarks-\(getpid())")
         try! FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        file = FileKeyValueStore(url: directory.appending(path: "typed.plist"))
-        rawFile = RawPropertyListFile(url: directory.appending(path: "raw.plist"))
+        file = FileKeyValueStore(url: directory.appendingPathComponent("typed.plist"))
+        rawFile = RawPropertyListFile(url: directory.appendingPathComponent("raw.plist"))
         encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         seed()
@@ -173,7 +173,7 @@ final class BenchmarkFixture {
     func cleanUp() {
         UserDefaultsPersistence.synchronizePendingWrites()
         defaults.removePersistentDomain(forName: suiteName)
-        try? FileManager.default.removeItem(at: URL(filePath: NSHomeDirectory()).appending(path: ".config/\(suiteName).plist"))
+        try? FileManager.default.removeItem(at: URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent(".config/\(suiteName).plist"))
         try? FileManager.default.removeItem(at: directory)
     }
 

@@ -8,14 +8,14 @@ enum MigrationBenchmarks {
         print("| Store | Keys × sources | µs per run | µs per source |")
         print("|---|---|---:|---:|")
         let suiteName = "keycatalog.benchmarks.migrations.\(getpid())"
-        let folder = FileManager.default.temporaryDirectory.appending(path: "keycatalog-migration-bench-\(getpid())")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("keycatalog-migration-bench-\(getpid())")
         defer {
             UserDefaults(suiteName: suiteName)?.removePersistentDomain(forName: suiteName)
             try? FileManager.default.removeItem(at: folder)
         }
         let stores: [(String, any PersistentKeyValueStore)] = [
             ("UserDefaults", UserDefaultsPersistence.suite(named: suiteName)!),
-            ("file", FileKeyValueStore(url: folder.appending(path: "settings.plist"))),
+            ("file", FileKeyValueStore(url: folder.appendingPathComponent("settings.plist"))),
             ("in-memory", InMemoryKeyValueStore()),
         ]
         for (name, store) in stores {

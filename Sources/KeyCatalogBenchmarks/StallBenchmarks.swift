@@ -21,7 +21,7 @@ enum StallBenchmarks {
         defer {
             UserDefaultsPersistence.synchronizePendingWrites()
             defaults.removePersistentDomain(forName: suiteName)
-            try? FileManager.default.removeItem(at: URL(filePath: NSHomeDirectory()).appending(path: ".config/\(suiteName).plist"))
+            try? FileManager.default.removeItem(at: URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent(".config/\(suiteName).plist"))
         }
         // A suite of realistic size: 200 keys of short strings and numbers.
         for index in 0..<200 {

@@ -32,12 +32,12 @@ enum MigrationHelper {
         switch arguments.first {
         case "move" where arguments.count == 4:
             stores = [
-                "from": AnyPersistentKeyValueStore(FileKeyValueStore(url: URL(filePath: arguments[1]))),
-                "to": AnyPersistentKeyValueStore(FileKeyValueStore(url: URL(filePath: arguments[2]))),
+                "from": AnyPersistentKeyValueStore(FileKeyValueStore(url: URL(fileURLWithPath: arguments[1]))),
+                "to": AnyPersistentKeyValueStore(FileKeyValueStore(url: URL(fileURLWithPath: arguments[2]))),
             ]
             countArgument = arguments[3]
         case "rename" where arguments.count == 3:
-            let store = AnyPersistentKeyValueStore(FileKeyValueStore(url: URL(filePath: arguments[1])))
+            let store = AnyPersistentKeyValueStore(FileKeyValueStore(url: URL(fileURLWithPath: arguments[1])))
             stores = ["from": store, "to": store]
             countArgument = arguments[2]
         default:

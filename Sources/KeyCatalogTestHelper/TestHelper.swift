@@ -42,7 +42,7 @@ enum TestHelper {
             guard let defaults = UserDefaultsPersistence.suite(named: arguments[1]) else { fail("bad suite \(arguments[1])") }
             store = defaults
         case "file":
-            store = FileKeyValueStore(url: URL(filePath: arguments[1]))
+            store = FileKeyValueStore(url: URL(fileURLWithPath: arguments[1]))
         default:
             fail("unknown store \(arguments[0])")
         }

@@ -75,14 +75,14 @@ struct StoreCatalogTests {
         #expect(stores.shared.base is UserDefaults)
         #expect(stores.scratch.base is InMemoryKeyValueStore)
         let file = try #require(stores.settingsFile.base as? FileKeyValueStore)
-        #expect(file.url.path(percentEncoded: false).hasSuffix("/KeyCatalogGoldens/settings.plist"))
+        #expect(file.url.path.hasSuffix("/KeyCatalogGoldens/settings.plist"))
         #if os(Linux)
         #expect(stores.cloud.base is UbiquitousKeyValueStore, "no iCloud on Linux: an in-memory stand-in keeping iCloud's limits")
         // Once per process: iCloud is unavailable, and the stand-in's launch synchronize() is false.
         #expect(failures.count <= 2)
         #expect(failures.allSatisfy { $0.message.contains("iCloud") })
         let secrets = try #require(stores.secrets.base as? FileKeyValueStore)
-        #expect(secrets.url.path(percentEncoded: false).hasSuffix("/.local/share/keycatalog/keychain/com.example.keycatalog.goldens.plist"))
+        #expect(secrets.url.path.hasSuffix("/.local/share/keycatalog/keychain/com.example.keycatalog.goldens.plist"))
         let groupSecrets = try #require(stores.groupSecrets.base as? FileKeyValueStore, "no keychain on Linux: group and class are ignored")
         #expect(groupSecrets.url.lastPathComponent == "com.example.keycatalog.goldens.group.plist")
         #else

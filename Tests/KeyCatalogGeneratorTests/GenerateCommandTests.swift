@@ -8,14 +8,14 @@ import Testing
 struct GenerateCommandTests {
     /// A temporary folder with a manifest in it, removed afterwards.
     final class Workspace {
-        let url = FileManager.default.temporaryDirectory.appending(path: "keycatalog-generate-\(UUID().uuidString)")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("keycatalog-generate-\(UUID().uuidString)")
         init() { try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
         deinit { try? FileManager.default.removeItem(at: url) }
 
-        func path(_ name: String) -> String { url.appending(path: name).path(percentEncoded: false) }
+        func path(_ name: String) -> String { url.appendingPathComponent(name).path }
 
         func write(_ text: String, to name: String) throws {
-            try Data(text.utf8).write(to: url.appending(path: name))
+            try Data(text.utf8).write(to: url.appendingPathComponent(name))
         }
 
         func read(_ name: String) -> String? {

@@ -10,14 +10,14 @@ import Testing
 /// then review the diff in git.
 @Suite("Golden generated catalogs")
 struct GoldenTests {
-    static let goldensFolder = URL(filePath: #filePath)
+    static let goldensFolder = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent()
         .deletingLastPathComponent()
-        .appending(path: "Fixtures/Goldens")
+        .appendingPathComponent("Fixtures/Goldens")
 
     static let cases: [String] = {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: goldensFolder.path(percentEncoded: false))) ?? []
-        return names.filter { FileManager.default.fileExists(atPath: goldensFolder.appending(path: "\($0)/keys.json").path(percentEncoded: false)) }.sorted()
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: goldensFolder.path)) ?? []
+        return names.filter { FileManager.default.fileExists(atPath: goldensFolder.appendingPathComponent("\($0)/keys.json").path) }.sorted()
     }()
 
     static var isRecording: Bool {
@@ -36,14 +36,14 @@ struct GoldenTests {
 
     @Test("keys.json renders exactly Expected.swift", arguments: cases)
     func golden(_ name: String) throws {
-        let folder = Self.goldensFolder.appending(path: name)
-        let manifest = folder.appending(path: "keys.json")
-        let result = ManifestLoader.load(fileAtPath: manifest.path(percentEncoded: false))
+        let folder = Self.goldensFolder.appendingPathComponent(name)
+        let manifest = folder.appendingPathComponent("keys.json")
+        let result = ManifestLoader.load(fileAtPath: manifest.path)
         #expect(result.diagnostics.map(\.description) == [], "goldens are clean manifests")
         let catalog = try #require(result.catalog)
         let actual = SwiftRenderer(catalog: catalog, manifestPath: "keys.json").render()
 
-        let expectedURL = folder.appending(path: "Expected.swift")
+        let expectedURL = folder.appendingPathComponent("Expected.swift")
         if Self.isRecording {
             try Data(actual.utf8).write(to: expectedURL)
             return
@@ -62,7 +62,7 @@ struct GoldenTests {
 
     @Test("rendering is deterministic and independent of the manifest's folder", arguments: cases)
     func deterministic(_ name: String) throws {
-        let manifest = Self.goldensFolder.appending(path: "\(name)/keys.json").path(percentEncoded: false)
+        let manifest = Self.goldensFolder.appendingPathComponent("\(name)/keys.json").path
         let catalog = try #require(ManifestLoader.load(fileAtPath: manifest).catalog)
         let relative = SwiftRenderer(catalog: catalog, manifestPath: "keys.json").render()
         let absolute = SwiftRenderer(catalog: catalog, manifestPath: manifest).render()
@@ -74,8 +74,8 @@ struct GoldenTests {
     func compiled(_ name: String) throws {
         let link = Self.goldensFolder
             .deletingLastPathComponent().deletingLastPathComponent()
-            .appending(path: "GeneratedCatalogTests/Goldens/\(GoldenTests.symlinkName(for: name))")
-        let destination = try FileManager.default.destinationOfSymbolicLink(atPath: link.path(percentEncoded: false))
+            .appendingPathComponent("GeneratedCatalogTests/Goldens/\(GoldenTests.symlinkName(for: name))")
+        let destination = try FileManager.default.destinationOfSymbolicLink(atPath: link.path)
         #expect(destination == "../../Fixtures/Goldens/\(name)/Expected.swift")
     }
 

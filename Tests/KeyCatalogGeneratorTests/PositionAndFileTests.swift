@@ -34,7 +34,7 @@ struct PositionAndFileTests {
     @Test("a directory or a device is named for what it is")
     func notAFile() throws {
         try CommandTests.withFiles([:]) { folder in
-            let path = folder.path(percentEncoded: false)
+            let path = folder.path
             let result = KeyCatalogCommand.run(["lint", path])
             #expect(result.standardError == "\(path):1:1: error: '\(path)' is a directory, not a manifest; give the manifest's path, as in '\(path.hasSuffix("/") ? path : path + "/")keys.json'\n")
         }
@@ -44,10 +44,10 @@ struct PositionAndFileTests {
     @Test("generate refuses to write over its own manifest, however the path is spelled")
     func outputIsInput() throws {
         try CommandTests.withFiles(["keys.json": Manifests.small]) { folder in
-            let manifest = folder.appending(path: "keys.json").path(percentEncoded: false)
-            let link = folder.appending(path: "link.json").path(percentEncoded: false)
+            let manifest = folder.appendingPathComponent("keys.json").path
+            let link = folder.appendingPathComponent("link.json").path
             try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: manifest)
-            for output in [manifest, folder.appending(path: "./sub/../keys.json").path(percentEncoded: false), link] {
+            for output in [manifest, folder.appendingPathComponent("./sub/../keys.json").path, link] {
                 let result = KeyCatalogCommand.run(["generate", manifest, "--output", output])
                 #expect(result.exitCode == 64)
                 #expect(result.standardError.hasPrefix("error: '--output \(output)' is the manifest '\(manifest)' itself, which generating would overwrite with Swift; write to a .swift file, as in '--output Keys.swift'"))

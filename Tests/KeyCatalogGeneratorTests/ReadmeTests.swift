@@ -8,8 +8,8 @@ import Testing
 struct ReadmeTests {
     static let readme =
         (try? String(
-            contentsOf: URL(filePath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-                .appending(path: "README.md"),
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("README.md"),
             encoding: .utf8
         )) ?? ""
 

@@ -8,7 +8,7 @@ import Testing
 struct DurabilityTests {
     @Test func userDefaultsWrittenByAChildThatExitsNormallyAreOnDisk() throws {
         let name = "keycatalog.tests.durability.\(UUID().uuidString)"
-        let fileURL = URL(filePath: NSHomeDirectory()).appending(path: ".config/\(name).plist")
+        let fileURL = URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent(".config/\(name).plist")
         defer {
             UserDefaults(suiteName: name)?.removePersistentDomain(forName: name)
             try? FileManager.default.removeItem(at: fileURL)
@@ -16,7 +16,7 @@ struct DurabilityTests {
 
         let writer = try TestHelperExecutable.run(["defaults", name, "set", "Count", "42", "Name", "héllo"])
         #expect(writer.status == 0)
-        #expect(FileManager.default.fileExists(atPath: fileURL.path(percentEncoded: false)), "the exit hook synchronized the suite")
+        #expect(FileManager.default.fileExists(atPath: fileURL.path), "the exit hook synchronized the suite")
         #expect(try StoreFixture.readPropertyListFile(fileURL) == ["Count": .int(42), "Name": .string("héllo")])
 
         let reader = try TestHelperExecutable.run(["defaults", name, "get", "Count"])
@@ -35,7 +35,7 @@ struct DurabilityTests {
         // configuration folder of their own, so the real home folder is never touched.
         let home = TemporaryDirectory()
         var environment = ProcessInfo.processInfo.environment
-        environment["XDG_CONFIG_HOME"] = home.url.path(percentEncoded: false)
+        environment["XDG_CONFIG_HOME"] = home.url.path
         let key = "KeyCatalogDurability"
         func helper(_ arguments: String...) throws -> (status: Int32, output: String) {
             try TestHelperExecutable.run(["defaults", "standard"] + arguments, environment: environment)
@@ -44,22 +44,22 @@ struct DurabilityTests {
         #expect(try helper("get", key).output == "41\n")
         #expect(try helper("set", key, "42").status == 0)
         #expect(try helper("get", key).output == "42\n")
-        #expect(FileManager.default.fileExists(atPath: home.file("KeyCatalogTestHelper.plist").path(percentEncoded: false)))
+        #expect(FileManager.default.fileExists(atPath: home.file("KeyCatalogTestHelper.plist").path))
     }
 
     @Test func fileStoreWrittenByAChildIsReadBackByAnotherProcess() throws {
         let directory = TemporaryDirectory()
         let url = directory.file("nested/settings.plist")
-        let writer = try TestHelperExecutable.run(["file", url.path(percentEncoded: false), "set", "Count", "7", "Name", "x"])
+        let writer = try TestHelperExecutable.run(["file", url.path, "set", "Count", "7", "Name", "x"])
         #expect(writer.status == 0)
         #expect(try StoreFixture.readPropertyListFile(url) == ["Count": .int(7), "Name": .string("x")])
 
-        let reader = try TestHelperExecutable.run(["file", url.path(percentEncoded: false), "get", "Count"])
+        let reader = try TestHelperExecutable.run(["file", url.path, "get", "Count"])
         #expect(reader.output == "7\n")
         #expect(FileKeyValueStore(url: url).get(PersistentKey<Int>("Count", defaultValue: 0)) == 7)
 
         // A second child adds to the file rather than replacing what the first wrote.
-        _ = try TestHelperExecutable.run(["file", url.path(percentEncoded: false), "set", "Other", "8"])
+        _ = try TestHelperExecutable.run(["file", url.path, "set", "Other", "8"])
         #expect(try StoreFixture.readPropertyListFile(url) == ["Count": .int(7), "Name": .string("x"), "Other": .int(8)])
     }
 
@@ -68,7 +68,7 @@ struct DurabilityTests {
     func fileStoreKilledMidWriteLeavesTheOldFileOrTheNewOne(milliseconds: Int) async throws {
         let directory = TemporaryDirectory()
         let url = directory.file("settings.plist")
-        let child = try TestHelperExecutable.start(["file", url.path(percentEncoded: false), "write-forever", "Numbers"])
+        let child = try TestHelperExecutable.start(["file", url.path, "write-forever", "Numbers"])
         let output = (child.standardOutput as! Pipe).fileHandleForReading
         // Wait for the first write to finish.
         var line = Data()

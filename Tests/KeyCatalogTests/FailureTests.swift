@@ -194,8 +194,8 @@ struct FileStoreTests {
 
         #expect(store.storedValues.isEmpty, "the store starts empty")
         #expect(store.get(PersistentKey<Int>("a", defaultValue: 7)) == 7)
-        #expect(!FileManager.default.fileExists(atPath: url.path(percentEncoded: false)))
-        let aside = try FileManager.default.contentsOfDirectory(atPath: directory.url.path(percentEncoded: false))
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+        let aside = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
             .filter { $0.hasPrefix("settings.plist.corrupt-") }
         #expect(aside.count == 1)
         let asideURL = directory.file(try #require(aside.first))
@@ -213,10 +213,10 @@ struct FileStoreTests {
         let store = FileKeyValueStore(url: url)
         store.set(PersistentKey<String>("token", defaultValue: ""), to: "secret")
         var info = stat()
-        #expect(stat(url.path(percentEncoded: false), &info) == 0)
+        #expect(stat(url.path, &info) == 0)
         #expect(info.st_mode & 0o777 == 0o600)
         store.set(PersistentKey<String>("token", defaultValue: ""), to: "rotated")
-        #expect(stat(url.path(percentEncoded: false), &info) == 0)
+        #expect(stat(url.path, &info) == 0)
         #expect(info.st_mode & 0o777 == 0o600, "every rewrite keeps the mode")
     }
 
@@ -225,14 +225,14 @@ struct FileStoreTests {
         for index in 0..<20 {
             store.set(PersistentKey<Int>("n", defaultValue: 0), to: index)
         }
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory.url.path(percentEncoded: false))
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
         #expect(names.sorted() == ["settings.plist", "settings.plist.lock"], "the file and the lock writers take, nothing else")
     }
 
     @Test func twoStoresOnOneFileAgree() throws {
         let first = FileKeyValueStore(url: url)
         // The same file, spelled differently.
-        let second = FileKeyValueStore(url: directory.url.appending(path: "./sub/../settings.plist"))
+        let second = FileKeyValueStore(url: directory.url.appendingPathComponent("./sub/../settings.plist"))
         let key = PersistentKey<[String]>("list", defaultValue: [])
         first.set(key, to: ["a"])
         #expect(second.get(key) == ["a"])
@@ -248,7 +248,7 @@ struct FileStoreTests {
         let linkDirectory = directory.file("link")
         try FileManager.default.createSymbolicLink(at: linkDirectory, withDestinationURL: directory.url)
         let first = FileKeyValueStore(url: url)
-        let second = FileKeyValueStore(url: linkDirectory.appending(path: "settings.plist"))
+        let second = FileKeyValueStore(url: linkDirectory.appendingPathComponent("settings.plist"))
         first.set(PersistentKey<Int>("n", defaultValue: 0), to: 1)
         second.set(PersistentKey<Int>("m", defaultValue: 0), to: 2)
         #expect(first.get(PersistentKey<Int>("m", defaultValue: 0)) == 2)
@@ -267,7 +267,7 @@ struct FileStoreTests {
 
     @Test func directoryReplacedByAFileMakesWritesFailAndKeepsTheOldValue() throws {
         let folder = directory.file("folder")
-        let store = FileKeyValueStore(url: folder.appending(path: "settings.plist"))
+        let store = FileKeyValueStore(url: folder.appendingPathComponent("settings.plist"))
         let key = PersistentKey<Int>("n", defaultValue: 0)
         store.set(key, to: 1)
         try FileManager.default.removeItem(at: folder)
@@ -292,7 +292,7 @@ struct FileStoreTests {
         let key = PersistentKey<Int>("n", defaultValue: 0)
         store.set(key, to: 1)
         try FileManager.default.removeItem(at: url)
-        try FileManager.default.createDirectory(at: url.appending(path: "occupied"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: url.appendingPathComponent("occupied"), withIntermediateDirectories: true)
 
         let recorder = FailureRecorder()
         recorder.record {
@@ -303,7 +303,7 @@ struct FileStoreTests {
         #expect(store.contains(key))
         #expect(recorder.failures.map(\.operation) == [.write, .remove])
         #expect(recorder.failures.first?.message.contains("not written, to keep the file that is there") == true, "\(recorder.failures)")
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.url.path(percentEncoded: false))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
         #expect(leftovers.sorted() == ["settings.plist", "settings.plist.lock"], "the temporary file is removed")
     }
 
@@ -316,6 +316,6 @@ struct FileStoreTests {
         #expect(recorder.failures.first?.operation == .load)
         #expect(store.storedValues.isEmpty)
         var isDirectory: ObjCBool = false
-        #expect(FileManager.default.fileExists(atPath: url.path(percentEncoded: false), isDirectory: &isDirectory) && isDirectory.boolValue)
+        #expect(FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue)
     }
 }

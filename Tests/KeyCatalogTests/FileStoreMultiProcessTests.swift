@@ -41,7 +41,7 @@ struct FileStoreMultiProcessTests {
     @Test(.timeLimit(.minutes(30)))
     func writersInSeveralProcessesLoseNoWrite() throws {
         let url = folder.file("shared.plist")
-        let path = url.path(percentEncoded: false)
+        let path = url.path
         let writers = 5
         let writesPerChild = ProcessInfo.processInfo.environment["KEYCATALOG_STRESS_WRITES"].flatMap { Int($0) } ?? 300
         let victims: Set<Int> = [1, 3]
@@ -112,7 +112,7 @@ struct FileStoreMultiProcessTests {
         recorder.record { FileKeyValueStore(url: url).set(PersistentKey<String>(key, defaultValue: ""), to: value) }
         #expect(recorder.failures.isEmpty, "\(recorder.failures)")
 
-        let reader = try TestHelperExecutable.run(["file", url.path(percentEncoded: false), "get-scalars", Self.scalars(key)])
+        let reader = try TestHelperExecutable.run(["file", url.path, "get-scalars", Self.scalars(key)])
         #expect(reader.status == 0)
         #expect(reader.output == Self.scalars(value) + "\n", "read back in a fresh process")
         #expect(try StoreFixture.readPropertyListFile(url) == [key: .string(value)])
@@ -158,10 +158,10 @@ struct FileStoreMultiProcessTests {
         recorder.record { store.set(PersistentKey<Int>("good", defaultValue: 0), to: 2) }
         let text = String(decoding: try Data(contentsOf: url), as: UTF8.self)
         #expect(text.contains("<key>huge</key>\n\t<integer>99999999999999999999999</integer>"), "\(text)")
-        let folderNames = try FileManager.default.contentsOfDirectory(atPath: folder.url.path(percentEncoded: false))
+        let folderNames = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
         #expect(!folderNames.contains { $0.contains("corrupt") }, "nothing moved aside")
         // A fresh process reads the good values, and reports the bad entry too.
-        let reader = try TestHelperExecutable.start(["file", url.path(percentEncoded: false), "get", "good"], capturingErrors: true)
+        let reader = try TestHelperExecutable.start(["file", url.path, "get", "good"], capturingErrors: true)
         let output = (reader.standardOutput as! Pipe).fileHandleForReading.readDataToEndOfFile()
         let errors = (reader.standardError as! Pipe).fileHandleForReading.readDataToEndOfFile()
         reader.waitUntilExit()
@@ -195,14 +195,14 @@ struct FileStoreMultiProcessTests {
         let home = folder.file("home")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         var environment = ProcessInfo.processInfo.environment
-        environment["HOME"] = home.path(percentEncoded: false)
+        environment["HOME"] = home.path
         for name in ["XDG_DATA_HOME", "XDG_CONFIG_HOME"] { environment[name] = nil }
         let child = try TestHelperExecutable.run(["home", "keycatalog-home-test"], environment: environment)
         #expect(child.status == 0)
-        let homePath = home.path(percentEncoded: false)
+        let homePath = home.path
         #expect(child.output.split(separator: "\n").allSatisfy { $0.contains(homePath) }, "\(child.output)")
         for file in ["home.plist", ".local/share/relative.plist", ".local/share/keycatalog/keychain/keycatalog-home-test.plist"] {
-            #expect(try StoreFixture.readPropertyListFile(home.appending(path: file)) == ["Home": .int(1)], "\(file)")
+            #expect(try StoreFixture.readPropertyListFile(home.appendingPathComponent(file)) == ["Home": .int(1)], "\(file)")
         }
     }
 }

@@ -12,39 +12,39 @@ struct FileStoreProcessTests {
     private func sharedFolder() throws -> URL {
         let url = folder.file("shared")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        chmod(url.path(percentEncoded: false), 0o777)
+        chmod(url.path, 0o777)
         return url
     }
 
     private func writePropertyList(_ values: [String: Any], to url: URL, mode: mode_t) throws {
         try PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0).write(to: url)
-        chmod(url.path(percentEncoded: false), mode)
+        chmod(url.path, mode)
     }
 
     @Test func aFileThatCannotBeReadIsNeverOverwritten() throws {
-        let url = try sharedFolder().appending(path: "settings.plist")
+        let url = try sharedFolder().appendingPathComponent("settings.plist")
         try writePropertyList(["precious": 42], to: url, mode: 0o000)
 
-        let child = try TestHelperExecutable.runUnprivileged(["file", url.path(percentEncoded: false), "set", "new", "1"])
+        let child = try TestHelperExecutable.runUnprivileged(["file", url.path, "set", "new", "1"])
         #expect(child.status == 0)
         #expect(child.errors.contains("file could not be read"), "\(child.errors)")
         #expect(child.errors.contains("not written, to keep the file that is there"), "\(child.errors)")
-        chmod(url.path(percentEncoded: false), 0o600)
+        chmod(url.path, 0o600)
         #expect(try StoreFixture.readPropertyListFile(url) == ["precious": .int(42)], "the file is as it was")
     }
 
     @Test func aReadOnlyFolderMakesWritesFailAndKeepsTheOldValue() throws {
         let directory = try sharedFolder()
-        let url = directory.appending(path: "settings.plist")
+        let url = directory.appendingPathComponent("settings.plist")
         try writePropertyList(["n": 1], to: url, mode: 0o644)
-        chmod(directory.path(percentEncoded: false), 0o555)
-        defer { chmod(directory.path(percentEncoded: false), 0o777) }
+        chmod(directory.path, 0o555)
+        defer { chmod(directory.path, 0o777) }
 
-        let child = try TestHelperExecutable.runUnprivileged(["file", url.path(percentEncoded: false), "set", "n", "2"])
+        let child = try TestHelperExecutable.runUnprivileged(["file", url.path, "set", "n", "2"])
         #expect(child.status == 0)
         #expect(child.errors.contains("write of 'n'"), "\(child.errors)")
         #expect(try StoreFixture.readPropertyListFile(url) == ["n": .int(1)])
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path(percentEncoded: false))
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         #expect(names == ["settings.plist"])
     }
 
@@ -55,7 +55,7 @@ struct FileStoreProcessTests {
         store.set(mine, to: 1)
 
         // Another process writes the file while this one has it open.
-        let child = try TestHelperExecutable.run(["file", url.path(percentEncoded: false), "set", "Theirs", "2"])
+        let child = try TestHelperExecutable.run(["file", url.path, "set", "Theirs", "2"])
         #expect(child.status == 0)
 
         store.set(mine, to: 3)
@@ -88,7 +88,7 @@ struct AwkwardFailureTests {
     @Test func aFailedBackgroundSynchronizeIsReported() throws {
         let suite = TemporarySuite()
         // A folder where the suite's file should be: Foundation cannot write it.
-        try FileManager.default.createDirectory(at: suite.fileURL.appending(path: "blocked"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: suite.fileURL.appendingPathComponent("blocked"), withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: suite.fileURL) }
         let recorder = FailureRecorder()
         recorder.record {

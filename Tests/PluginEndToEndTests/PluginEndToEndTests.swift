@@ -46,7 +46,7 @@ struct PluginEndToEndTests {
         #expect(try Fixture.modificationDate(generated) == firstGeneration)
 
         // Touching keys.json reruns the tool, which leaves identical output alone.
-        let manifest = client.url.appending(path: "Sources/PluginClient/keys.json")
+        let manifest = client.url.appendingPathComponent("Sources/PluginClient/keys.json")
         try FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: manifest.path)
         let touched = try client.swift("build", "--product", "PluginClient")
         #expect(touched.status == 0)
@@ -71,7 +71,7 @@ struct PluginEndToEndTests {
     func manifestErrorsFailTheBuildAtTheirPositions() throws {
         let build = try client.swift("build", "--target", "BrokenManifest")
         #expect(build.status != 0)
-        let manifest = client.url.appending(path: "Sources/BrokenManifest/keys.json").path
+        let manifest = client.url.appendingPathComponent("Sources/BrokenManifest/keys.json").path
         #expect(build.output.contains("\(manifest):4:37: error: unknown type 'Integer' for key 'retryCount'; did you mean 'Int'?"), "\(build.output)")
         #expect(build.output.contains("\(manifest):5:42: error: unknown field 'defualt' in key 'theme'; did you mean 'default'?"), "\(build.output)")
     }
@@ -116,7 +116,7 @@ struct PluginEndToEndTests {
 
     @Test(.timeLimit(.minutes(15)))
     func generateKeysWritesTheCatalogIntoTheTarget() throws {
-        let output = client.url.appending(path: "Sources/PluginClient/KeyCatalog.generated.swift")
+        let output = client.url.appendingPathComponent("Sources/PluginClient/KeyCatalog.generated.swift")
         defer { try? FileManager.default.removeItem(at: output) }
         let generate = try client.swift("package", "--allow-writing-to-package-directory", "generate-keys", "--target", "PluginClient")
         #expect(generate.status == 0, "\(generate.output)")
@@ -127,7 +127,7 @@ struct PluginEndToEndTests {
 
     @Test(.timeLimit(.minutes(15)))
     func aCommittedCatalogInATargetThatUsesTheBuildPluginIsNamedNotAMultipleProducersError() throws {
-        let committed = client.url.appending(path: "Sources/PluginClient/KeyCatalog.generated.swift")
+        let committed = client.url.appendingPathComponent("Sources/PluginClient/KeyCatalog.generated.swift")
         defer { try? FileManager.default.removeItem(at: committed) }
         let generate = try client.swift("package", "--allow-writing-to-package-directory", "generate-keys", "--target", "PluginClient")
         #expect(generate.status == 0, "\(generate.output)")
@@ -151,7 +151,7 @@ struct PluginEndToEndTests {
         let build = try app.swift("build")
         #expect(build.status == 0, "\(build.output)")
         #expect(!build.output.contains("warning: "), "\(build.output)")
-        let home = ["HOME": app.url.appending(path: "home").path, "XDG_CONFIG_HOME": app.url.appending(path: "home/.config").path]
+        let home = ["HOME": app.url.appendingPathComponent("home").path, "XDG_CONFIG_HOME": app.url.appendingPathComponent("home/.config").path]
         let first = try app.run(".build/debug/MyApp", environment: home)
         let second = try app.run(".build/debug/MyApp", environment: home)
         #expect(first.status == 0 && second.status == 0, "\(first.output)\(second.output)")
@@ -179,22 +179,22 @@ struct Fixture: Sendable {
 
     static let isEnabled = ProcessInfo.processInfo.environment["KEYCATALOG_END_TO_END"] == "1"
 
-    static let packageRoot = URL(filePath: #filePath)
+    static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     static func workingCopy(of name: String) throws -> Fixture {
-        let source = packageRoot.appending(path: "Tests/Fixtures/\(name)")
-        let copy = packageRoot.appending(path: ".build-e2e/\(name)")
+        let source = packageRoot.appendingPathComponent("Tests/Fixtures/\(name)")
+        let copy = packageRoot.appendingPathComponent(".build-e2e/\(name)")
         let fileManager = FileManager.default
         try fileManager.createDirectory(at: copy, withIntermediateDirectories: true)
         // Replace everything but the build folder, so builds stay incremental.
         for item in try fileManager.contentsOfDirectory(atPath: copy.path) where item != ".build" {
-            try fileManager.removeItem(at: copy.appending(path: item))
+            try fileManager.removeItem(at: copy.appendingPathComponent(item))
         }
         for item in try fileManager.contentsOfDirectory(atPath: source.path) where item != ".build" {
-            try fileManager.copyItem(at: source.appending(path: item), to: copy.appending(path: item))
+            try fileManager.copyItem(at: source.appendingPathComponent(item), to: copy.appendingPathComponent(item))
         }
-        let manifest = copy.appending(path: "Package.swift")
+        let manifest = copy.appendingPathComponent("Package.swift")
         let text = try String(contentsOf: manifest, encoding: .utf8)
             .replacingOccurrences(of: #"path: "../../..""#, with: "path: \"\(packageRoot.path)\"")
         try text.write(to: manifest, atomically: true, encoding: .utf8)
@@ -204,12 +204,12 @@ struct Fixture: Sendable {
     /// The README's quick start as a package in `.build-e2e/MyApp/`: every block marked
     /// `<!-- quick-start: PATH -->` written to PATH, the dependency URL pointed at this package.
     static func readmeQuickStart() throws -> Fixture {
-        let readme = try String(contentsOf: packageRoot.appending(path: "README.md"), encoding: .utf8)
-        let copy = packageRoot.appending(path: ".build-e2e/MyApp")
+        let readme = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let copy = packageRoot.appendingPathComponent(".build-e2e/MyApp")
         let fileManager = FileManager.default
         try fileManager.createDirectory(at: copy, withIntermediateDirectories: true)
         for item in try fileManager.contentsOfDirectory(atPath: copy.path) where item != ".build" {
-            try fileManager.removeItem(at: copy.appending(path: item))
+            try fileManager.removeItem(at: copy.appendingPathComponent(item))
         }
         let lines = readme.components(separatedBy: "\n")
         var written = 0
@@ -222,7 +222,7 @@ struct Fixture: Sendable {
                 try #require(text.contains(url), "the quick start's dependency line changed; update this test")
                 text = text.replacingOccurrences(of: url, with: ".package(name: \"KeyCatalog\", path: \"\(packageRoot.path)\")")
             }
-            let file = copy.appending(path: path)
+            let file = copy.appendingPathComponent(path)
             try fileManager.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
             try text.write(to: file, atomically: true, encoding: .utf8)
             written += 1
@@ -241,10 +241,10 @@ struct Fixture: Sendable {
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
-        process.executableURL = executable.hasPrefix("/") ? URL(filePath: executable) : url.appending(path: executable)
+        process.executableURL = executable.hasPrefix("/") ? URL(fileURLWithPath: executable) : url.appendingPathComponent(executable)
         process.arguments = arguments
         process.currentDirectoryURL = url
-        let output = url.appending(path: ".build-output-\(UUID().uuidString).log")
+        let output = url.appendingPathComponent(".build-output-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: output) }
         let handle = try FileHandle(forWritingTo: output)
@@ -263,7 +263,7 @@ struct Fixture: Sendable {
     /// fixture's folder is also named PluginClient, so every target's output would match that, and
     /// the first one listed (MissingTransform's, once its test has built it) was read instead.
     func generatedFile() throws -> URL {
-        let outputs = url.appending(path: ".build/plugins/outputs")
+        let outputs = url.appendingPathComponent(".build/plugins/outputs")
         let files = (FileManager.default.enumerator(at: outputs, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? [])
             .filter { file in
                 let components = file.pathComponents

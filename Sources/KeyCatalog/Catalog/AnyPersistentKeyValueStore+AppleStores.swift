@@ -92,8 +92,8 @@ extension AnyPersistentKeyValueStore {
     static func keychainFallbackURL(service: String) -> URL {
         let fileName = service.isEmpty ? "_" : service.replacingOccurrences(of: "/", with: "_")
         return _homeDirectory()
-            .appending(path: ".local/share/keycatalog/keychain")
-            .appending(path: fileName + ".plist")
+            .appendingPathComponent(".local/share/keycatalog/keychain")
+            .appendingPathComponent(fileName + ".plist")
     }
 
     private static let ubiquitousUnavailableReported = _Locked(false)

@@ -79,13 +79,13 @@ extension AnyPersistentKeyValueStore {
     }
 
     static func resolveFilePath(_ path: String) -> URL {
-        if path.hasPrefix("/") { return URL(filePath: path) }
+        if path.hasPrefix("/") { return URL(fileURLWithPath: path) }
         if path == "~" || path.hasPrefix("~/") {
-            return _homeDirectory().appending(path: String(path.dropFirst(2)))
+            return _homeDirectory().appendingPathComponent(String(path.dropFirst(2)))
         }
         let support =
             FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
-            ?? _homeDirectory().appending(path: ".local/share")
-        return support.appending(path: path)
+            ?? _homeDirectory().appendingPathComponent(".local/share")
+        return support.appendingPathComponent(path)
     }
 }

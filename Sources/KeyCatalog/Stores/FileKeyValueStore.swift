@@ -3,7 +3,7 @@ import Foundation
 /// A store kept in a property-list file at a URL.
 ///
 /// ```swift
-/// let store = FileKeyValueStore(url: applicationSupport.appending(path: "settings.plist"))
+/// let store = FileKeyValueStore(url: applicationSupport.appendingPathComponent("settings.plist"))
 /// store.set(.launchCount, to: store.get(.launchCount) + 1)
 /// ```
 ///
@@ -41,7 +41,7 @@ public final class FileKeyValueStore: PersistentKeyValueStore, Sendable {
 
     public var keyValueChanges: KeyValueChangeCenter { file.changes }
 
-    public var persistentStoreDescription: String { "file store at \(url.path(percentEncoded: false))" }
+    public var persistentStoreDescription: String { "file store at \(url.path)" }
 
     /// Everything stored and readable, by storage key.
     public var storedValues: [String: PropertyListValue] {
@@ -105,7 +105,7 @@ final class PropertyListFile: Sendable {
         let path = canonicalPath(of: url)
         let (file, failure) = openFiles.withLock { files -> (PropertyListFile, String?) in
             if let file = files[path] { return (file, nil) }
-            let file = PropertyListFile(url: URL(filePath: path))
+            let file = PropertyListFile(url: URL(fileURLWithPath: path))
             files[path] = file
             return (file, file.contents.withLock { $0.writeBlock ?? $0.loadReport })
         }
@@ -121,21 +121,21 @@ final class PropertyListFile: Sendable {
     /// each store's write would drop the other's values. So: follow the file if it is a link, then
     /// resolve its deepest existing folder with `realpath` and append the rest.
     static func canonicalPath(of url: URL) -> String {
-        var path = url.standardizedFileURL.path(percentEncoded: false)
+        var path = url.standardizedFileURL.path
         for _ in 0..<32 {
             guard let destination = try? FileManager.default.destinationOfSymbolicLink(atPath: path) else { break }
             path =
                 destination.hasPrefix("/")
-                ? URL(filePath: destination).standardizedFileURL.path(percentEncoded: false)
-                : URL(filePath: path).deletingLastPathComponent().appending(path: destination).standardizedFileURL.path(percentEncoded: false)
+                ? URL(fileURLWithPath: destination).standardizedFileURL.path
+                : URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(destination).standardizedFileURL.path
         }
-        var existing = URL(filePath: path).deletingLastPathComponent()
-        var rest = [URL(filePath: path).lastPathComponent]
-        while existing.path(percentEncoded: false) != "/" {
-            if let resolved = realpath(existing.path(percentEncoded: false), nil) {
+        var existing = URL(fileURLWithPath: path).deletingLastPathComponent()
+        var rest = [URL(fileURLWithPath: path).lastPathComponent]
+        while existing.path != "/" {
+            if let resolved = realpath(existing.path, nil) {
                 defer { free(resolved) }
-                return rest.reversed().reduce(URL(filePath: String(cString: resolved))) { $0.appending(path: $1) }
-                    .path(percentEncoded: false)
+                return rest.reversed().reduce(URL(fileURLWithPath: String(cString: resolved))) { $0.appendingPathComponent($1) }
+                    .path
             }
             rest.append(existing.lastPathComponent)
             existing.deleteLastPathComponent()
@@ -145,7 +145,7 @@ final class PropertyListFile: Sendable {
 
     private init(url: URL) {
         self.url = url
-        self.lockURL = url.deletingLastPathComponent().appending(path: url.lastPathComponent + ".lock")
+        self.lockURL = url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + ".lock")
         var contents = Contents()
         var loaded = Self.load(url, movingCorruptAside: false)
         if loaded.isCorrupt {
@@ -162,10 +162,10 @@ final class PropertyListFile: Sendable {
     private static func removeAbandonedTemporaryFiles(of url: URL, olderThan age: TimeInterval = 60) {
         let directory = url.deletingLastPathComponent()
         let prefix = ".\(url.lastPathComponent)."
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path(percentEncoded: false)) else { return }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
         for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
-            let file = directory.appending(path: name)
-            let attributes = try? FileManager.default.attributesOfItem(atPath: file.path(percentEncoded: false))
+            let file = directory.appendingPathComponent(name)
+            let attributes = try? FileManager.default.attributesOfItem(atPath: file.path)
             guard let modified = attributes?[.modificationDate] as? Date, modified < Date(timeIntervalSinceNow: -age) else { continue }
             try? FileManager.default.removeItem(at: file)
         }
@@ -176,7 +176,7 @@ final class PropertyListFile: Sendable {
     func read<Result>(_ body: (inout Contents) -> Result) -> Result {
         let (result, report) = contents.withLock { contents -> (Result, String?) in
             var report: String?
-            if FileSignature(path: url.path(percentEncoded: false)) != contents.signature {
+            if FileSignature(path: url.path) != contents.signature {
                 var loaded = Self.load(url, movingCorruptAside: false)
                 if loaded.isCorrupt {
                     loaded = Self.loadUnderLock(url, lockURL: lockURL)
@@ -207,7 +207,7 @@ final class PropertyListFile: Sendable {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             return try Self.withFileLock(lockURL) { () throws -> String? in
                 var report: String?
-                if contents.writeBlock != nil || FileSignature(path: url.path(percentEncoded: false)) != contents.signature {
+                if contents.writeBlock != nil || FileSignature(path: url.path) != contents.signature {
                     let loaded = Self.load(url, movingCorruptAside: true)
                     if let block = loaded.writeBlock {
                         contents.writeBlock = block
@@ -234,7 +234,7 @@ final class PropertyListFile: Sendable {
 
     /// Takes the exclusive advisory lock on `lockURL` (creating it, mode 0600) for `body`.
     private static func withFileLock<Result>(_ lockURL: URL, _ body: () throws -> Result) throws -> Result {
-        let path = lockURL.path(percentEncoded: false)
+        let path = lockURL.path
         var descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         if descriptor < 0 && errno == EACCES {
             // A lock file made by another user: locking needs no write access.
@@ -277,7 +277,7 @@ final class PropertyListFile: Sendable {
     }
 
     private static func load(_ url: URL, movingCorruptAside: Bool) -> Loaded {
-        let path = url.path(percentEncoded: false)
+        let path = url.path
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         if descriptor < 0 {
             if errno == ENOENT { return Loaded() }
@@ -316,12 +316,12 @@ final class PropertyListFile: Sendable {
                 loaded.isCorrupt = true
                 return loaded
             }
-            let aside = url.deletingLastPathComponent().appending(
-                path: "\(url.lastPathComponent).corrupt-\(Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeSeparator(.omitted)))"
+            let aside = url.deletingLastPathComponent().appendingPathComponent(
+                "\(url.lastPathComponent).corrupt-\(Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeSeparator(.omitted)))"
             )
             do {
                 try FileManager.default.moveItem(at: url, to: aside)
-                return Loaded(report: "file is not a valid property list (\(error)); moved aside to \(aside.path(percentEncoded: false)); the store starts empty")
+                return Loaded(report: "file is not a valid property list (\(error)); moved aside to \(aside.path); the store starts empty")
             } catch let moveError {
                 return Loaded(
                     writeBlock: "file is not a valid property list (\(error)) and could not be moved aside (\(moveError)); the store starts empty, and writes are refused until it is moved",
@@ -333,7 +333,7 @@ final class PropertyListFile: Sendable {
 
     private static func report(_ url: URL, _ message: String) {
         PersistentKeyValueFailure.report(
-            PersistentKeyValueFailure(operation: .load, key: nil, store: "file store at \(url.path(percentEncoded: false))", message: message)
+            PersistentKeyValueFailure(operation: .load, key: nil, store: "file store at \(url.path)", message: message)
         )
     }
 
@@ -346,8 +346,8 @@ final class PropertyListFile: Sendable {
     ) throws -> (signature: FileSignature?, file: OpenFile) {
         let data = try PropertyListFileDecoding.encode(values, keeping: unreadable)
         let directory = url.deletingLastPathComponent()
-        let temporary = directory.appending(path: ".\(url.lastPathComponent).\(UUID().uuidString).tmp")
-        let temporaryPath = temporary.path(percentEncoded: false)
+        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+        let temporaryPath = temporary.path
         let descriptor = open(temporaryPath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw POSIXFailure("create \(temporaryPath)") }
         let file = OpenFile(descriptor)
@@ -368,13 +368,13 @@ final class PropertyListFile: Sendable {
             unlink(temporaryPath)
             throw error
         }
-        guard rename(temporaryPath, url.path(percentEncoded: false)) == 0 else {
-            let failure = POSIXFailure("replace \(url.path(percentEncoded: false))")
+        guard rename(temporaryPath, url.path) == 0 else {
+            let failure = POSIXFailure("replace \(url.path)")
             unlink(temporaryPath)
             throw failure
         }
         // Make the rename itself durable.
-        let directoryDescriptor = open(directory.path(percentEncoded: false), O_RDONLY | O_CLOEXEC)
+        let directoryDescriptor = open(directory.path, O_RDONLY | O_CLOEXEC)
         if directoryDescriptor >= 0 {
             fsync(directoryDescriptor)
             close(directoryDescriptor)

@@ -73,9 +73,9 @@ public enum UserDefaultsPersistence {
     /// `$XDG_CONFIG_HOME` (else `~/.config`) as `<process name>.plist`.
     static func standardDomainFileContents() -> [String: Any]? {
         let configuration =
-            ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"].map { URL(filePath: $0) }
-            ?? _homeDirectory().appending(path: ".config")
-        let file = configuration.appending(path: "\(ProcessInfo.processInfo.processName).plist")
+            ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"].map { URL(fileURLWithPath: $0) }
+            ?? _homeDirectory().appendingPathComponent(".config")
+        let file = configuration.appendingPathComponent("\(ProcessInfo.processInfo.processName).plist")
         guard let data = try? Data(contentsOf: file) else { return nil }
         return (try? PropertyListSerialization.propertyList(from: data, format: nil)) as? [String: Any]
     }

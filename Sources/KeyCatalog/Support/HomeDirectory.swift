@@ -9,7 +9,7 @@ import Foundation
 /// fallback and those folders in the same place, also when a program or a test sets `HOME`.
 func _homeDirectory() -> URL {
     if let home = getenv("HOME").map({ String(cString: $0) }), home.hasPrefix("/") {
-        return URL(filePath: home, directoryHint: .isDirectory)
+        return URL(fileURLWithPath: home, isDirectory: true)
     }
-    return URL(filePath: NSHomeDirectory(), directoryHint: .isDirectory)
+    return URL(fileURLWithPath: NSHomeDirectory(), isDirectory: true)
 }

@@ -6,7 +6,7 @@ public enum OutputFile {
     /// `keys.json`, through symlinks, or hard links to the same inode.
     static func isSameFile(_ path: String, as other: String) -> Bool {
         func resolved(_ path: String) -> String {
-            URL(filePath: path).standardizedFileURL.resolvingSymlinksInPath().path(percentEncoded: false)
+            URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
         }
         if resolved(path) == resolved(other) { return true }
         let manager = FileManager.default

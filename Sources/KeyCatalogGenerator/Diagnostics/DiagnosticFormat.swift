@@ -1,3 +1,5 @@
+import Foundation
+
 /// How `keycatalog lint` prints diagnostics (`--format`).
 ///
 /// ```swift
@@ -58,11 +60,11 @@ public enum DiagnosticFormat: String, Sendable, CaseIterable {
 
     /// GitHub's escaping for a command's message.
     private static func escapeData(_ text: String) -> String {
-        text.replacing("%", with: "%25").replacing("\r", with: "%0D").replacing("\n", with: "%0A")
+        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
     }
 
     /// GitHub's escaping for a command's property values.
     private static func escapeProperty(_ text: String) -> String {
-        escapeData(text).replacing(":", with: "%3A").replacing(",", with: "%2C")
+        escapeData(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A Markdown table of a catalog's keys, for `keycatalog docs`.
 ///
 /// ```swift
@@ -58,12 +60,12 @@ public struct MarkdownDocs: Sendable {
     }
 
     private func code(_ text: String) -> String {
-        "`" + Self.cell(text).replacing("`", with: "'") + "`"
+        "`" + Self.cell(text).replacingOccurrences(of: "`", with: "'") + "`"
     }
 
     /// Text safe in a table cell: no line breaks, `|` escaped.
     static func cell(_ text: String) -> String {
-        text.replacing("\r\n", with: " ").replacing("\n", with: " ").replacing("|", with: "\\|")
+        text.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "|", with: "\\|")
     }
 
     /// A default as the manifest would spell it, shortened.

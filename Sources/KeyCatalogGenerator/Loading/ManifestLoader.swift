@@ -70,7 +70,7 @@ public enum ManifestLoader {
     /// `a character device`, `a named pipe`…: what `path` (followed through symlinks) is when it
     /// is not a regular file; `nil` for a regular file or when it cannot be told.
     private static func nonRegularKind(_ path: String) -> String? {
-        let resolved = URL(filePath: path).resolvingSymlinksInPath().path(percentEncoded: false)
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
         guard let type = (try? FileManager.default.attributesOfItem(atPath: resolved))?[.type] as? FileAttributeType else { return nil }
         switch type {
         case .typeRegular, .typeDirectory, .typeSymbolicLink: return nil

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The JSON Schema (draft 2020-12) of keys.json manifest v1, printed by `keycatalog schema`.
 ///
 /// Point an editor at it for completion and inline checks:
@@ -32,7 +34,7 @@ public enum ManifestJSONSchema {
     private static let typeCompletionsJSON = "[" + typeCompletions.map { JSONText.quoted($0) }.joined(separator: ", ") + "]"
 
     private static func jsonEscaped(_ text: String) -> String {
-        text.replacing("\\", with: "\\\\")
+        text.replacingOccurrences(of: "\\", with: "\\\\")
     }
 
     /// The schema, as JSON text ending with a newline.

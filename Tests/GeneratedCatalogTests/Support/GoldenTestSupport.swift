@@ -17,7 +17,7 @@ final class TemporarySuite: @unchecked Sendable {
 
     deinit {
         defaults.removePersistentDomain(forName: name)
-        try? FileManager.default.removeItem(at: URL(filePath: NSHomeDirectory()).appending(path: ".config/\(name).plist"))
+        try? FileManager.default.removeItem(at: URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent(".config/\(name).plist"))
     }
 }
 

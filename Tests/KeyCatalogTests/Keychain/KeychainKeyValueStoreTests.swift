@@ -296,7 +296,7 @@ struct KeychainSharingTests {
         first.set(token, to: "t")
         #expect(seen.current == ["t"])
         #expect(second.get(token) == "t")
-        let permissions = try FileManager.default.attributesOfItem(atPath: file.url.path(percentEncoded: false))[.posixPermissions] as? Int
+        let permissions = try FileManager.default.attributesOfItem(atPath: file.url.path)[.posixPermissions] as? Int
         #expect(permissions == 0o600)
         observation.cancel()
     }

@@ -40,8 +40,8 @@ struct KeyMigrationChildProcessTests {
         try writeMigrationPropertyList(seed, to: from)
         let arguments =
             kill.mode == .move
-            ? ["move", from.path(percentEncoded: false), to.path(percentEncoded: false), "\(Self.count)"]
-            : ["rename", from.path(percentEncoded: false), "\(Self.count)"]
+            ? ["move", from.path, to.path, "\(Self.count)"]
+            : ["rename", from.path, "\(Self.count)"]
 
         let child = try MigrationHelperExecutable.start(arguments)
         try Self.waitForLine("started", from: child)

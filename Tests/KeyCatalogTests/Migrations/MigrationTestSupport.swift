@@ -193,14 +193,14 @@ final class FailingStore: PersistentKeyValueStore, @unchecked Sendable {
 enum MigrationHelperExecutable {
     static var url: URL? {
         let candidates = [
-            URL(filePath: CommandLine.arguments[0]).deletingLastPathComponent(),
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
             Bundle.main.bundleURL,
             Bundle.main.bundleURL.deletingLastPathComponent(),
-            URL(filePath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent(),
+            URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent(),
         ]
         for directory in candidates {
-            let url = directory.appending(path: "KeyCatalogMigrationHelper")
-            if FileManager.default.isExecutableFile(atPath: url.path(percentEncoded: false)) { return url }
+            let url = directory.appendingPathComponent("KeyCatalogMigrationHelper")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
         }
         return nil
     }
@@ -255,10 +255,10 @@ func writeMigrationPropertyList(_ values: [String: PropertyListValue], to url: U
 
 /// Reads a property-list file directly; an absent file is empty.
 func readMigrationPropertyList(_ url: URL) throws -> [String: PropertyListValue] {
-    guard FileManager.default.fileExists(atPath: url.path(percentEncoded: false)) else { return [:] }
+    guard FileManager.default.fileExists(atPath: url.path) else { return [:] }
     let object = try PropertyListSerialization.propertyList(from: Data(contentsOf: url), format: nil)
     guard case .dictionary(let values)? = PropertyListValue(foundationObject: object) else {
-        throw PersistentKeyValueEncodingError("\(url.path(percentEncoded: false)) is not a dictionary")
+        throw PersistentKeyValueEncodingError("\(url.path) is not a dictionary")
     }
     return values
 }

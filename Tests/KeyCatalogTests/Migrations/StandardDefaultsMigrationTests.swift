@@ -37,7 +37,7 @@ struct StandardDefaultsMigrationTests {
         let home = TemporaryDirectory()
         let child = try MigrationHelperExecutable.run(
             ["standard", "StandardMigration", scenario],
-            environment: ["XDG_CONFIG_HOME": home.url.path(percentEncoded: false)]
+            environment: ["XDG_CONFIG_HOME": home.url.path]
         )
         #expect(child.status == 0, "\(child.errors)")
         #expect(child.errors.isEmpty)

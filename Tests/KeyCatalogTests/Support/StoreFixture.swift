@@ -66,7 +66,7 @@ final class StoreFixture: @unchecked Sendable {
     func persistedStore() throws -> InMemoryKeyValueStore? {
         guard let fileURL else { return nil }
         if let suite { suite.defaults.synchronize() }
-        guard FileManager.default.fileExists(atPath: fileURL.path(percentEncoded: false)) else {
+        guard FileManager.default.fileExists(atPath: fileURL.path) else {
             return InMemoryKeyValueStore()
         }
         return InMemoryKeyValueStore(try Self.readPropertyListFile(fileURL))
@@ -77,7 +77,7 @@ final class StoreFixture: @unchecked Sendable {
         let data = try Data(contentsOf: url)
         let object = try PropertyListSerialization.propertyList(from: data, format: nil)
         guard case .dictionary(let values)? = PropertyListValue(foundationObject: object) else {
-            throw PersistentKeyValueEncodingError("\(url.path(percentEncoded: false)) is not a dictionary of property-list values")
+            throw PersistentKeyValueEncodingError("\(url.path) is not a dictionary of property-list values")
         }
         return values
     }
@@ -87,14 +87,14 @@ final class StoreFixture: @unchecked Sendable {
 enum TestHelperExecutable {
     static var url: URL? {
         let candidates = [
-            URL(filePath: CommandLine.arguments[0]).deletingLastPathComponent(),
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
             Bundle.main.bundleURL,
             Bundle.main.bundleURL.deletingLastPathComponent(),
-            URL(filePath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent(),
+            URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent(),
         ]
         for directory in candidates {
-            let url = directory.appending(path: "KeyCatalogTestHelper")
-            if FileManager.default.isExecutableFile(atPath: url.path(percentEncoded: false)) { return url }
+            let url = directory.appendingPathComponent("KeyCatalogTestHelper")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
         }
         return nil
     }
@@ -133,8 +133,8 @@ enum TestHelperExecutable {
         }
         let process = Process()
         if geteuid() == 0 {
-            process.executableURL = URL(filePath: "/usr/bin/setpriv")
-            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", url.path(percentEncoded: false)] + arguments
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", url.path] + arguments
         } else {
             process.executableURL = url
             process.arguments = arguments

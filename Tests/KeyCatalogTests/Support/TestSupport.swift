@@ -15,7 +15,7 @@ final class TemporarySuite: @unchecked Sendable {
 
     /// The plist Foundation writes on Linux.
     var fileURL: URL {
-        URL(filePath: NSHomeDirectory()).appending(path: ".config/\(name).plist")
+        URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent(".config/\(name).plist")
     }
 
     deinit {
@@ -29,12 +29,12 @@ final class TemporaryDirectory: Sendable {
     let url: URL
 
     init() {
-        url = FileManager.default.temporaryDirectory.appending(path: "keycatalog-tests-\(UUID().uuidString)")
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("keycatalog-tests-\(UUID().uuidString)")
         try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
     func file(_ name: String) -> URL {
-        url.appending(path: name)
+        url.appendingPathComponent(name)
     }
 
     deinit {

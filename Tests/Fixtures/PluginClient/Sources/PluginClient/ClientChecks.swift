@@ -10,14 +10,14 @@ enum ClientChecks {
 
         // A real UserDefaults suite and a real file, both removed afterwards.
         let suite = "keycatalog.plugin-client.\(UUID().uuidString)"
-        let folder = FileManager.default.temporaryDirectory.appending(path: "plugin-client-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("plugin-client-\(UUID().uuidString)")
         defer {
             UserDefaults(suiteName: suite)?.removePersistentDomain(forName: suite)
             try? FileManager.default.removeItem(at: folder)
         }
         let stores = ClientKeys.Stores(
             standard: .userDefaults(suite: suite),
-            file: .file(path: folder.appending(path: "settings.plist").path),
+            file: .file(path: folder.appendingPathComponent("settings.plist").path),
             scratch: .memory()
         )
         let keys = ClientKeys(stores: stores)
@@ -43,7 +43,7 @@ enum ClientChecks {
         keys.verboseLogging = false
         check(stores.standard.get(keys.$counter.key) == 8 && keys.$counter.value == 8, "counter via the bound key")
         check(keys.mode == .advanced, "mode round-trip")
-        check(FileKeyValueStore(url: folder.appending(path: "settings.plist")).get(keys.$tags.key) == ["x"], "tags persisted in the file")
+        check(FileKeyValueStore(url: folder.appendingPathComponent("settings.plist")).get(keys.$tags.key) == ["x"], "tags persisted in the file")
         check(keys.homepage.absoluteString == "https://swift.org/keycatalog", "https URL survives")
         check(keys.nickname == "kc", "memory store round-trip")
         check(keys.verboseLogging == false, "debug key written in Debug, ignored in Release")
