@@ -35,5 +35,40 @@ import Testing
         #expect(suite.defaults.get(nested) == [:])
         #expect(recorder.failures.count == 1, "\(recorder.failures)")
     }
+
+    /// Foundation writes -0.0 as `<real>0.0</real>` (found by Scripts/fuzz.py, seed 254: a fresh
+    /// process read 0.0): refused and reported, alone or nested. Every other float, the extremes,
+    /// subnormals, infinities and NaN included, reads back bit for bit from the file.
+    @Test func negativeZeroIsRefusedAndOtherFloatsSurviveTheFile() throws {
+        let suite = TemporarySuite(#function)
+        let recorder = FailureRecorder()
+        let double = PersistentKey<Double>("Double", defaultValue: 1)
+        let float = PersistentKey<Float>("Float", defaultValue: 1)
+        let nested = PersistentKey<[String: [Double]]>("Nested", defaultValue: [:])
+        recorder.record {
+            suite.defaults.set(double, to: -0.0)
+            suite.defaults.set(float, to: -0.0)
+            suite.defaults.set(nested, to: ["k": [1, -0.0]])
+        }
+        #expect(recorder.failures.count == 3, "\(recorder.failures)")
+        #expect(recorder.failures.allSatisfy { $0.operation == .write && $0.message.contains("negative zero") }, "\(recorder.failures)")
+        #expect(suite.defaults.get(double) == 1 && suite.defaults.get(float) == 1 && suite.defaults.get(nested) == [:])
+
+        let doubles: [Double] = [0, .leastNonzeroMagnitude, -.leastNonzeroMagnitude, 2.2250738585072014e-308, .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .infinity, -.infinity, 0.1]
+        let floats: [Float] = [0, .leastNonzeroMagnitude, .greatestFiniteMagnitude, -.infinity, 0.1]
+        recorder.record {
+            suite.defaults.set(PersistentKey<[Double]>("Doubles", defaultValue: []), to: doubles)
+            suite.defaults.set(PersistentKey<[Float]>("Floats", defaultValue: []), to: floats)
+            suite.defaults.set(PersistentKey<Double>("NaN", defaultValue: 0), to: .nan)
+        }
+        #expect(recorder.failures.count == 3, "nothing else refused: \(recorder.failures)")
+        #expect(suite.defaults.synchronize())
+        let file = try PropertyListSerialization.propertyList(from: Data(contentsOf: suite.fileURL), format: nil) as? [String: Any]
+        let readDoubles = (file?["Doubles"] as? [Any])?.compactMap { ($0 as? NSNumber)?.doubleValue }
+        let readFloats = (file?["Floats"] as? [Any])?.compactMap { ($0 as? NSNumber)?.floatValue }
+        #expect(readDoubles?.map(\.bitPattern) == doubles.map(\.bitPattern))
+        #expect(readFloats?.map(\.bitPattern) == floats.map(\.bitPattern))
+        #expect((file?["NaN"] as? NSNumber)?.doubleValue.isNaN == true)
+    }
     #endif
 }

@@ -103,10 +103,12 @@ enum PropertyListFileDecoding {
 }
 
 extension PropertyListValue {
-    /// The first string (or dictionary key) in the value that XML cannot hold exactly.
+    /// The first part of the value that Foundation's XML property lists cannot hold exactly: a
+    /// string (or dictionary key) `xmlProblem` names, or a negative zero (written as `0.0`).
     var firstXMLProblem: String? {
         switch self {
         case .string(let string): PropertyListFileDecoding.xmlProblem(string)
+        case .double(let number) where number == 0 && number.sign == .minus: "a negative zero (-0.0; it writes 0.0)"
         case .array(let elements): elements.lazy.compactMap(\.firstXMLProblem).first
         case .dictionary(let members):
             members.lazy.compactMap { PropertyListFileDecoding.xmlProblem($0.key) ?? $0.value.firstXMLProblem }.first
