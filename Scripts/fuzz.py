@@ -130,6 +130,15 @@ class T:
         return swift_ident(self.arg)
 
 
+def custom_kinds(t):
+    """The kinds of the app types inside `t` (codable, rawValue, string)."""
+    if t.kind == "custom":
+        return {t.info}
+    if t.kind in ("opt", "arr", "dict"):
+        return custom_kinds(t.arg)
+    return set()
+
+
 def swift_ident(name):
     return "`" + name + "`"
 
@@ -311,7 +320,11 @@ class Manifest:
 
     def representation_for(self, rng, t):
         base = t.arg if t.kind == "opt" else t
-        if rng.random() < 0.05:
+        customs = custom_kinds(t)
+        # Any representation, fitting or not: lint must reject what does not fit. Not with an
+        # app type inside, whose conformances lint cannot see (a wrong one fails to compile, as
+        # the README says of app types).
+        if rng.random() < 0.05 and not customs:
             return rng.choice(REPRESENTATIONS)
         if base.kind == "custom":
             return base.info
@@ -319,7 +332,7 @@ class Manifest:
             return None
         options = ["native"]
         if base.kind in ("arr", "dict"):
-            options = ["native", "codable"]
+            options = ["native", "codable"] if customs <= {"codable"} else ["native"]
         elif base.kind == "enum":
             options = ["rawValue", "codable"]
         elif base.arg in INT_RANGES or base.arg in ("Bool", "Double", "Float", "String"):
@@ -461,8 +474,11 @@ class Manifest:
         if rng.random() < 0.25:
             k["migrations"] = self.gen_migrations(rng, t, name, store, params)
         other = gen_value(rng, t, "other", self)
+        # README: optionals store nil as "no value", so writing nil reads the default back; with a
+        # non-nil default (a debug key's, in a debug build) that is the default, not nil.
+        restores = t.kind == "opt" and other.swift == "nil" and defaults[0].swift != "nil"
         self.key_info.append(dict(name=name, type=t, store=store, params=params, debug=debug,
-                                  defaults=defaults, other=other, deprecated=deprecated))
+                                  defaults=defaults, other=other, deprecated=deprecated, restores=restores))
         return k
 
     def gen_migrations(self, rng, t, name, store, params):
@@ -530,6 +546,14 @@ class Manifest:
                 out.append("%sstruct %s: RawRepresentable, Sendable, Equatable {\n    %svar rawValue: Swift.String\n    %sinit(rawValue: Swift.String) { self.rawValue = rawValue }\n}" % (pub, n, pub, pub))
             else:
                 out.append("%sstruct %s: LosslessStringConvertible, Sendable, Equatable {\n    var v: Swift.Int\n    %sinit(_ v: Swift.Int) { self.v = v }\n    %sinit?(_ description: Swift.String) {\n        guard let v = Swift.Int(description) else { return nil }\n        self.v = v\n    }\n    %svar description: Swift.String { Swift.String(self.v) }\n}" % (pub, n, pub, pub, pub))
+        # The README: "Your types conform to KeyValuePersistible by naming a representation."
+        representation = {"codable": "CodablePersistentKeyValueRepresentation",
+                          "rawValue": "RawRepresentablePersistentKeyValueRepresentation",
+                          "string": "LosslessStringConvertiblePersistentKeyValueRepresentation"}
+        for name, kind in self.customs:
+            n = swift_ident(name)
+            out.append("extension %s: KeyValuePersistible {\n    %sstatic var persistentKeyValueRepresentation: %s<%s> { %s() }\n}"
+                       % (n, pub, representation[kind], n, representation[kind]))
         out.extend(self.support)
         out.append(self.swift_smoke())
         out.extend(e[1] for e in self.eqs.values())
@@ -571,8 +595,9 @@ class Manifest:
             stores = [("declared", "catalog.stores[%s]!" % swift_string(k["store"]),
                        self.store_kinds.get(k["store"]) in ("userDefaults", "file", "keychain"))] + extras
             for label, expr, persistent in stores:
-                lines.append('        h.check("%s/%d/%s", %s, %s, default: d, other: o, writable: writable, persistent: %s, same: %s)'
-                             % (self.tag, i, label, expr, access, "true" if persistent else "false", eq))
+                lines.append('        h.check("%s/%d/%s", %s, %s, default: d, other: o, writable: writable, persistent: %s, restoresDefault: %s, same: %s)'
+                             % (self.tag, i, label, expr, access, "true" if persistent else "false",
+                                "true" if k["restores"] else "false", eq))
             lines.append("    }")
         lines.append("}")
         return "\n".join(lines)
@@ -582,9 +607,9 @@ HARNESS = r'''
 import Foundation
 import KeyCatalog
 
-final class FuzzHarness: @unchecked Sendable {
+final class FuzzHarness: @unchecked Swift.Sendable {
     let phase: Swift.Int
-    let lock = NSLock()
+    let lock = Foundation.NSLock()
     var reports = 0
     var failures = 0
     var refused: Swift.Set<Swift.String> = []
@@ -592,10 +617,10 @@ final class FuzzHarness: @unchecked Sendable {
 
     init(phase: Swift.Int) {
         self.phase = phase
-        let home = ProcessInfo.processInfo.environment["HOME"]!
-        self.refusedURL = URL(fileURLWithPath: home).appendingPathComponent("fuzz-refused.txt")
-        if phase == 2, let text = try? String(contentsOf: refusedURL, encoding: .utf8) {
-            refused = Set(text.split(separator: "\n").map(String.init))
+        let home = Foundation.ProcessInfo.processInfo.environment["HOME"]!
+        self.refusedURL = Foundation.URL(fileURLWithPath: home).appendingPathComponent("fuzz-refused.txt")
+        if phase == 2, let text = try? Swift.String(contentsOf: refusedURL, encoding: .utf8) {
+            refused = Swift.Set(text.split(separator: "\n").map(Swift.String.init))
         }
     }
 
@@ -604,34 +629,36 @@ final class FuzzHarness: @unchecked Sendable {
 
     func fail(_ label: Swift.String, _ message: Swift.String) {
         failures += 1
-        print("FUZZ-FAIL \(label): \(message)")
+        Swift.print("FUZZ-FAIL \(label): \(message)")
     }
 
-    func check<K: PersistentKeyProtocol>(
-        _ label: Swift.String, _ store: AnyPersistentKeyValueStore, _ key: K,
+    func check<K: KeyCatalog.PersistentKeyProtocol>(
+        _ label: Swift.String, _ store: KeyCatalog.AnyPersistentKeyValueStore, _ key: K,
         default d: K.Value, other o: K.Value, writable: Swift.Bool, persistent: Swift.Bool,
-        same: (K.Value, K.Value) -> Swift.Bool
+        restoresDefault: Swift.Bool, same: (K.Value, K.Value) -> Swift.Bool
     ) {
+        // Writing nil (no value) to an optional key with a non-nil default reads that default.
+        let o2 = restoresDefault ? d : o
         if phase == 1 {
             let read = store.get(key)
-            if !same(read, d) { fail(label, "default read as \(String(reflecting: read)), expected \(String(reflecting: d))") }
+            if !same(read, d) { fail(label, "default read as \(Swift.String(reflecting: read)), expected \(Swift.String(reflecting: d))") }
             let before = count()
             store.set(key, to: o)
             let wasReported = count() > before
             let back = store.get(key)
             if !writable {
-                if !same(back, d) { fail(label, "a release debug key read \(String(reflecting: back)) after a write; expected its default \(String(reflecting: d))") }
-            } else if same(back, o) {
+                if !same(back, d) { fail(label, "a release debug key read \(Swift.String(reflecting: back)) after a write; expected its default \(Swift.String(reflecting: d))") }
+            } else if same(back, o2) {
                 // round-tripped
             } else if wasReported && same(back, d) {
                 refused.insert(label)  // refused and reported: the contract allows it
             } else {
-                fail(label, "wrote \(String(reflecting: o)), read back \(String(reflecting: back))\(wasReported ? " (reported)" : " (silently)")")
+                fail(label, "wrote \(Swift.String(reflecting: o)), read back \(Swift.String(reflecting: back))\(wasReported ? " (reported)" : " (silently)")")
             }
         } else if persistent {
-            let expected = (!writable || refused.contains(label)) ? d : o
+            let expected = (!writable || refused.contains(label)) ? d : o2
             let back = store.get(key)
-            if !same(back, expected) { fail(label, "a fresh process read \(String(reflecting: back)), expected \(String(reflecting: expected))") }
+            if !same(back, expected) { fail(label, "a fresh process read \(Swift.String(reflecting: back)), expected \(Swift.String(reflecting: expected))") }
         }
     }
 
@@ -647,9 +674,9 @@ final class FuzzHarness: @unchecked Sendable {
 def main_swift(tags):
     lines = ["import Foundation", "import KeyCatalog", "",
              "let harness = FuzzHarness(phase: Swift.Int(CommandLine.arguments[1])!)",
-             "PersistentKeyValueFailure.handler = { _ in harness.reported() }"]
+             "KeyCatalog.PersistentKeyValueFailure.handler = { _ in harness.reported() }"]
     lines += ["fuzzRun%s(harness)" % t for t in tags]
-    lines += ["harness.finish()", "exit(harness.failures == 0 ? 0 : 1)", ""]
+    lines += ["harness.finish()", "Foundation.exit(harness.failures == 0 ? 0 : 1)", ""]
     return "\n".join(lines)
 
 
