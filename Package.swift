@@ -32,8 +32,9 @@ let package = Package(
             capability: .command(
                 intent: .custom(verb: "lint-keys", description: "Lint the keys.json of every target that has one"),
                 permissions: []
-            ),
-            dependencies: ["keycatalog"]
+            )
+            // No `dependencies: ["keycatalog"]`: the command plugins build the tool themselves
+            // (see keycatalogExecutable in Plugins/Shared), so running one relinks nothing.
         ),
 
         // `swift package --allow-writing-to-package-directory generate-keys`: commits generated code.
@@ -42,8 +43,7 @@ let package = Package(
             capability: .command(
                 intent: .custom(verb: "generate-keys", description: "Write each target's generated key catalog into the target"),
                 permissions: [.writeToPackageDirectory(reason: "Writes KeyCatalog.generated.swift into each target that has a keys.json")]
-            ),
-            dependencies: ["keycatalog"]
+            )
         ),
 
         // The README's main command: a launch counter and a settings table.

@@ -19,7 +19,7 @@ struct GenerateKeys: CommandPlugin {
             )
         }
         let targets = try targetsWithManifests(in: context.package, named: targetNames)
-        let tool = try context.tool(named: "keycatalog").url
+        let tool = try keycatalogExecutable(packageManager)
         for target in targets {
             let output = target.directory.appendingPathComponent(generatedFileName)
             let status = try runTool(tool, ["generate", target.manifest.path, "--output", output.path])

@@ -22,7 +22,7 @@ struct LintKeys: CommandPlugin {
             Diagnostics.warning("no target of package '\(context.package.displayName)' has a \(manifestFileName); nothing to lint")
             return
         }
-        let tool = try context.tool(named: "keycatalog").url
+        let tool = try keycatalogExecutable(packageManager)
         let status = try runTool(tool, ["lint"] + passThrough + format + targets.map { $0.manifest.path })
         switch status {
         case 0:

@@ -62,6 +62,27 @@ func generationCommand(tool: URL, manifest: URL, workDirectory: URL) -> Command 
 let toolUsageErrorStatus: Int32 = 64
 
 /// Runs `keycatalog` with `arguments`, passing its output through; returns its exit status.
+/// The `keycatalog` executable for a command plugin, built like `swift build --product keycatalog`.
+///
+/// Command plugins build it through the package manager instead of declaring it as a plugin
+/// dependency: a dependency is linked as `keycatalog-tool` by both the plugin-tools build and the
+/// package's build (when a target also uses the build plugin), each relinking it over the other's,
+/// so every `lint-keys` relinked the tool and the next `swift build` regenerated every catalog.
+/// This build is incremental (a no-op when nothing changed) and shares nothing with the build
+/// plugin's tool.
+func keycatalogExecutable(_ packageManager: PackageManager) throws -> URL {
+    let result = try packageManager.build(.product("keycatalog"), parameters: .init(configuration: .debug, logging: .concise))
+    guard result.succeeded else {
+        throw KeyCatalogPluginError(description: "could not build the keycatalog tool:\n\(result.logText)")
+    }
+    guard let tool = result.builtArtifacts.first(where: { $0.kind == .executable && $0.url.lastPathComponent == "keycatalog" }) else {
+        throw KeyCatalogPluginError(
+            description: "building product 'keycatalog' gave no 'keycatalog' executable (built: \(result.builtArtifacts.map(\.url.lastPathComponent).joined(separator: ", ")))"
+        )
+    }
+    return tool.url
+}
+
 func runTool(_ tool: URL, _ arguments: [String]) throws -> Int32 {
     let process = Process()
     process.executableURL = tool

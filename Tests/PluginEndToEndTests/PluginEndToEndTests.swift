@@ -99,6 +99,21 @@ struct PluginEndToEndTests {
         #expect(github.output.contains("::error file="), "\(github.output)")
     }
 
+    /// The fixture's targets also use the build plugin, whose tool SwiftPM links as
+    /// `keycatalog-tool`; command plugins that declared it as a dependency relinked it on every run.
+    @Test(.timeLimit(.minutes(15)))
+    func commandPluginsRelinkNothingWhenNothingChanged() throws {
+        #expect(try client.swift("build", "--target", "PluginClient").status == 0)
+        let first = try client.swift("package", "lint-keys", "--target", "PluginClient")
+        #expect(first.status == 0, "\(first.output)")
+        for _ in 0..<2 {
+            let again = try client.swift("package", "lint-keys", "--target", "PluginClient")
+            #expect(again.status == 0, "\(again.output)")
+            #expect(!again.output.contains("Linking"), "a second lint-keys linked something:\n\(again.output)")
+            #expect(!again.output.contains("Compiling KeyCatalogGenerator"), "\(again.output)")
+        }
+    }
+
     @Test(.timeLimit(.minutes(15)))
     func lintKeysReportsUsageErrorsAsSuchAndEachErrorOnce() throws {
         let badFormat = try client.swift("package", "lint-keys", "--target", "PluginClient", "--format", "xml")
