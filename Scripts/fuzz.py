@@ -547,13 +547,14 @@ class Manifest:
             else:
                 out.append("%sstruct %s: LosslessStringConvertible, Sendable, Equatable {\n    var v: Swift.Int\n    %sinit(_ v: Swift.Int) { self.v = v }\n    %sinit?(_ description: Swift.String) {\n        guard let v = Swift.Int(description) else { return nil }\n        self.v = v\n    }\n    %svar description: Swift.String { Swift.String(self.v) }\n}" % (pub, n, pub, pub, pub))
         # The README: "Your types conform to KeyValuePersistible by naming a representation."
-        representation = {"codable": "CodablePersistentKeyValueRepresentation",
-                          "rawValue": "RawRepresentablePersistentKeyValueRepresentation",
-                          "string": "LosslessStringConvertiblePersistentKeyValueRepresentation"}
+        representation = {"codable": ("KeyCatalog.CodablePersistentKeyValueRepresentation", ", Foundation.JSONEncoder, Foundation.JSONDecoder"),
+                          "rawValue": ("KeyCatalog.RawRepresentablePersistentKeyValueRepresentation", ""),
+                          "string": ("KeyCatalog.LosslessStringConvertiblePersistentKeyValueRepresentation", "")}
         for name, kind in self.customs:
             n = swift_ident(name)
-            out.append("extension %s: KeyValuePersistible {\n    %sstatic var persistentKeyValueRepresentation: %s<%s> { %s() }\n}"
-                       % (n, pub, representation[kind], n, representation[kind]))
+            generic, rest = representation[kind]
+            out.append("extension %s: KeyCatalog.KeyValuePersistible {\n    %sstatic var persistentKeyValueRepresentation: %s<%s%s> { %s() }\n}"
+                       % (n, pub, generic, n, rest, generic))
         out.extend(self.support)
         out.append(self.swift_smoke())
         out.extend(e[1] for e in self.eqs.values())
