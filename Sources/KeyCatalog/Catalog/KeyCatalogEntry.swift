@@ -124,6 +124,23 @@ public struct KeyCatalogEntry: Sendable, Identifiable {
         }
     }
 
+    /// Writes one validated value into a store (see ``KeyCatalogSettings``).
+    typealias Write = @Sendable (any PersistentKeyValueStore) throws -> Void
+
+    /// The key's stored value as its representation writes it, when it is stored and differs
+    /// from the default; `nil` otherwise (and for a parameterized key).
+    func exportedValue(in store: some PersistentKeyValueStore) -> PropertyListValue? {
+        operations?.exported(store)
+    }
+
+    /// Decodes `stored` through the key's type and representation, and returns the write of it.
+    ///
+    /// - Throws: ``ParseError`` naming why the value is not one the key accepts.
+    func validatedWrite(of stored: PropertyListValue) throws -> Write {
+        guard let operations else { throw ParseError(key: name, text: "\(stored)", reason: "a parameterized key needs its parameters") }
+        return try operations.validate(stored)
+    }
+
     /// A command-line value that is not a valid value of the key.
     public struct ParseError: Error, CustomStringConvertible, Equatable {
         /// The key's storage key.
@@ -160,8 +177,41 @@ extension KeyCatalogEntry {
         let remove: @Sendable (any PersistentKeyValueStore) -> Void
         let register: @Sendable (any PersistentKeyValueStore) -> Void
         let setParsing: @Sendable (any PersistentKeyValueStore, String) throws -> Void
+        let exported: @Sendable (any PersistentKeyValueStore) -> PropertyListValue?
+        let validate: @Sendable (PropertyListValue) throws -> Write
 
         init<Key: PersistentKeyProtocol>(_ key: Key) {
+            exported = { store in
+                guard store.hasPersistentValue(forKey: key.id), let stored = store.persistentValue(forKey: key.id) else { return nil }
+                // Through the key's type: what the document holds must be a value the key accepts.
+                guard let value = try? key.representation.persistentValue(for: store._decode(stored, for: key)) else { return nil }
+                return value == (try? key.representation.persistentValue(for: key.defaultValue)) ? nil : value
+            }
+            validate = { stored in
+                // JSON numbers lose the difference between 3 and 3.0: try the other reading too.
+                var candidates = [stored]
+                switch stored {
+                case .int(let int): candidates.append(.double(Double(int)))
+                case .double(let double) where double.rounded() == double && abs(double) < 0x1p63: candidates.append(.int(Int(double)))
+                default: break
+                }
+                var reasons: [String] = []
+                for candidate in candidates {
+                    do {
+                        let value = try key.representation.value(from: candidate)
+                        if let url = _unwrapped(value) as? URL, url.scheme == nil {
+                            throw ParseError(key: key.id, text: "\(candidate)", reason: "not an absolute URL")
+                        }
+                        try key.representation.persistentValue(for: value)?.validateForPropertyList()
+                        return { store in try store._set(key, to: value) }
+                    } catch let error as ParseError {
+                        reasons.append(error.reason)
+                    } catch {
+                        reasons.append("\(error)")
+                    }
+                }
+                throw ParseError(key: key.id, text: "\(stored)", reason: reasons.first ?? "not a valid value")
+            }
             describeValue = { store in KeyCatalogEntry.describe(store.get(key)) }
             contains = { store in store.contains(key) }
             remove = { store in store.remove(key) }

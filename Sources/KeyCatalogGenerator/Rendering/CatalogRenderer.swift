@@ -262,5 +262,18 @@ struct CatalogRenderer {
                 writer.line("entry.reset(in: store)")
             }
         }
+        writer.blank()
+        writer.line("/// The keys whose stored value differs from the default, as a JSON settings document: for")
+        writer.line("/// backups, support and moving settings. Secrets and keychain stores are never exported.")
+        writer.block("\(access) func exportSettings() throws -> Foundation.Data {") { writer in
+            writer.line("try KeyCatalog.KeyCatalogSettings.export(catalog: \(SwiftSyntax.stringLiteral(catalog.name)), entries: Self.entries) { self.stores[$0] }")
+        }
+        writer.blank()
+        writer.line("/// Writes a document `exportSettings()` made: every value validated first, then all written or")
+        writer.line("/// none (see `KeyCatalogSettings`). Keys the document does not name keep their values.")
+        writer.line("@discardableResult")
+        writer.block("\(access) func importSettings(from data: Foundation.Data) throws -> KeyCatalog.KeyCatalogSettings.ImportReport {") { writer in
+            writer.line("try KeyCatalog.KeyCatalogSettings.importSettings(from: data, entries: Self.entries) { self.stores[$0] }")
+        }
     }
 }

@@ -30,6 +30,7 @@ struct CatalogMemberNameRule: LintRule {
     /// The members every generated catalog has (see `SwiftRenderer`).
     static let reservedNames: Set<String> = [
         "stores", "entries", "migrations", "register", "reset", "migrate", "changes", "observe", "Stores",
+        "exportSettings", "importSettings",
         "_DeprecatedKeyDefinitions",
     ]
 

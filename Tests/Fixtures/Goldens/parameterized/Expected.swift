@@ -247,6 +247,19 @@ internal struct ParameterizedKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatal
         }
     }
 
+    /// The keys whose stored value differs from the default, as a JSON settings document: for
+    /// backups, support and moving settings. Secrets and keychain stores are never exported.
+    internal func exportSettings() throws -> Foundation.Data {
+        try KeyCatalog.KeyCatalogSettings.export(catalog: "ParameterizedKeys", entries: Self.entries) { self.stores[$0] }
+    }
+
+    /// Writes a document `exportSettings()` made: every value validated first, then all written or
+    /// none (see `KeyCatalogSettings`). Keys the document does not name keep their values.
+    @discardableResult
+    internal func importSettings(from data: Foundation.Data) throws -> KeyCatalog.KeyCatalogSettings.ImportReport {
+        try KeyCatalog.KeyCatalogSettings.importSettings(from: data, entries: Self.entries) { self.stores[$0] }
+    }
+
     // MARK: - Migrations
 
     /// Where keys' values used to live (the manifest's `migrations`), in manifest order.
