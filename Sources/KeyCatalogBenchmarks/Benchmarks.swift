@@ -26,6 +26,14 @@ enum Benchmarks {
             StallBenchmarks.run(seconds: arguments.dropFirst().first.flatMap(Double.init) ?? 4)
             return
         }
+        if arguments.first == "--external-changes" {
+            ExternalChangeBenchmarks.run(rounds: arguments.dropFirst().first.flatMap(Int.init) ?? 50)
+            return
+        }
+        if arguments.first == "--external-write" {
+            ExternalChangeBenchmarks.write(Array(arguments.dropFirst()))
+            return
+        }
         if arguments.first == "--migrations" {
             MigrationBenchmarks.run()
             return

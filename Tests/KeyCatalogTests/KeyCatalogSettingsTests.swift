@@ -46,12 +46,13 @@ import Testing
             entries: entries, store: store
         )
         #expect(report.applied == ["count"])
-        #expect(report.skipped.map(\.description) == [
-            "fromANewerApp: no key of that name in this catalog",
-            "password: a secret; not imported",
-            "perList: a parameterized key; not imported",
-            "token: a secret; not imported",
-        ])
+        #expect(
+            report.skipped.map(\.description) == [
+                "fromANewerApp: no key of that name in this catalog",
+                "password: a secret; not imported",
+                "perList: a parameterized key; not imported",
+                "token: a secret; not imported",
+            ])
         #expect(suite.defaults.get(PersistentKey<Int>("Count", defaultValue: 0)) == 7)
         #expect(suite.defaults.get(PersistentKey<String?>("Password", defaultValue: nil)) == nil)
         #expect(keychain.get(PersistentKey<String>("Token", defaultValue: "")) == "")

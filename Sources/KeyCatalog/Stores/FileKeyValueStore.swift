@@ -106,6 +106,7 @@ final class PropertyListFile: Sendable {
         let (file, failure) = openFiles.withLock { files -> (PropertyListFile, String?) in
             if let file = files[path] { return (file, nil) }
             let file = PropertyListFile(url: URL(fileURLWithPath: path))
+            _ = file.changes.attach(FileStoreChangeWatcher(file: file))
             files[path] = file
             return (file, file.contents.withLock { $0.writeBlock ?? $0.loadReport })
         }
@@ -175,26 +176,45 @@ final class PropertyListFile: Sendable {
     /// (one `stat` when it did not). A failure found while reading is reported once.
     func read<Result>(_ body: (inout Contents) -> Result) -> Result {
         let (result, report) = contents.withLock { contents -> (Result, String?) in
-            var report: String?
-            if FileSignature(path: url.path) != contents.signature {
-                var loaded = Self.load(url, movingCorruptAside: false)
-                if loaded.isCorrupt {
-                    loaded = Self.loadUnderLock(url, lockURL: lockURL)
-                }
-                if loaded.writeBlock != nil {
-                    // Keep the values last read: better than none, and writes are refused anyway.
-                    contents.writeBlock = loaded.writeBlock
-                    contents.signature = loaded.signature
-                    contents.opened = nil
-                } else {
-                    Self.apply(loaded, to: &contents)
-                }
-                report = loaded.writeBlock ?? loaded.report
-            }
+            let report = reloadIfReplaced(&contents)
             return (body(&contents), report)
         }
         if let report { Self.report(url, report) }
         return result
+    }
+
+    /// Reads the file again if another process replaced it (one `stat` when it did not); returns
+    /// a failure to report, if reading found one.
+    private func reloadIfReplaced(_ contents: inout Contents) -> String? {
+        guard FileSignature(path: url.path) != contents.signature else { return nil }
+        var loaded = Self.load(url, movingCorruptAside: false)
+        if loaded.isCorrupt {
+            loaded = Self.loadUnderLock(url, lockURL: lockURL)
+        }
+        if loaded.writeBlock != nil {
+            // Keep the values last read: better than none, and writes are refused anyway.
+            contents.writeBlock = loaded.writeBlock
+            contents.signature = loaded.signature
+            contents.opened = nil
+        } else {
+            Self.apply(loaded, to: &contents)
+        }
+        return loaded.writeBlock ?? loaded.report
+    }
+
+    /// Reads the file again if another process replaced it, and announces each observed key whose
+    /// value that changed. The file's ``FileStoreChangeWatcher`` calls it when the file changes.
+    func announceExternalChanges() {
+        let (changed, report) = contents.withLock { contents -> ([String], String?) in
+            let before = contents.stored
+            let report = reloadIfReplaced(&contents)
+            let keys = Set(before.keys).union(contents.stored.keys).filter { before[$0] != contents.stored[$0] }
+            return (keys.sorted(), report)
+        }
+        if let report { Self.report(url, report) }
+        let observed = changed.filter { changes.hasObservers(forKey: $0) }
+        guard !observed.isEmpty else { return }
+        changes.postExternalChanges(forKeys: observed, in: FileKeyValueStore(url: url))
     }
 
     /// Sets (or, with `nil`, removes) one value and writes the file; if writing fails, the

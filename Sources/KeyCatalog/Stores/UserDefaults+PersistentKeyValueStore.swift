@@ -95,7 +95,12 @@ extension UserDefaults: PersistentKeyValueStore {
     /// Writes the suite to disk now (`synchronize()`), instead of at the next coalesced flush.
     public func flushPersistentValues() throws {
         #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
-        guard synchronize() else {
+        let file = UserDefaultsPersistence.domainFileURL(of: self)
+        UserDefaultsPersistence.writeGate.lock()
+        let synchronized = synchronize()
+        if let file { UserDefaultsPersistence.noteOwnWrite(file) }
+        UserDefaultsPersistence.writeGate.unlock()
+        guard synchronized else {
             throw PersistentKeyValueEncodingError("UserDefaults.synchronize() failed; the suite's file could not be written")
         }
         #endif

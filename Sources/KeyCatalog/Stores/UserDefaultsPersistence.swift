@@ -18,6 +18,8 @@ public enum UserDefaultsPersistence {
         var isExitHookInstalled = false
         var changeCenters: [ObjectIdentifier: (defaults: _UncheckedSendable<UserDefaults>, center: KeyValueChangeCenter)] = [:]
         var domainChangeCenters: [String: KeyValueChangeCenter] = [:]
+        /// The file watches of the suites' centers (Linux), kept as long as the centers.
+        var fileWatches: [PersistentKeyObservation?] = []
         /// What KeyCatalog registered, in any instance: UserDefaults' registration domain is
         /// process-wide (a default registered through one suite is read through every other one
         /// and `standard`), and on Linux it cannot be read back.
@@ -105,8 +107,14 @@ public enum UserDefaultsPersistence {
             return Array(state.pending.values)
         }
         for defaults in pending {
+            #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
+            let file = domainFileURL(of: defaults.value)
+            #endif
             writeGate.lock()
             let synchronized = defaults.value.synchronize()
+            #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
+            if let file { noteOwnWrite(file) }
+            #endif
             writeGate.unlock()
             guard !synchronized else { continue }
             PersistentKeyValueFailure.report(
@@ -170,26 +178,88 @@ public enum UserDefaultsPersistence {
             let id = ObjectIdentifier(defaults)
             if let domain = isStandard ? standardDomain : state.suiteNames[id]?.name {
                 if let center = state.domainChangeCenters[domain] { return center }
-                let center = makeChangeCenter(for: defaults)
+                let (center, watch) = makeChangeCenter(for: defaults, domain: domain)
                 state.domainChangeCenters[domain] = center
+                state.fileWatches.append(watch)
                 return center
             }
             if let entry = state.changeCenters[id], entry.defaults.value === defaults {
                 return entry.center
             }
-            let center = makeChangeCenter(for: defaults)
+            let (center, watch) = makeChangeCenter(for: defaults, domain: nil)
             state.changeCenters[id] = (_UncheckedSendable(defaults), center)
+            state.fileWatches.append(watch)
             return center
         }
     }
 
-    private static func makeChangeCenter(for defaults: UserDefaults) -> KeyValueChangeCenter {
+    private static func makeChangeCenter(for defaults: UserDefaults, domain: String?) -> (KeyValueChangeCenter, PersistentKeyObservation?) {
         let center = KeyValueChangeCenter()
         #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
         _UserDefaultsKeyValueObserver.watchExternalChanges(of: defaults, postingTo: center)
+        return (center, nil)
+        #else
+        // Linux has no KVO and no change notifications, and a suite reads another process's writes
+        // only after `synchronize()`: watch the suite's file, and when it changes, synchronize and
+        // check the observed keys (`synchronize()` with nothing to write does not touch the file).
+        guard let file = domainFileURL(domain ?? (defaults === UserDefaults.standard ? ProcessInfo.processInfo.processName : nil)) else {
+            return (center, nil)
+        }
+        try? FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let watcher = _UserDefaultsChangeWatcher(defaults: defaults, center: center, keyValueObserving: nil)
+        _ = center.attach(watcher)
+        let suite = _UncheckedSendable(defaults)
+        let watch = FileChangeMonitor.shared.watch(file) { [weak watcher] in
+            // The file as this process last wrote it: nothing new to read. (A `synchronize()` that
+            // reads the file again lets concurrent readers glimpse the file's values before the
+            // suite's unsaved ones are laid over them, so it runs only for other writers.)
+            guard let watcher, !watcher.watchedKeys.isEmpty else { return }
+            // Decided under the gate that KeyCatalog's own synchronizations hold until they have
+            // noted the file they wrote.
+            writeGate.lock()
+            guard !isOwnWrite(file) else {
+                writeGate.unlock()
+                return
+            }
+            _ = suite.value.synchronize()
+            noteOwnWrite(file)
+            writeGate.unlock()
+            watcher.defaultsDidChange()
+        }
+        return (center, watch)
         #endif
-        return center
     }
+
+    #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
+    /// The file swift-corelibs-foundation keeps a domain in: `$XDG_CONFIG_HOME` (else `~/.config`)
+    /// `/<name>.plist`; `nil` for an unknown domain.
+    static func domainFileURL(_ name: String?) -> URL? {
+        guard let name, !name.isEmpty else { return nil }
+        let configuration =
+            ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"].map { URL(fileURLWithPath: $0) }
+            ?? _homeDirectory().appendingPathComponent(".config")
+        return configuration.appendingPathComponent("\(name).plist")
+    }
+
+    /// The file of each suite as this process's last `synchronize()` left it, by path.
+    private static let ownWrites = _Locked<[String: FileSignature?]>([:])
+
+    /// Notes `file` as this process just wrote (or read) it, after a `synchronize()`.
+    static func noteOwnWrite(_ file: URL) {
+        ownWrites.withLock { $0[file.path] = .some(FileSignature(path: file.path)) }
+    }
+
+    /// Whether `file` is as this process's last `synchronize()` left it.
+    static func isOwnWrite(_ file: URL) -> Bool {
+        let current = FileSignature(path: file.path)
+        return ownWrites.withLock { $0[file.path].map { $0 == current } ?? false }
+    }
+
+    /// The file of a suite KeyCatalog knows the name of (or of `standard`).
+    static func domainFileURL(of defaults: UserDefaults) -> URL? {
+        domainFileURL(defaults === UserDefaults.standard ? ProcessInfo.processInfo.processName : persistentDomainName(of: defaults))
+    }
+    #endif
 }
 
 /// Carries a value that is thread-safe in practice but not marked `Sendable` (UserDefaults on Linux).

@@ -75,19 +75,22 @@ struct UserDefaultsChangeWatcherTests {
     }
 
     @Test func keysWithDotsAreCheckedOnTheNotificationAndNeverRegisteredForKeyValueObserving() {
+        // An instance of its own, which KeyCatalog did not open by name: its center has no watcher
+        // yet (a suite opened by name gets the Linux file watcher), so this one, with KVO, attaches.
+        let defaults = UserDefaults(suiteName: suite.name)!
         let registrar = RecordingRegistrar()
-        let watcher = _UserDefaultsChangeWatcher.attach(to: suite.defaults, keyValueObserving: registrar)
+        let watcher = _UserDefaultsChangeWatcher.attach(to: defaults, keyValueObserving: registrar)
         let themes = Locked<[String]>([])
         let counts = Locked<[Int]>([])
-        let themeObservation = suite.defaults.observe(Self.dotted) { themes.append($0) }
-        let countObservation = suite.defaults.observe(Self.count) { counts.append($0) }
-        let secondCountObservation = suite.defaults.observe(Self.count) { _ in }
+        let themeObservation = defaults.observe(Self.dotted) { themes.append($0) }
+        let countObservation = defaults.observe(Self.count) { counts.append($0) }
+        let secondCountObservation = defaults.observe(Self.count) { _ in }
         #expect(registrar.events.current == ["start Count"], "KVO for the plain key only, once")
         #expect(!_UserDefaultsChangeWatcher.canObserveWithKeyValueObserving("com.example.theme"))
         #expect(!_UserDefaultsChangeWatcher.canObserveWithKeyValueObserving("@count"))
 
-        suite.defaults.set("dark", forKey: "com.example.theme")
-        suite.defaults.set(4, forKey: "Count")
+        defaults.set("dark", forKey: "com.example.theme")
+        defaults.set(4, forKey: "Count")
         watcher.defaultsDidChange()
         #expect(themes.current == ["dark"], "the notification covers the dotted key")
         #expect(counts.current.isEmpty, "KVO covers the plain key")

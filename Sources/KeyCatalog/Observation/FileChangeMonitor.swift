@@ -1,0 +1,132 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Calls back when a file is written, replaced or removed, by this process or another: how file
+/// stores and UserDefaults suites on Linux notice other processes' writes.
+///
+/// On Linux it is one inotify descriptor for the process and one thread blocked reading it, so it
+/// costs no CPU while nothing changes; each watched folder is one inotify watch (shared by every
+/// file watched in it), since writers replace files by renaming a new one over them. Elsewhere
+/// (Apple platforms, where UserDefaults has Key-Value Observing) it watches nothing.
+///
+/// ```swift
+/// let watch = FileChangeMonitor.shared.watch(URL(fileURLWithPath: "/tmp/settings.plist")) {
+///     print("settings.plist changed")
+/// }
+/// watch.cancel()
+/// ```
+final class FileChangeMonitor: Sendable {
+    static let shared = FileChangeMonitor()
+
+    private struct Folder {
+        var descriptor: Int32
+        /// The handlers of each watched file name, by registration id.
+        var handlers: [String: [Int: @Sendable () -> Void]] = [:]
+    }
+
+    private struct State {
+        var folders: [String: Folder] = [:]
+        var paths: [Int32: String] = [:]
+        var nextID = 0
+        var isReading = false
+    }
+
+    private let state = _Locked(State())
+    #if os(Linux)
+    private let inotify: Int32 = inotify_init1(Int32(IN_CLOEXEC))
+    #endif
+
+    /// Calls `onChange` (on the monitor's thread) each time `file` is written, replaced, created or
+    /// removed, until the returned observation is cancelled or released. `nil` when the file's
+    /// folder cannot be watched (it does not exist, or the system's watch limit is reached).
+    func watch(_ file: URL, onChange: @escaping @Sendable () -> Void) -> PersistentKeyObservation? {
+        #if os(Linux)
+        let folderPath = file.deletingLastPathComponent().path
+        let name = file.lastPathComponent
+        guard inotify >= 0 else { return nil }
+        let registration: (id: Int, startReading: Bool)? = state.withLock { state in
+            if state.folders[folderPath] == nil {
+                let mask = IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM
+                let descriptor = inotify_add_watch(inotify, folderPath, UInt32(mask))
+                guard descriptor >= 0 else { return nil }
+                state.folders[folderPath] = Folder(descriptor: descriptor)
+                state.paths[descriptor] = folderPath
+            }
+            state.nextID += 1
+            state.folders[folderPath]!.handlers[name, default: [:]][state.nextID] = onChange
+            defer { state.isReading = true }
+            return (state.nextID, !state.isReading)
+        }
+        guard let registration else { return nil }
+        if registration.startReading {
+            let thread = Thread { [self] in readEvents() }
+            thread.name = "KeyCatalog.FileChangeMonitor"
+            thread.start()
+        }
+        return PersistentKeyObservation { [self] in
+            state.withLock { state in
+                state.folders[folderPath]?.handlers[name]?[registration.id] = nil
+                if state.folders[folderPath]?.handlers[name]?.isEmpty == true {
+                    state.folders[folderPath]?.handlers[name] = nil
+                }
+                if let folder = state.folders[folderPath], folder.handlers.isEmpty {
+                    inotify_rm_watch(inotify, folder.descriptor)
+                    state.folders[folderPath] = nil
+                    state.paths[folder.descriptor] = nil
+                }
+            }
+        }
+        #else
+        return nil
+        #endif
+    }
+
+    #if os(Linux)
+    /// The monitor's thread: blocks in `read` until events arrive, then calls their handlers.
+    private func readEvents() {
+        let capacity = 64 * 1024
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: MemoryLayout<inotify_event>.alignment)
+        defer { buffer.deallocate() }
+        while true {
+            let count = read(inotify, buffer, capacity)
+            if count < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            // By registration id: a burst of events for one file calls each handler once.
+            var handlers: [Int: @Sendable () -> Void] = [:]
+            var offset = 0
+            state.withLock { state in
+                while offset + MemoryLayout<inotify_event>.size <= count {
+                    let event = buffer.load(fromByteOffset: offset, as: inotify_event.self)
+                    let nameStart = offset + MemoryLayout<inotify_event>.size
+                    offset = nameStart + Int(event.len)
+                    if event.mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                        // Events were lost: tell every handler.
+                        for folder in state.folders.values {
+                            for byID in folder.handlers.values { handlers.merge(byID) { first, _ in first } }
+                        }
+                        continue
+                    }
+                    guard let folderPath = state.paths[event.wd] else { continue }
+                    if event.mask & UInt32(IN_IGNORED) != 0 {
+                        // The folder is gone (removed, or its file system unmounted).
+                        state.paths[event.wd] = nil
+                        state.folders[folderPath] = nil
+                        continue
+                    }
+                    guard event.len > 0 else { continue }
+                    let name = String(cString: buffer.advanced(by: nameStart).assumingMemoryBound(to: CChar.self))
+                    handlers.merge(state.folders[folderPath]?.handlers[name] ?? [:]) { first, _ in first }
+                }
+            }
+            for id in handlers.keys.sorted() { handlers[id]!() }
+        }
+    }
+    #endif
+}

@@ -1,0 +1,42 @@
+import Foundation
+
+/// Announces other processes' writes to a file store's observers: while any key of the file has
+/// an observer, it watches the file (``FileChangeMonitor``: inotify on Linux) and, when the file
+/// changes, has it read again and its changed keys posted. Writes of this process change nothing
+/// on reading again, and the change center skips posts equal to the last one delivered, so
+/// observers see each change once.
+///
+/// Every file store's change center has one; there is nothing to set up:
+///
+/// ```swift
+/// let store = FileKeyValueStore(url: settingsURL)
+/// let observation = store.observe(.theme) { theme in apply(theme) }   // also another process's writes
+/// ```
+final class FileStoreChangeWatcher: _KeyValueChangeWatching {
+    private weak let file: PropertyListFile?
+    private let watch = _Locked<PersistentKeyObservation?>(nil)
+
+    init(file: PropertyListFile) {
+        self.file = file
+    }
+
+    func observedKeyDidChange(_ key: String) {
+        guard let file else { return }
+        let started = watch.withLock { watch -> Bool in
+            // Decided under this lock, so that a stop and a start on two threads cannot cross.
+            let isObserved = !file.changes.observedKeys.isEmpty
+            if isObserved, watch == nil {
+                // The folder the first write would create: it must exist to be watched.
+                try? FileManager.default.createDirectory(at: file.url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                watch = FileChangeMonitor.shared.watch(file.url) { [weak file] in file?.announceExternalChanges() }
+                return watch != nil
+            } else if !isObserved, let current = watch {
+                current.cancel()
+                watch = nil
+            }
+            return false
+        }
+        // A change between the observer's first read and the watch would otherwise go unseen.
+        if started { file.announceExternalChanges() }
+    }
+}

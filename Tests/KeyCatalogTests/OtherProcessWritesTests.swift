@@ -1,0 +1,81 @@
+import Foundation
+import KeyCatalog
+import Testing
+
+/// Another process's writes reach this process's readers and observers, on Linux too: a child
+/// process writes a suite or a file store through KeyCatalog and exits, and the parent's observer
+/// (registered before) sees the new value, which a plain read then returns as well. Without the
+/// file watch, a Linux suite would keep reading its cached value and no observer would hear of it.
+@Suite struct OtherProcessWritesTests {
+    /// Waits for `observe` to deliver `expected` (at most `timeout`); returns how long that took
+    /// after `write` returned, or nil.
+    func latency(
+        observe: (@escaping @Sendable (Int) -> Void) -> PersistentKeyObservation,
+        expected: Int,
+        timeout: TimeInterval = 30,
+        write: () throws -> Void
+    ) throws -> TimeInterval? {
+        let seen = DispatchSemaphore(value: 0)
+        let observation = observe { value in if value == expected { seen.signal() } }
+        defer { observation.cancel() }
+        try write()
+        let written = Date()
+        guard seen.wait(timeout: .now() + timeout) == .success else { return nil }
+        return Date().timeIntervalSince(written)
+    }
+
+    @Test func aSuiteSeesAnotherProcesssWrite() throws {
+        let suite = TemporarySuite(#function)
+        let key = PersistentKey<Int>("Count", defaultValue: 0)
+        #expect(suite.defaults.get(key) == 0)
+        let elapsed = try latency(observe: { handler in suite.defaults.observe(key) { handler($0) } }, expected: 42) {
+            let child = try TestHelperExecutable.run(["defaults", suite.name, "set", "Count", "42"])
+            #expect(child.status == 0, "\(child.output)")
+        }
+        #expect(elapsed != nil, "the observer never saw the other process's write")
+        #expect(suite.defaults.get(key) == 42, "a read after the change gives the new value")
+    }
+
+    @Test func aFileStoreSeesAnotherProcesssWrite() throws {
+        let folder = TemporaryDirectory()
+        let url = folder.url.appendingPathComponent("settings.plist")
+        let store = FileKeyValueStore(url: url)
+        let key = PersistentKey<Int>("Count", defaultValue: 0)
+        store.set(PersistentKey<String>("Other", defaultValue: ""), to: "kept")
+        let elapsed = try latency(observe: { handler in store.observe(key) { handler($0) } }, expected: 7) {
+            let child = try TestHelperExecutable.run(["file", url.path, "set", "Count", "7"])
+            #expect(child.status == 0, "\(child.output)")
+        }
+        #expect(elapsed != nil, "the observer never saw the other process's write")
+        #expect(store.get(key) == 7 && store.get(PersistentKey<String>("Other", defaultValue: "")) == "kept")
+    }
+
+    /// Only observed keys are announced, each once, and this process's own writes are not
+    /// announced a second time when the watch sees the file change.
+    @Test func ownWritesAreAnnouncedOnceAndUnchangedKeysNotAtAll() throws {
+        let folder = TemporaryDirectory()
+        let url = folder.url.appendingPathComponent("settings.plist")
+        let store = FileKeyValueStore(url: url)
+        let count = PersistentKey<Int>("Count", defaultValue: 0)
+        let other = PersistentKey<Int>("Other", defaultValue: 0)
+        let seen = _LockedValues()
+        let observation = store.observe(count) { seen.append("count=\($0)") }
+        let otherObservation = store.observe(other) { seen.append("other=\($0)") }
+        defer { observation.cancel(); otherObservation.cancel() }
+        store.set(count, to: 1)
+        let child = try TestHelperExecutable.run(["file", url.path, "set", "Count", "2"])
+        #expect(child.status == 0)
+        let deadline = Date().addingTimeInterval(30)
+        while !seen.values.contains("count=2") && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        Thread.sleep(forTimeInterval: 0.3)  // time for a duplicate to show, if there were one
+        #expect(seen.values == ["count=1", "count=2"])
+    }
+}
+
+/// Values appended from observer threads.
+final class _LockedValues: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [String] = []
+    var values: [String] { lock.withLock { stored } }
+    func append(_ value: String) { lock.withLock { stored.append(value) } }
+}
