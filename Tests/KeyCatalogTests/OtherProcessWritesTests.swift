@@ -36,6 +36,19 @@ import Testing
         #expect(suite.defaults.get(key) == 42, "a read after the change gives the new value")
     }
 
+    /// Without any observer: a suite opened by name reads another process's write (on Linux it
+    /// would otherwise keep its cached value until its own next `synchronize()`).
+    @Test func aSuiteReaderSeesAnotherProcesssWrite() throws {
+        let suite = TemporarySuite(#function)
+        let key = PersistentKey<Int>("Count", defaultValue: 0)
+        #expect(suite.defaults.get(key) == 0)
+        let child = try TestHelperExecutable.run(["defaults", suite.name, "set", "Count", "5"])
+        #expect(child.status == 0, "\(child.output)")
+        let deadline = Date().addingTimeInterval(30)
+        while suite.defaults.get(key) != 5 && Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        #expect(suite.defaults.get(key) == 5)
+    }
+
     @Test func aFileStoreSeesAnotherProcesssWrite() throws {
         let folder = TemporaryDirectory()
         let url = folder.url.appendingPathComponent("settings.plist")

@@ -44,13 +44,21 @@ public enum UserDefaultsPersistence {
     ///
     /// - Returns: `nil` when Foundation refuses the name (the global domain, the app's own domain).
     public static func suite(named name: String) -> UserDefaults? {
-        state.withLock { state in
-            if let defaults = state.suitesByName[name] { return defaults.value }
-            guard let defaults = UserDefaults(suiteName: name) else { return nil }
+        let (defaults, isNew) = state.withLock { state -> (UserDefaults?, Bool) in
+            if let defaults = state.suitesByName[name] { return (defaults.value, false) }
+            guard let defaults = UserDefaults(suiteName: name) else { return (nil, false) }
             state.suitesByName[name] = _UncheckedSendable(defaults)
             state.suiteNames[ObjectIdentifier(defaults)] = (_UncheckedSendable(defaults), name)
-            return defaults
+            return (defaults, true)
         }
+        #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
+        // Its change center watches the suite's file from now on, so that reads (not only
+        // observers) see other processes' writes.
+        if isNew, let defaults { _ = changeCenter(for: defaults) }
+        #else
+        _ = isNew
+        #endif
+        return defaults
     }
 
     /// The name of the persistent domain `defaults` writes to, when it is known: the suite's name
@@ -200,8 +208,8 @@ public enum UserDefaultsPersistence {
         return (center, nil)
         #else
         // Linux has no KVO and no change notifications, and a suite reads another process's writes
-        // only after `synchronize()`: watch the suite's file, and when it changes, synchronize and
-        // check the observed keys (`synchronize()` with nothing to write does not touch the file).
+        // only after `synchronize()`: watch the suite's file, and when another process changed it,
+        // synchronize (so reads see its values) and check the observed keys.
         guard let file = domainFileURL(domain ?? (defaults === UserDefaults.standard ? ProcessInfo.processInfo.processName : nil)) else {
             return (center, nil)
         }
@@ -213,7 +221,7 @@ public enum UserDefaultsPersistence {
             // The file as this process last wrote it: nothing new to read. (A `synchronize()` that
             // reads the file again lets concurrent readers glimpse the file's values before the
             // suite's unsaved ones are laid over them, so it runs only for other writers.)
-            guard let watcher, !watcher.watchedKeys.isEmpty else { return }
+            guard let watcher else { return }
             // Decided under the gate that KeyCatalog's own synchronizations hold until they have
             // noted the file they wrote.
             writeGate.lock()
