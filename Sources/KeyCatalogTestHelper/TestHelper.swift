@@ -6,6 +6,7 @@ import KeyCatalog
 /// ```
 /// KeyCatalogTestHelper defaults <suite> set <key> <int> [<string-key> <string>]
 /// KeyCatalogTestHelper defaults <suite> get <key>
+/// KeyCatalogTestHelper defaults <suite> set-exit-mid-sync <key> <int>
 /// KeyCatalogTestHelper defaults <suite> remove <key>          (`standard` as the suite: UserDefaults.standard)
 /// KeyCatalogTestHelper file <path> set <key> <int> [<string-key> <string>]
 /// KeyCatalogTestHelper file <path> get <key>
@@ -16,7 +17,8 @@ import KeyCatalog
 /// ```
 ///
 /// `set` writes through KeyCatalog and returns from `main` (a normal exit, no explicit
-/// synchronize); `get` prints the integer; `write-forever` writes `[n, n, …]` arrays of growing
+/// synchronize); `set-exit-mid-sync` does too, but only once the delayed `synchronize()` has taken
+/// the suite and is held for 0.5 s before writing it; `get` prints the integer; `write-forever` writes `[n, n, …]` arrays of growing
 /// length, printing `ready` after the first, until it is killed; `write-many` sets
 /// `<prefix>.<n % 8>` to `n` for n in 1...count, printing `<key> <n>` after each `set` returned
 /// (and `stale <key> <n>` on standard error if reading it back gives anything else);
@@ -57,6 +59,19 @@ enum TestHelper {
             if arguments.count >= 7 {
                 store.set(PersistentKey<String>(arguments[5], defaultValue: ""), to: arguments[6])
             }
+        case "set-exit-mid-sync":
+            // Exits while the coalesced synchronize() has taken the suite and not yet written it:
+            // the exit hook must wait for that write (it once returned at once, and the value was lost).
+            guard arguments.count >= 5, let value = Int(arguments[4]) else { fail("set-exit-mid-sync needs an integer") }
+            let taken = DispatchSemaphore(value: 0)
+            UserDefaultsPersistence._synchronizationWillWrite = {
+                guard !Thread.isMainThread else { return }  // the exit hook's own pass
+                taken.signal()
+                Thread.sleep(forTimeInterval: 0.5)
+            }
+            store.set(PersistentKey<Int>(key, defaultValue: 0), to: value)
+            taken.wait()
+            print("exiting while the delayed synchronize() is under way")
         case "get":
             print(store.get(PersistentKey<Int>(key, defaultValue: -1)))
         case "remove":

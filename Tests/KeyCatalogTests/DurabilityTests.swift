@@ -47,6 +47,22 @@ struct DurabilityTests {
         #expect(FileManager.default.fileExists(atPath: home.file("KeyCatalogTestHelper.plist").path))
     }
 
+    /// The exit-flush race made deterministic (found by Scripts/fuzz.py, seed 2 in Release: 8 of 25
+    /// runs lost the write): the child exits while the delayed `synchronize()` has taken the suite
+    /// and is held before writing it. The exit hook must wait for that write, not find nothing
+    /// pending and return.
+    @Test func aProcessExitingDuringTheDelayedSynchronizeKeepsItsWrite() throws {
+        let home = TemporaryDirectory()
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CONFIG_HOME"] = home.url.path
+        let name = "keycatalog.tests.exitmidsync.\(UUID().uuidString)"
+        let writer = try TestHelperExecutable.run(["defaults", name, "set-exit-mid-sync", "Count", "42"], environment: environment)
+        #expect(writer.status == 0)
+        #expect(writer.output == "exiting while the delayed synchronize() is under way\n", "the child exited in the window")
+        let reader = try TestHelperExecutable.run(["defaults", name, "get", "Count"], environment: environment)
+        #expect(reader.output == "42\n", "the write was lost")
+    }
+
     @Test func fileStoreWrittenByAChildIsReadBackByAnotherProcess() throws {
         let directory = TemporaryDirectory()
         let url = directory.file("nested/settings.plist")

@@ -115,6 +115,7 @@ public enum UserDefaultsPersistence {
             return Array(state.pending.values)
         }
         for defaults in pending {
+            synchronizationWillWrite.withLock { $0 }?()
             #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
             let file = domainFileURL(of: defaults.value)
             #endif
@@ -137,6 +138,15 @@ public enum UserDefaultsPersistence {
     }
 
     private static let synchronizationLock = NSLock()
+
+    /// Called by each coalesced or exit synchronization after it took the pending suites and
+    /// before it writes one: the seam of the test that exits in that window (the exit hook must
+    /// wait for the write). Not for apps.
+    public static var _synchronizationWillWrite: (@Sendable () -> Void)? {
+        get { synchronizationWillWrite.withLock { $0 } }
+        set { synchronizationWillWrite.withLock { $0 = newValue } }
+    }
+    private static let synchronizationWillWrite = _Locked<(@Sendable () -> Void)?>(nil)
 
     static func scheduleSynchronization(of defaults: UserDefaults) {
         #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
