@@ -70,5 +70,21 @@ import Testing
         #expect(readFloats?.map(\.bitPattern) == floats.map(\.bitPattern))
         #expect((file?["NaN"] as? NSNumber)?.doubleValue.isNaN == true)
     }
+
+    /// An XML `<date>` holds whole seconds: a stored date with a fraction is refused (KeyCatalog's
+    /// own Date representations store numbers or strings, so this is a raw `PropertyListValue`
+    /// write, as a migration from another library's native dates makes).
+    @Test func aNativeDateWithAFractionOfASecondIsRefused() throws {
+        let suite = TemporarySuite(#function)
+        #expect(throws: PersistentKeyValueEncodingError.self) {
+            try suite.defaults.setPersistentValue(.date(Date(timeIntervalSinceReferenceDate: 785_000_000.25)), forKey: "When")
+        }
+        #expect(suite.defaults.object(forKey: "When") == nil)
+        let whole = Date(timeIntervalSinceReferenceDate: 785_000_000)
+        try suite.defaults.setPersistentValue(.date(whole), forKey: "When")
+        #expect(suite.defaults.synchronize())
+        let file = try PropertyListSerialization.propertyList(from: Data(contentsOf: suite.fileURL), format: nil) as? [String: Any]
+        #expect(file?["When"] as? Date == whole)
+    }
     #endif
 }

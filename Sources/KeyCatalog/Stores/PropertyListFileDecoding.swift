@@ -104,11 +104,14 @@ enum PropertyListFileDecoding {
 
 extension PropertyListValue {
     /// The first part of the value that Foundation's XML property lists cannot hold exactly: a
-    /// string (or dictionary key) `xmlProblem` names, or a negative zero (written as `0.0`).
+    /// string (or dictionary key) `xmlProblem` names, a negative zero (written as `0.0`), or a date
+    /// with a fraction of a second (written in whole seconds).
     var firstXMLProblem: String? {
         switch self {
         case .string(let string): PropertyListFileDecoding.xmlProblem(string)
         case .double(let number) where number == 0 && number.sign == .minus: "a negative zero (-0.0; it writes 0.0)"
+        case .date(let date) where date.timeIntervalSinceReferenceDate.rounded(.down) != date.timeIntervalSinceReferenceDate:
+            "a date with a fraction of a second (it writes whole seconds)"
         case .array(let elements): elements.lazy.compactMap(\.firstXMLProblem).first
         case .dictionary(let members):
             members.lazy.compactMap { PropertyListFileDecoding.xmlProblem($0.key) ?? $0.value.firstXMLProblem }.first
