@@ -26,6 +26,10 @@ enum Benchmarks {
             StallBenchmarks.run(seconds: arguments.dropFirst().first.flatMap(Double.init) ?? 4)
             return
         }
+        if arguments.first == "--memo-memory" {
+            MemoBenchmarks.run()
+            return
+        }
         if arguments.first == "--external-changes" {
             ExternalChangeBenchmarks.run(rounds: arguments.dropFirst().first.flatMap(Int.init) ?? 50)
             return

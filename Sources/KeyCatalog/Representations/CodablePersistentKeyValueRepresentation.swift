@@ -43,11 +43,20 @@ where Encoder.Output == Decoder.Input {
     public let encoder: Encoder
     /// The decoder that reads them back.
     public let decoder: Decoder
+    /// Whether decoded values are memoized by their bytes: for the JSON decoder ``init()`` makes,
+    /// whose configuration is known. (A decoder passed in may be configured, or reconfigured,
+    /// in ways the bytes alone do not capture.)
+    let memoizesDecodedValues: Bool
 
     /// Uses the given encoder and decoder, which must agree on their format.
     public init(encoder: Encoder, decoder: Decoder) {
+        self.init(encoder: encoder, decoder: decoder, memoizesDecodedValues: false)
+    }
+
+    init(encoder: Encoder, decoder: Decoder, memoizesDecodedValues: Bool) {
         self.encoder = encoder
         self.decoder = decoder
+        self.memoizesDecodedValues = memoizesDecodedValues
     }
 
     public func persistentValue(for value: Value) throws -> PropertyListValue? {
@@ -55,6 +64,14 @@ where Encoder.Output == Decoder.Input {
     }
 
     public func value(from persistentValue: PropertyListValue) throws -> Value {
+        let memo = DecodedValueMemo.shared
+        if memoizesDecodedValues, case .data(let bytes) = persistentValue, memo.accepts(Value.self, bytes) {
+            // Stored bytes decoded before: the same value, without decoding them again.
+            if let value = memo.value(Value.self, decodedFrom: bytes) { return value }
+            let value = try decoder.decode(Value.self, from: Decoder.Input.persistentKeyValueRepresentation.value(from: persistentValue))
+            memo.keep(value, decodedFrom: bytes)
+            return value
+        }
         let input = try Decoder.Input.persistentKeyValueRepresentation.value(from: persistentValue)
         return try decoder.decode(Value.self, from: input)
     }
@@ -62,9 +79,12 @@ where Encoder.Output == Decoder.Input {
 
 extension CodablePersistentKeyValueRepresentation where Encoder == JSONEncoder, Decoder == JSONDecoder {
     /// Stores the value as JSON `Data`, with sorted keys so equal values store equal bytes.
+    ///
+    /// Values read back are memoized by their stored bytes (value types, up to 16 KB): reading a
+    /// key whose bytes did not change does not decode them again.
     public init() {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        self.init(encoder: encoder, decoder: JSONDecoder())
+        self.init(encoder: encoder, decoder: JSONDecoder(), memoizesDecodedValues: true)
     }
 }

@@ -1,0 +1,35 @@
+import Foundation
+import KeyCatalog
+
+/// What the decoded-value memo costs in memory: `keycatalog-benchmarks --memo-memory`.
+///
+/// Stores 256 different `BenchmarkProfile` values (the memo's capacity) with 40 tags each (about
+/// 500 bytes of JSON) under 256 keys of an in-memory store, reads each key once (warming up
+/// everything but the memo on a first, identical store of other values would decode those too, so
+/// the baseline is taken after the writes), and reports the growth of the resident set
+/// (`/proc/self/statm`) per key: the stored bytes' copy, the decoded value, and the bookkeeping.
+enum MemoBenchmarks {
+    static func run() {
+        let store = InMemoryKeyValueStore()
+        let keys = (0..<256).map { PersistentKey<BenchmarkProfile>("memo.\($0)", defaultValue: BenchmarkProfile(name: "", age: 0, tags: [])) }
+        for (index, key) in keys.enumerated() {
+            store.set(key, to: BenchmarkProfile(name: "name \(index)", age: index, tags: (0..<40).map { "tag\($0)-\(index)" }))
+        }
+        let bytes = keys.compactMap { store.persistentValue(forKey: $0.id) }.reduce(0) { total, stored in
+            if case .data(let data) = stored { return total + data.count }
+            return total
+        }
+        let before = residentBytes()
+        var kept: [BenchmarkProfile] = []
+        for key in keys { kept.append(store.get(key)) }
+        let withCopies = residentBytes()
+        kept.removeAll()
+        print("256 keys, \(bytes / 256) bytes of JSON each: resident set +\((withCopies - before) / 256) bytes per key (memo entry plus the caller's copy; pages of 4 KB, so ± 16 bytes per key)")
+    }
+
+    private static func residentBytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        return fields.count > 1 ? (Int(fields[1]) ?? 0) * 4096 : 0
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import KeyCatalog
+import Testing
+
+/// Codable values are decoded once per stored bytes: reads of unchanged bytes reuse the value,
+/// changed bytes are decoded again (never stale), and only where that is safe.
+@Suite struct DecodedValueMemoTests {
+    /// Counts its decodings (each test uses a type of its own: the memo is process-wide).
+    struct Counted<Tag>: Codable, Equatable, Sendable {
+        static var counter: DecodeCounter { DecodeCounter.for(Tag.self) }
+        var name: String
+
+        init(name: String) { self.name = name }
+        init(from decoder: any Swift.Decoder) throws {
+            Self.counter.increment()
+            name = try decoder.singleValueContainer().decode(String.self)
+        }
+        func encode(to encoder: any Swift.Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(name)
+        }
+    }
+    enum Unchanged {}
+    enum Changed {}
+    enum Custom {}
+
+    @Test func unchangedBytesAreDecodedOnceInEveryStore() {
+        let counter = Counted<Unchanged>.counter
+        for kind in StoreKind.allCases {
+            let fixture = kind.makeFixture()
+            let key = PersistentKey<Counted<Unchanged>>("Profile", defaultValue: .init(name: ""), representation: CodablePersistentKeyValueRepresentation())
+            let before = counter.current
+            fixture.store.set(key, to: .init(name: "Ann-\(kind)"))
+            for _ in 0..<100 { #expect(fixture.store.get(key).name == "Ann-\(kind)") }
+            #expect(counter.current - before == 1, "\(kind): \(counter.current - before) decodings for 100 reads")
+        }
+    }
+
+    @Test func changedBytesAreDecodedAgain() {
+        let store = InMemoryKeyValueStore()
+        let key = PersistentKey<Counted<Changed>>("Profile", defaultValue: .init(name: ""), representation: CodablePersistentKeyValueRepresentation())
+        for name in ["a", "b", "a", "c"] {
+            store.set(key, to: .init(name: name))
+            #expect(store.get(key).name == name)
+            #expect(store.get(key).name == name)
+        }
+        #expect(Counted<Changed>.counter.current == 3, "a, b, c decoded once each; a again from the memo")
+    }
+
+    @Test func aDecoderPassedInIsNotMemoized() {
+        let store = InMemoryKeyValueStore()
+        let key = PersistentKey<Counted<Custom>>(
+            "Profile", defaultValue: .init(name: ""),
+            representation: CodablePersistentKeyValueRepresentation(encoder: JSONEncoder(), decoder: JSONDecoder()))
+        store.set(key, to: .init(name: "x"))
+        for _ in 0..<3 { _ = store.get(key) }
+        #expect(Counted<Custom>.counter.current == 3, "its configuration is the caller's: decoded every time")
+    }
+
+    final class Reference: Codable, @unchecked Sendable {
+        var name = ""
+    }
+
+    @Test func classInstancesAreNotShared() {
+        let store = InMemoryKeyValueStore()
+        let key = PersistentKey<Reference>("Reference", defaultValue: Reference(), representation: CodablePersistentKeyValueRepresentation())
+        let value = Reference()
+        value.name = "x"
+        store.set(key, to: value)
+        let first = store.get(key)
+        first.name = "changed by one reader"
+        #expect(store.get(key) !== first && store.get(key).name == "x")
+    }
+}
+
+/// A decode counter per tag type.
+final class DecodeCounter: @unchecked Sendable {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var counters: [ObjectIdentifier: DecodeCounter] = [:]
+    private let lock = NSLock()
+    private var value = 0
+
+    static func `for`(_ tag: Any.Type) -> DecodeCounter {
+        lock.withLock {
+            if let counter = counters[ObjectIdentifier(tag)] { return counter }
+            let counter = DecodeCounter()
+            counters[ObjectIdentifier(tag)] = counter
+            return counter
+        }
+    }
+
+    var current: Int { lock.withLock { value } }
+    func increment() { lock.withLock { value += 1 } }
+}
