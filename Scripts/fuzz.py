@@ -314,6 +314,9 @@ class Manifest:
         if r < 0.47:
             kind = rng.choice(["codable", "rawValue", "string"])
             name = self.names.take(rng, "C" + self.tag, 0.1)
+            while name in SWIFT_PRIM:
+                # keys.json's "String" is Swift's: an app type of that name cannot be named there.
+                name = self.names.take(rng, "C" + self.tag, 0.1)
             self.customs.append((name, kind))
             return T("custom", name, kind)
         return T("prim", rng.choice(PRIMS))
