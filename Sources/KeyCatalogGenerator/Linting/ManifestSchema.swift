@@ -18,6 +18,19 @@ enum ManifestSchema {
 
     /// The fields of `kind`, in documentation order.
     static func fields(of kind: ObjectKind) -> [Field] {
+        allFields[kind] ?? []
+    }
+
+    /// The names of the fields of `kind`.
+    static func fieldNames(of kind: ObjectKind) -> Set<String> {
+        allFieldNames[kind] ?? []
+    }
+
+    /// Built once: three rules look them up for every object of a manifest.
+    private static let allFields = Dictionary(uniqueKeysWithValues: ObjectKind.allCases.map { ($0, makeFields(of: $0)) })
+    private static let allFieldNames = allFields.mapValues { Set($0.map(\.name)) }
+
+    private static func makeFields(of kind: ObjectKind) -> [Field] {
         switch kind {
         case .manifest:
             [

@@ -38,7 +38,7 @@ struct DefaultPresenceRule: LintRule {
     /// `defualt`: unknown-field reports it with the fix, so "no default" would only repeat it.
     static func misspelledDefault(in key: JSONValue) -> String? {
         let fields = ["default", "debugDefault", "releaseDefault"]
-        let known = Set(ManifestSchema.fields(of: .key).map(\.name))
+        let known = ManifestSchema.fieldNames(of: .key)
         return key.members?.first { member in
             !known.contains(member.name) && NearMiss.suggestion(for: member.name, among: fields) != nil
         }?.name

@@ -16,16 +16,20 @@ struct DuplicateMemberRule: LintRule {
     private func visit(_ value: JSONValue, into findings: inout [Diagnostic]) {
         switch value.kind {
         case .object(let members):
+            // Most objects have a handful of members: comparing with the earlier ones costs less
+            // than hashing them all into a dictionary.
             var seen: [String: SourceLocation] = [:]
-            for member in members {
-                if let first = seen[member.name] {
+            let isSmall = members.count <= 16
+            for (index, member) in members.enumerated() {
+                let earlier = isSmall ? members[..<index].first { $0.name == member.name }?.nameLocation : seen[member.name]
+                if let first = earlier {
                     findings.append(
                         error(
                             "member '\(member.name.truncatedForMessage)' is given twice in this object (first at \(first.line):\(first.column)); remove one",
                             at: member.nameLocation
                         )
                     )
-                } else {
+                } else if !isSmall {
                     seen[member.name] = member.nameLocation
                 }
                 visit(member.value, into: &findings)

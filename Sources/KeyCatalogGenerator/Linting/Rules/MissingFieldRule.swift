@@ -15,13 +15,14 @@ struct MissingFieldRule: LintRule {
         var findings: [Diagnostic] = []
         for (kind, object, label) in context.schemaObjects {
             let fields = ManifestSchema.fields(of: kind)
-            let known = Set(fields.map(\.name))
+            let known = ManifestSchema.fieldNames(of: kind)
             // A misspelled field (`tpye`) is reported by unknown-field with the fix; its absence
             // under the right name would only repeat that.
-            let misspelled = Set(
-                (object.members ?? []).filter { !known.contains($0.name) }
-                    .compactMap { NearMiss.suggestion(for: $0.name, among: fields.map(\.name)) }
-            )
+            let unknown = (object.members ?? []).filter { !known.contains($0.name) }
+            let misspelled =
+                unknown.isEmpty
+                ? []
+                : Set(unknown.compactMap { NearMiss.suggestion(for: $0.name, among: fields.map(\.name)) })
             for field in fields where field.required && object.member(field.name) == nil && !misspelled.contains(field.name) {
                 findings.append(
                     error(

@@ -11,8 +11,9 @@ struct UnknownFieldRule: LintRule {
     func check(_ context: LintContext) -> [Diagnostic] {
         var findings: [Diagnostic] = []
         for (kind, object, label) in context.schemaObjects {
-            let names = ManifestSchema.fields(of: kind).map(\.name)
-            for member in object.members ?? [] where !names.contains(member.name) {
+            let known = ManifestSchema.fieldNames(of: kind)
+            for member in object.members ?? [] where !known.contains(member.name) {
+                let names = ManifestSchema.fields(of: kind).map(\.name)
                 let hint =
                     NearMiss.suggestion(for: member.name, among: names).map { "did you mean '\($0)'?" }
                     ?? "remove it (known fields: " + names.filter { $0 != "$schema" }.joined(separator: ", ") + ")"
