@@ -19,6 +19,8 @@ public struct TimeIntervalDatePersistentKeyValueRepresentation: PersistentKeyVal
 
 /// Stores a `Date` as an ISO 8601 string with fractional seconds, in UTC: `2026-11-22T09:30:00.000Z`.
 ///
+/// The string holds milliseconds: a date reads back as the nearest millisecond.
+///
 /// ```swift
 /// extension PersistentKeyProtocol where Self == PersistentKey<Date?> {
 ///     static var lastSync: Self {
@@ -33,7 +35,11 @@ public struct ISO8601DatePersistentKeyValueRepresentation: PersistentKeyValueRep
     public init() {}
 
     public func persistentValue(for value: Date) throws -> PropertyListValue? {
-        .string(value.formatted(Self.withFractionalSeconds))
+        // The string holds milliseconds, and Foundation's formatter truncates to them: the double
+        // nearest 0.001 s lies a hair below it and was written as .000 (found by Scripts/fuzz.py,
+        // seed 1214). Format the nearest millisecond from half a millisecond above it.
+        let milliseconds = (value.timeIntervalSinceReferenceDate * 1000).rounded()
+        return .string(Date(timeIntervalSinceReferenceDate: (milliseconds + 0.5) / 1000).formatted(Self.withFractionalSeconds))
     }
 
     public func value(from persistentValue: PropertyListValue) throws -> Date {

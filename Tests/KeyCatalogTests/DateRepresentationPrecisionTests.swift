@@ -1,0 +1,38 @@
+import Foundation
+import KeyCatalog
+import Testing
+
+/// Dates read back at the precision of their representation: the nearest millisecond for ISO
+/// 8601 strings (Foundation's formatter truncates, and the double nearest N ms is often just
+/// below it: found by Scripts/fuzz.py, seed 1214, 0001-01-01T00:00:00.001Z read back as .000),
+/// every bit for time intervals.
+@Suite struct DateRepresentationPrecisionTests {
+    static let bases: [TimeInterval] = [-62_135_596_800, -12_219_292_800, -86_400, 0, 1_700_000_000, 253_402_300_000]
+
+    @Test func iso8601ReadsBackTheNearestMillisecond() throws {
+        let representation = ISO8601DatePersistentKeyValueRepresentation()
+        var wrong: [String] = []
+        for base in Self.bases {
+            for milliseconds in [0, 1, 2, 3, 499, 500, 998, 999] {
+                for offset in [0.0, 0.000_4, -0.000_4] {  // sub-millisecond parts round to the nearest
+                    let date = Date(timeIntervalSince1970: base + Double(milliseconds) / 1000 + offset)
+                    let stored = try #require(try representation.persistentValue(for: date))
+                    let back = try representation.value(from: stored)
+                    let expected = ((base + Double(milliseconds) / 1000) * 1000).rounded() / 1000
+                    if abs(back.timeIntervalSince1970 - expected) > 0.000_01 {
+                        wrong.append("\(date.timeIntervalSince1970) -> \(stored) -> \(back.timeIntervalSince1970)")
+                    }
+                }
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong.count): \(wrong.prefix(3))")
+    }
+
+    @Test func timeIntervalsReadBackExactly() throws {
+        let representation = TimeIntervalDatePersistentKeyValueRepresentation()
+        for base in Self.bases {
+            let date = Date(timeIntervalSince1970: base + 0.000_123_4)
+            #expect(try representation.value(from: try #require(try representation.persistentValue(for: date))) == date)
+        }
+    }
+}
