@@ -47,6 +47,7 @@ public enum KeyCatalogSettings {
             public var name: String
             /// Why it was skipped.
             public var reason: String
+            /// `name: reason`.
             public var description: String { "\(name): \(reason)" }
         }
     }
@@ -64,6 +65,7 @@ public enum KeyCatalogSettings {
         init(document: String) { self.document = document }
         init(invalid: [ImportReport.Skipped]) { self.invalid = invalid }
 
+        /// What is wrong, and that nothing was written.
         public var description: String {
             if let document { return "settings not imported: \(document)" }
             return "settings not imported, nothing written: "
