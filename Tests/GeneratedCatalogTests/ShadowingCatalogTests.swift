@@ -37,9 +37,17 @@ struct ShadowingCatalogTests {
         #expect(keys.migrate().isEmpty, "the catalog's table has no parameterized keys")
     }
 
+    @Test("a Swift default naming an app type 'id' makes that type, not PersistentKey's id")
+    func swiftDefaultNamingID() {
+        let keys = ShadowingKeys(stores: .inMemory())
+        #expect(keys.identity == id(64))
+        keys.identity = id(7)
+        #expect(keys.identity == id(7) && keys.$identity.isStored)
+    }
+
     @Test("the table uses the declared stores")
     func entries() {
         let keys = ShadowingKeys(stores: .inMemory())
-        checkEntries(ShadowingKeys.entries, names: ["title", "pageCount"], store: { keys.stores[$0] })
+        checkEntries(ShadowingKeys.entries, names: ["title", "pageCount", "identity"], store: { keys.stores[$0] })
     }
 }

@@ -141,12 +141,13 @@ struct KeyAccessorRenderer {
 
     /// The key's construction: `Self("LaunchCount", defaultValue: 0)`, or for a debug key the
     /// `#if DEBUG` pair that fixes the build configuration in the client's module.
-    /// A big collection default is built by a function (see ``LargeDefaultRenderer``).
+    /// A big collection default, and one written in Swift, is built by a function (see
+    /// ``LargeDefaultRenderer``).
     static func renderConstruction(of key: KeyDeclaration, constructor: String, catalogName: String, into writer: inout CodeWriter) {
         let storageKey: (text: String, comment: String?) = (storageKeyLiteral(of: key), nil)
         let representation = SwiftTypes.representation(key.representation, for: key.type)
         func argument(_ label: String, _ value: DefaultValue, role: String) -> (text: String, comment: String?) {
-            guard LargeDefaultRenderer.isLarge(value) else { return SwiftLiterals.argument(label, value, type: key.type) }
+            guard LargeDefaultRenderer.isBuilt(value) else { return SwiftLiterals.argument(label, value, type: key.type) }
             return ("\(label): \(LargeDefaultRenderer.builderName(catalog: catalogName, key: key, role: role))()", nil)
         }
         switch key.default {

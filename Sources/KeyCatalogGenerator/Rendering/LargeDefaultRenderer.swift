@@ -1,5 +1,9 @@
-/// Renders big collection defaults as private functions that build them one element per
-/// statement, with the collection's type written on each variable.
+/// Renders the defaults that are built by private functions at file scope: big collections, one
+/// element per statement, and defaults written as Swift (`{"swift": …}`), so that their names mean
+/// what they mean in the app's module rather than members of `PersistentKey` (a type of yours
+/// named `id` would otherwise be the key's `id`).
+///
+/// Big collections get the collection's type written on each variable.
 ///
 /// As one literal, a default of thousands of elements is type-checked as a single expression
 /// (1,000 dates took 0.9 GB to compile, 3,000 took 5.2 GB); as statements, each element is checked
@@ -51,6 +55,22 @@ struct LargeDefaultRenderer {
         }
     }
 
+    /// `true` when `value` is, or holds, a Swift expression: it is evaluated by a builder at file
+    /// scope, outside the key's extension of `PersistentKey`, whose members would shadow names.
+    static func holdsSwift(_ value: DefaultValue) -> Bool {
+        switch value {
+        case .swift: true
+        case .array(let elements): elements.contains(where: holdsSwift)
+        case .dictionary(let entries): entries.contains { holdsSwift($0.value) }
+        default: false
+        }
+    }
+
+    /// Whether `value` is built by a function of its own (see the type's description).
+    static func isBuilt(_ value: DefaultValue) -> Bool {
+        isLarge(value) || holdsSwift(value)
+    }
+
     /// The builder of a key's default: `_AppKeys_holidaysDefault`, or `…DebugDefault` and
     /// `…ReleaseDefault` for a debug key.
     static func builderName(catalog: String, key: KeyDeclaration, role: String) -> String {
@@ -65,19 +85,26 @@ struct LargeDefaultRenderer {
                 case .value(let value): [("", value)]
                 case .debugRelease(let debug, let release): [("Debug", debug), ("Release", release)]
                 }
-            for (role, value) in defaults where Self.isLarge(value) {
+            for (role, value) in defaults where Self.isBuilt(value) {
                 if first {
                     writer.blank()
-                    writer.line("// MARK: - Large defaults of \(SwiftSyntax.identifier(catalog.name))")
+                    writer.line("// MARK: - Defaults of \(SwiftSyntax.identifier(catalog.name)) built at file scope")
                     first = false
                 }
                 writer.blank()
                 let what = role.isEmpty ? "default" : role.lowercased() + " default"
-                writer.line("/// The \(what) of `\(key.name)`, built one element per statement so it compiles quickly.")
                 let name = Self.builderName(catalog: catalog.name, key: key, role: role)
-                writer.block("private func \(name)() -> \(SwiftTypes.name(of: key.type)) {") { writer in
-                    renderCollection(value, type: key.type, variable: "value", depth: 0, into: &writer)
-                    writer.line("return value")
+                if Self.isLarge(value) {
+                    writer.line("/// The \(what) of `\(key.name)`, built one element per statement so it compiles quickly.")
+                    writer.block("private func \(name)() -> \(SwiftTypes.name(of: key.type)) {") { writer in
+                        renderCollection(value, type: key.type, variable: "value", depth: 0, into: &writer)
+                        writer.line("return value")
+                    }
+                } else {
+                    writer.line("/// The \(what) of `\(key.name)`, written in Swift: evaluated here, where its names are your module's.")
+                    writer.block("private func \(name)() -> \(SwiftTypes.name(of: key.type)) {") { writer in
+                        writer.line(SwiftLiterals.expression(for: value, type: key.type))
+                    }
                 }
             }
         }

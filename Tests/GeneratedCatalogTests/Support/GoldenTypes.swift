@@ -38,6 +38,19 @@ struct GoldenCelsius: LosslessStringConvertible, Sendable, Equatable {
     var description: String { "\(degrees)" }
 }
 
+/// The shadowing golden's app type named like `PersistentKey`'s `id` property.
+// swift-format-ignore: TypeNamesShouldBeCapitalized
+struct id: LosslessStringConvertible, KeyValuePersistible, Sendable, Equatable {
+    var number: Int
+    init(_ number: Int) { self.number = number }
+    init?(_ description: String) {
+        guard let number = Int(description) else { return nil }
+        self.number = number
+    }
+    var description: String { "\(number)" }
+    static var persistentKeyValueRepresentation: LosslessStringConvertiblePersistentKeyValueRepresentation<id> { .init() }
+}
+
 /// The stores golden's migration transform: an old percentage becomes a 0...1 volume.
 @Sendable func goldenVolumeFromPercent(_ percent: Int) -> Double? {
     (0...100).contains(percent) ? Double(percent) / 100 : nil

@@ -8,7 +8,7 @@ import KeyCatalog
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<GoldenWindowFrame> {
     /// A KeyValuePersistible struct of the app's own.
     fileprivate static var windowFrame: Self {
-        Self("windowFrame", defaultValue: GoldenWindowFrame(x: 0, y: 0, width: 800, height: 600))
+        Self("windowFrame", defaultValue: _CustomKeys_windowFrameDefault())
     }
 }
 
@@ -16,7 +16,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     fileprivate static var contact: Self {
         Self(
             "contact",
-            defaultValue: GoldenContact(nickname: "anon", age: 0),
+            defaultValue: _CustomKeys_contactDefault(),
             representation: KeyCatalog.CodablePersistentKeyValueRepresentation<GoldenContact, Foundation.JSONEncoder, Foundation.JSONDecoder>()
         )
     }
@@ -36,7 +36,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     fileprivate static var accountKind: Self {
         Self(
             "accountKind",
-            defaultValue: GoldenAccountKind(rawValue: "free"),
+            defaultValue: _CustomKeys_accountKindDefault(),
             representation: KeyCatalog.RawRepresentablePersistentKeyValueRepresentation<GoldenAccountKind>()
         )
     }
@@ -46,7 +46,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     fileprivate static var temperature: Self {
         Self(
             "temperature",
-            defaultValue: GoldenCelsius(21.5),
+            defaultValue: _CustomKeys_temperatureDefault(),
             representation: KeyCatalog.LosslessStringConvertiblePersistentKeyValueRepresentation<GoldenCelsius>()
         )
     }
@@ -56,7 +56,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     fileprivate static var locale: Self {
         Self(
             "locale",
-            defaultValue: Foundation.Locale(identifier: "en_US"),
+            defaultValue: _CustomKeys_localeDefault(),
             representation: KeyCatalog.CodablePersistentKeyValueRepresentation<Foundation.Locale, Foundation.JSONEncoder, Foundation.JSONDecoder>()
         )
     }
@@ -64,19 +64,19 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
     fileprivate static var maxCount: Self {
-        Self("maxCount", defaultValue: Int(Int16.max))
+        Self("maxCount", defaultValue: _CustomKeys_maxCountDefault())
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Foundation.Date> {
     fileprivate static var sinceForever: Self {
-        Self("sinceForever", defaultValue: .distantPast)
+        Self("sinceForever", defaultValue: _CustomKeys_sinceForeverDefault())
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[GoldenWindowFrame]> {
     fileprivate static var recentFrames: Self {
-        Self("recentFrames", defaultValue: [])
+        Self("recentFrames", defaultValue: _CustomKeys_recentFramesDefault())
     }
 }
 
@@ -85,7 +85,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     fileprivate static var reservedTypeName: Self {
         Self(
             "reservedTypeName",
-            defaultValue: GoldenKeywords.`default`(rawValue: "x"),
+            defaultValue: _CustomKeys_reservedTypeNameDefault(),
             representation: KeyCatalog.RawRepresentablePersistentKeyValueRepresentation<GoldenKeywords.`default`>()
         )
     }
@@ -252,4 +252,51 @@ internal struct CustomKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     internal func migrate() -> KeyCatalog.KeyMigrationReport {
         KeyCatalog.KeyMigrator.run(Self.migrations) { self.stores[$0] }
     }
+}
+
+// MARK: - Defaults of CustomKeys built at file scope
+
+/// The default of `windowFrame`, written in Swift: evaluated here, where its names are your module's.
+private func _CustomKeys_windowFrameDefault() -> GoldenWindowFrame {
+    GoldenWindowFrame(x: 0, y: 0, width: 800, height: 600)
+}
+
+/// The default of `contact`, written in Swift: evaluated here, where its names are your module's.
+private func _CustomKeys_contactDefault() -> GoldenContact {
+    GoldenContact(nickname: "anon", age: 0)
+}
+
+/// The default of `accountKind`, written in Swift: evaluated here, where its names are your module's.
+private func _CustomKeys_accountKindDefault() -> GoldenAccountKind {
+    GoldenAccountKind(rawValue: "free")
+}
+
+/// The default of `temperature`, written in Swift: evaluated here, where its names are your module's.
+private func _CustomKeys_temperatureDefault() -> GoldenCelsius {
+    GoldenCelsius(21.5)
+}
+
+/// The default of `locale`, written in Swift: evaluated here, where its names are your module's.
+private func _CustomKeys_localeDefault() -> Foundation.Locale {
+    Foundation.Locale(identifier: "en_US")
+}
+
+/// The default of `maxCount`, written in Swift: evaluated here, where its names are your module's.
+private func _CustomKeys_maxCountDefault() -> Swift.Int {
+    Int(Int16.max)
+}
+
+/// The default of `sinceForever`, written in Swift: evaluated here, where its names are your module's.
+private func _CustomKeys_sinceForeverDefault() -> Foundation.Date {
+    .distantPast
+}
+
+/// The default of `recentFrames`, written in Swift: evaluated here, where its names are your module's.
+private func _CustomKeys_recentFramesDefault() -> [GoldenWindowFrame] {
+    []
+}
+
+/// The default of `reservedTypeName`, written in Swift: evaluated here, where its names are your module's.
+private func _CustomKeys_reservedTypeNameDefault() -> GoldenKeywords.`default` {
+    GoldenKeywords.`default`(rawValue: "x")
 }

@@ -172,7 +172,7 @@ internal struct LargeKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     }
 }
 
-// MARK: - Large defaults of LargeKeys
+// MARK: - Defaults of LargeKeys built at file scope
 
 /// The default of `holidays`, built one element per statement so it compiles quickly.
 private func _LargeKeys_holidaysDefault() -> [Swift.String: [Foundation.Date]] {

@@ -19,6 +19,13 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     }
 }
 
+extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<id> {
+    /// An app type named like PersistentKey's `id`, made by a Swift default (found by Scripts/fuzz.py, seed 1964).
+    fileprivate static var identity: Self {
+        Self("identity", defaultValue: _ShadowingKeys_identityDefault())
+    }
+}
+
 // MARK: - Catalog
 
 /// The keys of keys.json, each read and written through its declared store.
@@ -76,6 +83,7 @@ internal struct ShadowingKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     internal init(stores: Stores) {
         self.stores = stores
         self._title = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.String>.title, name: "title", store: stores.name, storeName: "name")
+        self._identity = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<id>.identity, name: "identity", store: stores.name, storeName: "name")
     }
 
     // MARK: - Values
@@ -98,14 +106,18 @@ internal struct ShadowingKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
         KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int>.pageCount(stores: stores, migration: migration), name: "pageCount", store: self.stores.name, storeName: "name")
     }
 
+    /// An app type named like PersistentKey's `id`, made by a Swift default (found by Scripts/fuzz.py, seed 1964).
+    @KeyCatalog.CatalogKey internal var identity: id
+
     // MARK: - Registration table
 
     /// Every declared key, in manifest order: for settings screens, docs and resetting.
     internal static let entries: [KeyCatalog.KeyCatalogEntry] = {
         var entries: [KeyCatalog.KeyCatalogEntry] = []
-        entries.reserveCapacity(2)
+        entries.reserveCapacity(3)
         entries.append(KeyCatalog.KeyCatalogEntry(name: "title", key: KeyCatalog.PersistentKey<Swift.String>.title, store: "name", typeName: "String", doc: "In a store named like `subscript(name:)`'s parameter."))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "pageCount", storageKeyTemplate: "pages/{stores}/{migration}", parameters: ["stores", "migration"], store: "name", typeName: "Int", defaultDescription: "0", doc: "Parameters named like the catalog's `stores` and the migration's local."))
+        entries.append(KeyCatalog.KeyCatalogEntry(name: "identity", key: KeyCatalog.PersistentKey<id>.identity, store: "name", typeName: "id", doc: "An app type named like PersistentKey's `id`, made by a Swift default (found by Scripts/fuzz.py, seed 1964)."))
         return entries
     }()
 
@@ -182,4 +194,11 @@ private func _ShadowingKeysMigration0(stores: Swift.String, migration: Swift.Int
             KeyCatalog.KeyMigrationSource(fromKey: "oldPages/\(stores)/\(migration)", store: "name", representationOf: KeyCatalog.PersistentKey<Swift.Int>.pageCount(stores: stores, migration: migration)),
         ]
     )
+}
+
+// MARK: - Defaults of ShadowingKeys built at file scope
+
+/// The default of `identity`, written in Swift: evaluated here, where its names are your module's.
+private func _ShadowingKeys_identityDefault() -> id {
+    id(64)
 }
