@@ -145,7 +145,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     fileprivate static var windowLayout: Self {
         Self(
             "WindowLayout",
-            defaultValue: WindowLayout(columns: 2, showsSidebar: true),
+            defaultValue: _AppKeys_windowLayoutDefault(),
             representation: KeyCatalog.CodablePersistentKeyValueRepresentation<WindowLayout, Foundation.JSONEncoder, Foundation.JSONDecoder>()
         )
     }
@@ -156,7 +156,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     fileprivate static var monogram: Self {
         Self(
             "Monogram",
-            defaultValue: "K",
+            defaultValue: _AppKeys_monogramDefault(),
             representation: KeyCatalog.LosslessStringConvertiblePersistentKeyValueRepresentation<Character>()
         )
     }
@@ -530,4 +530,16 @@ private func _AppKeysMigrations() -> [KeyCatalog.KeyMigration] {
 //     func themeFromIndex(_ oldValue: Swift.Int) -> Theme?
 @Sendable private func _AppKeysTransform0(_ oldValue: Swift.Int) -> Theme? {
     themeFromIndex(oldValue)
+}
+
+// MARK: - Defaults of AppKeys built at file scope
+
+/// The default of `windowLayout`, written in Swift: evaluated here, where its names are your module's.
+private func _AppKeys_windowLayoutDefault() -> WindowLayout {
+    WindowLayout(columns: 2, showsSidebar: true)
+}
+
+/// The default of `monogram`, written in Swift: evaluated here, where its names are your module's.
+private func _AppKeys_monogramDefault() -> Character {
+    "K"
 }
