@@ -13,7 +13,8 @@ import Foundation
 /// let observation = store.observe(.theme) { theme in apply(theme) }   // also another process's writes
 /// ```
 final class FileStoreChangeWatcher: _KeyValueChangeWatching {
-    private weak let file: PropertyListFile?
+    // Set once, in init (`weak let` needs Swift 6.2; the package builds with 6.1).
+    nonisolated(unsafe) private weak var file: PropertyListFile?
     private let watch = _Locked<PersistentKeyObservation?>(nil)
 
     init(file: PropertyListFile) {
