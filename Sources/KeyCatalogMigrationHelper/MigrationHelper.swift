@@ -12,7 +12,9 @@ import KeyCatalog
 ///
 /// Key `i` (an `Int` stored under `new.<i>`) migrates from `old.<i>`, a `String` holding its
 /// decimal digits. `move` moves the values from one file to another, `rename` within one file.
-/// The helper prints `started` before the first migration and `done <report summary>` after.
+/// The helper prints `started` before the first migration, `wrote <n>` after the n-th write or
+/// removal of either file returned (so that a test can kill it right after a given one), and
+/// `done <report summary>` after.
 /// It sets nothing up: the test writes the old values before starting it.
 ///
 /// `standard` migrates `<name>.old` (42) into `<name>.count` in `UserDefaults.standard` after
@@ -29,15 +31,16 @@ enum MigrationHelper {
         }
         let stores: [String: AnyPersistentKeyValueStore]
         let countArgument: String
+        let writes = WriteCounter()
+        func store(_ path: String) -> AnyPersistentKeyValueStore {
+            AnyPersistentKeyValueStore(CountingStore(base: FileKeyValueStore(url: URL(fileURLWithPath: path)), writes: writes))
+        }
         switch arguments.first {
         case "move" where arguments.count == 4:
-            stores = [
-                "from": AnyPersistentKeyValueStore(FileKeyValueStore(url: URL(fileURLWithPath: arguments[1]))),
-                "to": AnyPersistentKeyValueStore(FileKeyValueStore(url: URL(fileURLWithPath: arguments[2]))),
-            ]
+            stores = ["from": store(arguments[1]), "to": store(arguments[2])]
             countArgument = arguments[3]
         case "rename" where arguments.count == 3:
-            let store = AnyPersistentKeyValueStore(FileKeyValueStore(url: URL(fileURLWithPath: arguments[1])))
+            let store = store(arguments[1])
             stores = ["from": store, "to": store]
             countArgument = arguments[2]
         default:
@@ -96,5 +99,46 @@ enum MigrationHelper {
     static func fail(_ message: String) -> Never {
         FileHandle.standardError.write(Data("KeyCatalogMigrationHelper: \(message)\n".utf8))
         exit(2)
+    }
+}
+
+/// The writes both files of a migration have made, printed as each returns.
+final class WriteCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    func wrote() {
+        lock.lock()
+        defer { lock.unlock() }
+        count += 1
+        FileHandle.standardOutput.write(Data("wrote \(count)\n".utf8))
+    }
+}
+
+/// A file store that counts its writes and removals once they return.
+final class CountingStore: PersistentKeyValueStore {
+    let base: FileKeyValueStore
+    let writes: WriteCounter
+
+    init(base: FileKeyValueStore, writes: WriteCounter) {
+        self.base = base
+        self.writes = writes
+    }
+
+    var keyValueChanges: KeyValueChangeCenter { base.keyValueChanges }
+    var persistentStoreDescription: String { base.persistentStoreDescription }
+    func persistentValue(forKey key: String) -> PropertyListValue? { base.persistentValue(forKey: key) }
+    func hasPersistentValue(forKey key: String) -> Bool { base.hasPersistentValue(forKey: key) }
+    func registerPersistentValues(_ values: [String: PropertyListValue]) { base.registerPersistentValues(values) }
+    func flushPersistentValues() throws { try base.flushPersistentValues() }
+
+    func setPersistentValue(_ value: PropertyListValue, forKey key: String) throws {
+        try base.setPersistentValue(value, forKey: key)
+        writes.wrote()
+    }
+
+    func removePersistentValue(forKey key: String) throws {
+        try base.removePersistentValue(forKey: key)
+        writes.wrote()
     }
 }

@@ -96,7 +96,7 @@ struct ConcurrencyStressTests {
             }
         }
         // Every task's last write survives: no store overwrote another's keys.
-        let values = try StoreFixture.readPropertyListFile(url)
+        let values = try FileStoreOnDisk.read(url)
         #expect(values == Dictionary(uniqueKeysWithValues: (0..<6).map { ("task\($0)", PropertyListValue.int(9)) }))
     }
 }

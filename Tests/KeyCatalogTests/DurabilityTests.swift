@@ -68,7 +68,7 @@ struct DurabilityTests {
         let url = directory.file("nested/settings.plist")
         let writer = try TestHelperExecutable.run(["file", url.path, "set", "Count", "7", "Name", "x"])
         #expect(writer.status == 0)
-        #expect(try StoreFixture.readPropertyListFile(url) == ["Count": .int(7), "Name": .string("x")])
+        #expect(try FileStoreOnDisk.read(url) == ["Count": .int(7), "Name": .string("x")])
 
         let reader = try TestHelperExecutable.run(["file", url.path, "get", "Count"])
         #expect(reader.output == "7\n")
@@ -76,7 +76,7 @@ struct DurabilityTests {
 
         // A second child adds to the file rather than replacing what the first wrote.
         _ = try TestHelperExecutable.run(["file", url.path, "set", "Other", "8"])
-        #expect(try StoreFixture.readPropertyListFile(url) == ["Count": .int(7), "Name": .string("x"), "Other": .int(8)])
+        #expect(try FileStoreOnDisk.read(url) == ["Count": .int(7), "Name": .string("x"), "Other": .int(8)])
     }
 
     /// How long the child writes before it is killed, in milliseconds.
@@ -100,7 +100,7 @@ struct DurabilityTests {
         #expect(child.terminationReason == .uncaughtSignal)
 
         // The file parses and holds one whole array, all of whose elements are equal.
-        let values = try StoreFixture.readPropertyListFile(url)
+        let values = try FileStoreOnDisk.read(url)
         guard case .array(let elements)? = values["Numbers"] else {
             Issue.record("no array in \(values)")
             return

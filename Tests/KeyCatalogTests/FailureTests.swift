@@ -205,7 +205,7 @@ struct FileStoreTests {
         // Writing afterwards makes a new, valid file and leaves the corrupt one alone.
         recorder.record { store.set(PersistentKey<Int>("a", defaultValue: 7), to: 8) }
         #expect(recorder.failures.count == 1)
-        #expect(try StoreFixture.readPropertyListFile(url) == ["a": .int(8)])
+        #expect(try FileStoreOnDisk.read(url) == ["a": .int(8)])
         #expect(try Data(contentsOf: asideURL) == original)
     }
 
@@ -213,11 +213,16 @@ struct FileStoreTests {
         let store = FileKeyValueStore(url: url)
         store.set(PersistentKey<String>("token", defaultValue: ""), to: "secret")
         var info = stat()
-        #expect(stat(url.path, &info) == 0)
-        #expect(info.st_mode & 0o777 == 0o600)
+        for file in [url.path + ".journal", url.path + ".lock"] {
+            #expect(stat(file, &info) == 0)
+            #expect(info.st_mode & 0o777 == 0o600, "\(file)")
+        }
         store.set(PersistentKey<String>("token", defaultValue: ""), to: "rotated")
-        #expect(stat(url.path, &info) == 0)
-        #expect(info.st_mode & 0o777 == 0o600, "every rewrite keeps the mode")
+        try store.compact()
+        for file in [url.path, url.path + ".journal"] {
+            #expect(stat(file, &info) == 0)
+            #expect(info.st_mode & 0o777 == 0o600, "every rewrite keeps the mode: \(file)")
+        }
     }
 
     @Test func writesLeaveNoTemporaryFilesBehind() throws {
@@ -226,7 +231,12 @@ struct FileStoreTests {
             store.set(PersistentKey<Int>("n", defaultValue: 0), to: index)
         }
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
-        #expect(names.sorted() == ["settings.plist", "settings.plist.lock"], "the file and the lock writers take, nothing else")
+        #expect(names.sorted() == ["settings.plist.journal", "settings.plist.lock"], "the journal and the lock writers take, nothing else")
+        try store.compact()
+        let compacted = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
+        #expect(compacted.sorted() == ["settings.plist", "settings.plist.journal", "settings.plist.lock"])
+        #expect(try StoreFixture.readPropertyListFile(url) == ["n": .int(19)], "the file alone holds every write once compacted")
+        #expect(try FileStoreOnDisk.journalRecordCount(url) == 0, "the journal starts again")
     }
 
     @Test func twoStoresOnOneFileAgree() throws {
@@ -241,7 +251,7 @@ struct FileStoreTests {
         #expect(first.get(key) == ["a"], "the second store's write kept the first store's value")
         second.remove(key)
         #expect(first.get(key) == [])
-        #expect(try StoreFixture.readPropertyListFile(url) == ["n": .int(2)])
+        #expect(try FileStoreOnDisk.read(url) == ["n": .int(2)])
     }
 
     @Test func storesThroughASymlinkShareTheFile() throws {
@@ -252,7 +262,7 @@ struct FileStoreTests {
         first.set(PersistentKey<Int>("n", defaultValue: 0), to: 1)
         second.set(PersistentKey<Int>("m", defaultValue: 0), to: 2)
         #expect(first.get(PersistentKey<Int>("m", defaultValue: 0)) == 2)
-        #expect(try StoreFixture.readPropertyListFile(url) == ["n": .int(1), "m": .int(2)])
+        #expect(try FileStoreOnDisk.read(url) == ["n": .int(1), "m": .int(2)])
     }
 
     @Test func fileWrittenByOtherCodeIsRead() throws {
@@ -291,6 +301,7 @@ struct FileStoreTests {
         let store = FileKeyValueStore(url: url)
         let key = PersistentKey<Int>("n", defaultValue: 0)
         store.set(key, to: 1)
+        try store.compact()
         try FileManager.default.removeItem(at: url)
         try FileManager.default.createDirectory(at: url.appendingPathComponent("occupied"), withIntermediateDirectories: true)
 
@@ -304,7 +315,7 @@ struct FileStoreTests {
         #expect(recorder.failures.map(\.operation) == [.write, .remove])
         #expect(recorder.failures.first?.message.contains("not written, to keep the file that is there") == true, "\(recorder.failures)")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
-        #expect(leftovers.sorted() == ["settings.plist", "settings.plist.lock"], "the temporary file is removed")
+        #expect(leftovers.sorted() == ["settings.plist", "settings.plist.journal", "settings.plist.lock"], "no temporary file is left")
     }
 
     @Test func unreadableFileIsReportedAndLeftInPlace() throws {

@@ -59,7 +59,7 @@ struct FileStoreProcessTests {
         #expect(child.status == 0)
 
         store.set(mine, to: 3)
-        #expect(try StoreFixture.readPropertyListFile(url) == ["Mine": .int(3), "Theirs": .int(2)])
+        #expect(try FileStoreOnDisk.read(url) == ["Mine": .int(3), "Theirs": .int(2)])
         #expect(store.get(PersistentKey<Int>("Theirs", defaultValue: 0)) == 2, "the write read the file again")
     }
 }

@@ -66,7 +66,7 @@ struct MatrixCase: Sendable, CustomTestStringConvertible {
                 }
                 #expect(fixture.freshInstance().get(key) == value, "a second instance of the store")
                 if let persisted = try fixture.persistedStore(), let fileURL = fixture.fileURL {
-                    #expect(FileManager.default.fileExists(atPath: fileURL.path))
+                    #expect(fixture.kind == .file ? FileStoreOnDisk.exists(fileURL) : FileManager.default.fileExists(atPath: fileURL.path))
                     #expect(persisted.get(key) == value, "what is on disk")
                 }
 

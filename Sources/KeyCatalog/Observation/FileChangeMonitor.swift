@@ -51,7 +51,8 @@ final class FileChangeMonitor: Sendable {
         guard inotify >= 0 else { return nil }
         let registration: (id: Int, startReading: Bool)? = state.withLock { state in
             if state.folders[folderPath] == nil {
-                let mask = IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM
+                // IN_MODIFY: a file store's journal is appended to, not closed.
+                let mask = IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM
                 let descriptor = inotify_add_watch(inotify, folderPath, UInt32(mask))
                 guard descriptor >= 0 else { return nil }
                 state.folders[folderPath] = Folder(descriptor: descriptor)

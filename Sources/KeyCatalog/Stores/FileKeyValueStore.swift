@@ -7,16 +7,24 @@ import Foundation
 /// store.set(.launchCount, to: store.get(.launchCount) + 1)
 /// ```
 ///
-/// - Several processes may read and write one file: each write takes an advisory lock
-///   (`flock`) on `<name>.lock` beside the file, reads the file again if another process
-///   replaced it, applies its one change and replaces the file, so no process's write is lost.
-///   Reads notice another process's write (a `stat` per read) and read the file again.
-/// - Every write replaces the file atomically (temporary file, flush, rename, flush of the
-///   folder): a crash leaves the old file or the new one, never a mix. A write that returned is
-///   on disk.
+/// - A write is one record appended to the journal beside the file, `<name>.journal`, with one
+///   `write(2)`: once `set` returns, the write survives the process being killed, and it costs
+///   the same whatever else the store holds. The journal is flushed to the disk (`fdatasync`)
+///   100 ms after a write, so a power loss can lose at most the writes of that window;
+///   ``flushPersistentValues()`` flushes it at once. Once the journal has grown as large as the
+///   file (and at least 64 KB), the file is rewritten with its records in the background and the
+///   journal starts again. The store's contents are the file with the journal's records applied:
+///   read the file alone and it may lag behind.
+/// - Several processes may read and write one store: each write takes an advisory lock (`flock`)
+///   on `<name>.lock` beside the file and first reads what other processes appended, so no
+///   process's write is lost. Reads notice other processes' writes (a `stat` of the file and of
+///   the journal per read).
+/// - The file is replaced atomically (temporary file, flush, rename, flush of the folder), and a
+///   journal record that a crash cut short is recognised by its checksum, moved aside and
+///   reported: a crash leaves every key at its old value or its new one, never a mix.
 /// - The file is a binary property list, which holds every string exactly (XML drops a leading
 ///   U+FEFF); XML files written by other code are read, and rewritten as binary.
-/// - The file and its lock file are created readable and writable by their owner only (0600).
+/// - The file, its journal and its lock file are created readable and writable by their owner only (0600).
 /// - Stores opened on the same file in one process share their contents and change
 ///   announcements, so they always agree.
 /// - A file that does not parse is never overwritten: it is moved aside to
@@ -63,6 +71,22 @@ public final class FileKeyValueStore: PersistentKeyValueStore, Sendable {
 
     public func removePersistentValue(forKey key: String) throws {
         try file.update(key, to: nil)
+    }
+
+    /// Flushes the journal to the disk (`fdatasync`), so that every write so far survives power
+    /// loss too; a crash of the process alone never loses a write that returned.
+    public func flushPersistentValues() throws {
+        try file.flush()
+    }
+
+    /// Rewrites the file with every write so far and starts the journal again, so that a program
+    /// reading the file alone sees them all. Writes do this by themselves, in the background, once
+    /// the journal has grown as large as the file.
+    ///
+    /// - Throws: the error that kept the file from being written; nothing is lost then, the
+    ///   journal still holds every write.
+    public func compact() throws {
+        try file.compactIfDue(force: true)
     }
 
     public func registerPersistentValues(_ values: [String: PropertyListValue]) {

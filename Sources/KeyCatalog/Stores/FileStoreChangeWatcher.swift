@@ -15,7 +15,8 @@ import Foundation
 final class FileStoreChangeWatcher: _KeyValueChangeWatching {
     // Set once, in init (`weak let` needs Swift 6.2; the package builds with 6.1).
     nonisolated(unsafe) private weak var file: PropertyListFile?
-    private let watch = _Locked<PersistentKeyObservation?>(nil)
+    /// The watches of the file and of its journal.
+    private let watch = _Locked<[PersistentKeyObservation]?>(nil)
 
     init(file: PropertyListFile) {
         self.file = file
@@ -29,10 +30,13 @@ final class FileStoreChangeWatcher: _KeyValueChangeWatching {
             if isObserved, watch == nil {
                 // The folder the first write would create: it must exist to be watched.
                 try? FileManager.default.createDirectory(at: file.url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                watch = FileChangeMonitor.shared.watch(file.url) { [weak file] in file?.announceExternalChanges() }
+                let watches = [file.url, file.journalURL].compactMap { url in
+                    FileChangeMonitor.shared.watch(url) { [weak file] in file?.announceExternalChanges() }
+                }
+                watch = watches.isEmpty ? nil : watches
                 return watch != nil
             } else if !isObserved, let current = watch {
-                current.cancel()
+                for observation in current { observation.cancel() }
                 watch = nil
             }
             return false

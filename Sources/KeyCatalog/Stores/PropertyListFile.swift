@@ -1,6 +1,12 @@
 import Foundation
 
 /// One property-list file's contents, shared by every store opened on it in this process.
+///
+/// On disk a store is three files: the property list (`settings.plist`), the journal of the
+/// writes made since the list was last written (`settings.plist.journal`, see
+/// ``FileStoreJournal``), and the lock file writers hold (`settings.plist.lock`). A write appends
+/// one record to the journal; the list is rewritten in the background once the journal has grown
+/// as large as it (compaction), so a write costs the same whatever else the store holds.
 final class PropertyListFile: Sendable {
     struct Contents {
         var stored: [String: PropertyListValue] = [:]
@@ -20,14 +26,32 @@ final class PropertyListFile: Sendable {
         var opened: OpenFile?
         /// A load failure that did not block writes (a corrupt file moved aside), to report once.
         var loadReport: String?
+        /// The journal, open for appending (`nil`: there is none yet).
+        var journal: OpenFile?
+        /// The journal as last read or appended to, to notice another process's appends.
+        var journalSignature: FileSignature?
+        /// How many of the journal's bytes (its header included) `stored` holds.
+        var journalLength = 0
+        /// The lock file, open while this process writes (`flock` on it).
+        var lock: OpenFile?
+        /// A background flush (and, when due, compaction) is scheduled.
+        var isMaintenanceScheduled = false
     }
 
     let url: URL
-    /// The advisory lock that writers hold (`flock`): the store file itself is replaced by every
-    /// write, so it cannot carry the lock.
+    /// The advisory lock that writers hold (`flock`): the store file itself is replaced by
+    /// compaction, so it cannot carry the lock.
     let lockURL: URL
+    /// The journal of writes not yet in the list.
+    let journalURL: URL
     let contents: _Locked<Contents>
     let changes = KeyValueChangeCenter()
+
+    /// How long after a write its journal is flushed to the disk (`fdatasync`), for power loss; a
+    /// crash of the process alone loses nothing that was written.
+    static let flushDelay: DispatchTimeInterval = .milliseconds(100)
+    /// The journal is compacted into the list once its records outgrow the list, and this size.
+    static let minimumCompactionSize = 64 * 1024
 
     private static let openFiles = _Locked<[String: PropertyListFile]>([:])
 
@@ -77,15 +101,13 @@ final class PropertyListFile: Sendable {
     private init(url: URL) {
         self.url = url
         self.lockURL = url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + ".lock")
+        self.journalURL = url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + ".journal")
         var contents = Contents()
-        var loaded = Self.load(url, movingCorruptAside: false)
-        if loaded.isCorrupt {
-            loaded = Self.loadUnderLock(url, lockURL: lockURL)
-        }
-        Self.apply(loaded, to: &contents)
-        contents.loadReport = loaded.report
+        let report = Self.refresh(&contents, url: url, journalURL: journalURL, lockURL: lockURL)
+        contents.loadReport = contents.writeBlock == nil ? report : nil
         self.contents = _Locked(contents)
         Self.removeAbandonedTemporaryFiles(of: url)
+        if contents.journalLength > FileStoreJournal.header.count { scheduleMaintenance() }
     }
 
     /// Removes the temporary files of writes that never reached their rename (the process was
@@ -102,42 +124,132 @@ final class PropertyListFile: Sendable {
         }
     }
 
-    /// Runs `body` on the contents, after reading the file again if another process replaced it
-    /// (one `stat` when it did not). A failure found while reading is reported once.
+    /// Runs `body` on the contents, after catching up with other processes' writes (two `stat`s
+    /// when there were none). A failure found while reading is reported once.
     func read<Result>(_ body: (inout Contents) -> Result) -> Result {
         let (result, report) = contents.withLock { contents -> (Result, String?) in
-            let report = reloadIfReplaced(&contents)
+            let report = refresh(&contents)
             return (body(&contents), report)
         }
         if let report { Self.report(url, report) }
         return result
     }
 
-    /// Reads the file again if another process replaced it (one `stat` when it did not); returns
-    /// a failure to report, if reading found one.
-    private func reloadIfReplaced(_ contents: inout Contents) -> String? {
-        guard FileSignature(path: url.path) != contents.signature else { return nil }
-        var loaded = Self.load(url, movingCorruptAside: false)
-        if loaded.isCorrupt {
-            loaded = Self.loadUnderLock(url, lockURL: lockURL)
+    private func refresh(_ contents: inout Contents, isLocked: Bool = false) -> String? {
+        Self.refresh(&contents, url: url, journalURL: journalURL, lockURL: isLocked ? nil : lockURL)
+    }
+
+    /// Brings `contents` up to the files on disk: applies the records another process appended to
+    /// the journal, or, if the list or the journal was replaced (a compaction, another writer), reads
+    /// both again. Returns a failure to report, if reading found one.
+    ///
+    /// - Parameter lockURL: the lock file to take if the list must be moved aside (it is corrupt);
+    ///   `nil` when the caller holds the lock, which also lets it repair the journal's tail.
+    private static func refresh(_ contents: inout Contents, url: URL, journalURL: URL, lockURL: URL?) -> String? {
+        let journalSignature = FileSignature(path: journalURL.path)
+        let listSignature = FileSignature(path: url.path)
+        // A writer looks again at a file that blocked writes; a reader does once it changes.
+        if listSignature == contents.signature, lockURL != nil || contents.writeBlock == nil {
+            if journalSignature == contents.journalSignature { return nil }
+            if let journal = contents.journal, let journalSignature, let known = contents.journalSignature,
+                journalSignature.isSameFile(as: known), journalSignature.size >= Int64(contents.journalLength)
+            {
+                return catchUp(&contents, journal: journal, signature: journalSignature, journalURL: journalURL, isLocked: lockURL == nil)
+            }
+        }
+        // The journal is opened before the list is read: a compaction that comes between leaves
+        // a newer list, which the older journal's records cannot make wrong (they are all in it).
+        let journal = openJournal(journalURL)
+        var loaded = load(url, movingCorruptAside: lockURL == nil)
+        if loaded.isCorrupt, let lockURL {
+            loaded = loadUnderLock(url, lockURL: lockURL)
         }
         if loaded.writeBlock != nil {
             // Keep the values last read: better than none, and writes are refused anyway.
             contents.writeBlock = loaded.writeBlock
             contents.signature = loaded.signature
             contents.opened = nil
-        } else {
-            Self.apply(loaded, to: &contents)
+            contents.journalSignature = journalSignature
+            return loaded.writeBlock
         }
-        return loaded.writeBlock ?? loaded.report
+        apply(loaded, to: &contents)
+        contents.journal = journal
+        contents.journalSignature = nil
+        contents.journalLength = 0
+        guard let journal, let signature = FileSignature(descriptor: journal.descriptor) else { return loaded.report }
+        let header = FileStoreJournal.header
+        guard signature.size >= Int64(header.count), (try? journal.read(from: 0, count: header.count)) == Data(header) else {
+            // Not a journal of this format (or one whose header never reached the disk): ignored,
+            // and moved aside by the next writer.
+            contents.journalSignature = signature
+            return loaded.report
+        }
+        contents.journalLength = header.count
+        let journalReport = catchUp(&contents, journal: journal, signature: signature, journalURL: journalURL, isLocked: lockURL == nil)
+        return [loaded.report, journalReport].compactMap { $0 }.joined(separator: "; ").nilIfEmpty
     }
 
-    /// Reads the file again if another process replaced it, and announces each observed key whose
-    /// value that changed. The file's ``FileStoreChangeWatcher`` calls it when the file changes.
+    /// Applies the journal's records after `contents.journalLength`. A record that is incomplete
+    /// or damaged ends them: without the lock it may be another process's write in progress; under
+    /// the lock it is a write that was cut short, and the bytes from it on are moved aside (to
+    /// `<journal>.damaged-<time>`, reported) and cut off, so that new records follow intact ones.
+    private static func catchUp(
+        _ contents: inout Contents,
+        journal: OpenFile,
+        signature: FileSignature,
+        journalURL: URL,
+        isLocked: Bool
+    ) -> String? {
+        let bytes: Data
+        do {
+            bytes = try journal.read(from: contents.journalLength)
+        } catch {
+            contents.journalSignature = nil
+            return "the journal \(journalURL.path) could not be read (\(error)); its newest writes are not seen until it can be"
+        }
+        let scan = bytes.withUnsafeBytes { FileStoreJournal.scan($0) }
+        for record in scan.records {
+            contents.stored[record.key] = record.value
+            contents.unreadable[record.key] = nil
+        }
+        contents.journalLength += scan.length
+        contents.journalSignature = signature
+        guard scan.hasDamagedTail, isLocked else { return nil }
+        let damaged = bytes.count - scan.length
+        let aside = URL(fileURLWithPath: journalURL.path + ".damaged-\(timestamp())")
+        var report =
+            "the journal ends with \(damaged) bytes at offset \(contents.journalLength) that are not a whole record "
+            + "(a write cut short by a crash or power loss)"
+        do {
+            try bytes[(bytes.startIndex + scan.length)...].write(to: aside)
+            report += "; moved aside to \(aside.path)"
+        } catch {
+            report += "; they could not be moved aside (\(error))"
+        }
+        guard ftruncate(journal.descriptor, off_t(contents.journalLength)) == 0 else {
+            contents.writeBlock = "\(report), and could not be cut off (\(POSIXFailure("truncate it"))); writes are refused until it can be"
+            return contents.writeBlock
+        }
+        contents.journalSignature = FileSignature(descriptor: journal.descriptor)
+        return report + "; every complete write before them is kept"
+    }
+
+    /// The journal at `url`, open for reading and appending (for reading only if this process may
+    /// not write it); `nil` if there is none.
+    private static func openJournal(_ url: URL) -> OpenFile? {
+        var descriptor = open(url.path, O_RDWR | O_APPEND | O_CLOEXEC)
+        if descriptor < 0 && errno == EACCES {
+            descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        }
+        return descriptor < 0 ? nil : OpenFile(descriptor)
+    }
+
+    /// Reads the files again if another process wrote them, and announces each observed key whose
+    /// value that changed. The file's ``FileStoreChangeWatcher`` calls it when a file changes.
     func announceExternalChanges() {
         let (changed, report) = contents.withLock { contents -> ([String], String?) in
             let before = contents.stored
-            let report = reloadIfReplaced(&contents)
+            let report = refresh(&contents)
             let keys = Set(before.keys).union(contents.stored.keys).filter { before[$0] != contents.stored[$0] }
             return (keys.sorted(), report)
         }
@@ -147,55 +259,212 @@ final class PropertyListFile: Sendable {
         changes.postExternalChanges(forKeys: observed, in: FileKeyValueStore(url: url))
     }
 
-    /// Sets (or, with `nil`, removes) one value and writes the file; if writing fails, the
-    /// contents stay as they were.
+    /// Sets (or, with `nil`, removes) one value: appends its record to the journal with one
+    /// `write(2)`, so that it survives this process being killed once this returns. If writing
+    /// fails, the contents stay as they were.
     ///
-    /// Under the file's lock: if another process replaced the file since this one last read or
-    /// wrote it, the file is read again first, and only this one change is applied to it.
+    /// Under the file's lock: other processes' records are applied first, so the contents are
+    /// what the files hold with this one change.
     func update(_ key: String, to value: PropertyListValue?) throws {
-        let report: String? = try contents.withLock { contents in
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            return try Self.withFileLock(lockURL) { () throws -> String? in
-                var report: String?
-                if contents.writeBlock != nil || FileSignature(path: url.path) != contents.signature {
-                    let loaded = Self.load(url, movingCorruptAside: true)
-                    if let block = loaded.writeBlock {
-                        contents.writeBlock = block
-                        contents.signature = loaded.signature
-                        throw FileStoreUnavailable(description: "not written, to keep the file that is there: \(block)")
-                    }
-                    Self.apply(loaded, to: &contents)
-                    report = loaded.report
+        let record = FileStoreJournal.record(key: key, value: value)
+        let (report, schedule) = try contents.withLock { contents in
+            try withFileLock(&contents) { contents -> (String?, Bool) in
+                let report = refresh(&contents, isLocked: true)
+                if let block = contents.writeBlock {
+                    throw FileStoreUnavailable(description: "not written, to keep the file that is there: \(block)")
                 }
-                var stored = contents.stored
-                stored[key] = value
                 var unreadable = contents.unreadable
                 unreadable[key] = nil
-                let written = try Self.write(stored, keeping: unreadable, to: url)
-                contents.stored = stored
+                // Compaction must be able to write the value: an XML file keeping unreadable
+                // entries cannot hold every string.
+                if let value { try PropertyListFileDecoding.checkXMLHolds(value, forKey: key, keeping: unreadable) }
+                let journal = try journalForAppending(&contents)
+                try Self.append(record, to: journal, at: contents.journalLength, path: journalURL.path)
+                contents.journalLength += record.count
+                contents.journalSignature = FileSignature(descriptor: journal.descriptor)
+                contents.stored[key] = value
                 contents.unreadable = unreadable
-                contents.signature = written.signature
-                contents.opened = written.file
-                return report
+                defer { contents.isMaintenanceScheduled = true }
+                return (report, !contents.isMaintenanceScheduled)
             }
         }
         if let report { Self.report(url, report) }
+        if schedule { scheduleMaintenance() }
     }
 
-    /// Takes the exclusive advisory lock on `lockURL` (creating it, mode 0600) for `body`.
-    private static func withFileLock<Result>(_ lockURL: URL, _ body: () throws -> Result) throws -> Result {
+    /// Makes every write so far survive power loss (`fdatasync` of the journal).
+    func flush() throws {
+        guard let journal = contents.withLock({ $0.journal }) else { return }
+        guard fdatasync(journal.descriptor) == 0 else { throw POSIXFailure("flush \(journalURL.path)") }
+    }
+
+    /// The journal to append to: the open one, or a new one (header only) if there is none or
+    /// the one there is not a journal of this format (moved aside, reported).
+    private func journalForAppending(_ contents: inout Contents) throws -> OpenFile {
+        if let journal = contents.journal, contents.journalLength > 0 { return journal }
+        if contents.journal != nil {
+            let aside = URL(fileURLWithPath: journalURL.path + ".corrupt-\(Self.timestamp())")
+            try FileManager.default.moveItem(at: journalURL, to: aside)
+            Self.report(url, "the journal \(journalURL.path) is not a KeyCatalog journal; moved aside to \(aside.path)")
+        }
+        let journal = try Self.writeJournal(FileStoreJournal.header, to: journalURL)
+        contents.journal = journal
+        contents.journalLength = FileStoreJournal.header.count
+        contents.journalSignature = FileSignature(descriptor: journal.descriptor)
+        return journal
+    }
+
+    /// Appends `record` at the journal's end; if that fails, cuts off whatever part of it was
+    /// written.
+    private static func append(_ record: [UInt8], to journal: OpenFile, at length: Int, path: String) throws {
+        do {
+            try journal.write(record)
+        } catch {
+            _ = ftruncate(journal.descriptor, off_t(length))
+            throw error
+        }
+    }
+
+    /// Writes a journal holding `bytes` (the header, then records) beside `url` and renames it
+    /// over `url`; returns it open for appending.
+    private static func writeJournal(_ bytes: [UInt8], to url: URL) throws -> OpenFile {
+        let (temporary, file) = try writeTemporary(Data(bytes), beside: url)
+        guard rename(temporary, url.path) == 0 else {
+            let failure = POSIXFailure("replace \(url.path)")
+            unlink(temporary)
+            throw failure
+        }
+        syncFolder(of: url)
+        // Appends need O_APPEND, which the temporary file was not opened with.
+        guard let journal = openJournal(url), FileSignature(descriptor: journal.descriptor) == FileSignature(descriptor: file.descriptor)
+        else { throw POSIXFailure("open \(url.path)") }
+        return journal
+    }
+
+    // MARK: - Flushing and compaction
+
+    private func scheduleMaintenance() {
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + Self.flushDelay) { [self] in
+            let journal = contents.withLock { contents in
+                contents.isMaintenanceScheduled = false
+                return contents.journal
+            }
+            guard let journal else { return }
+            if fdatasync(journal.descriptor) != 0 {
+                Self.report(url, "the journal could not be flushed to the disk (\(POSIXFailure("flush it"))); a power loss may lose the newest writes")
+            }
+            do {
+                try compactIfDue()
+            } catch {
+                Self.report(url, "the journal could not be compacted into the property list (\(error)); it is kept, and compaction is tried again after the next write")
+            }
+        }
+    }
+
+    /// Rewrites the list with the journal's records and starts the journal again, once the
+    /// journal has outgrown the list: the cost of rewriting the list is then spread over as many
+    /// bytes of writes as it holds.
+    ///
+    /// The list is written outside the locks; under them, it is renamed over the old one and the
+    /// records appended meanwhile start the new journal. A crash at any step leaves a list and a
+    /// journal that read as the store did (see ``FileStoreJournal``).
+    func compactIfDue(force: Bool = false) throws {
+        struct Snapshot {
+            var stored: [String: PropertyListValue]
+            var unreadable: [String: String]
+            var list: FileSignature?
+            var journal: FileSignature
+            var length: Int
+        }
+        let snapshot = try contents.withLock { contents in
+            try withFileLock(&contents) { contents -> Snapshot? in
+                if let report = refresh(&contents, isLocked: true) { Self.report(url, report) }
+                let records = contents.journalLength - FileStoreJournal.header.count
+                guard contents.writeBlock == nil, records > 0, let journal = contents.journalSignature,
+                    force || records >= max(Int(contents.signature?.size ?? 0), Self.minimumCompactionSize)
+                else { return nil }
+                return Snapshot(
+                    stored: contents.stored,
+                    unreadable: contents.unreadable,
+                    list: contents.signature,
+                    journal: journal,
+                    length: contents.journalLength
+                )
+            }
+        }
+        guard let snapshot else { return }
+        let data = try PropertyListFileDecoding.encode(snapshot.stored, keeping: snapshot.unreadable)
+        let (temporary, list) = try Self.writeTemporary(data, beside: url)
+        defer { unlink(temporary) }  // Nothing to remove once renamed.
+        try contents.withLock { contents in
+            try withFileLock(&contents) { contents in
+                if let report = refresh(&contents, isLocked: true) { Self.report(url, report) }
+                // Another process compacted meanwhile: its list is as new as this one.
+                guard contents.signature == snapshot.list, let journal = contents.journal, let current = contents.journalSignature,
+                    current.isSameFile(as: snapshot.journal)
+                else { return }
+                let appended = try journal.read(from: snapshot.length, count: contents.journalLength - snapshot.length)
+                guard rename(temporary, url.path) == 0 else { throw POSIXFailure("replace \(url.path)") }
+                // The new list must be on disk before the old journal goes: the list alone, with
+                // the journal's head, would lose those records.
+                Self.syncFolder(of: url)
+                contents.signature = FileSignature(descriptor: list.descriptor)
+                contents.opened = list
+                let newJournal = try Self.writeJournal(FileStoreJournal.header + appended, to: journalURL)
+                contents.journal = newJournal
+                contents.journalLength = FileStoreJournal.header.count + appended.count
+                contents.journalSignature = FileSignature(descriptor: newJournal.descriptor)
+            }
+        }
+    }
+
+    /// Takes the exclusive advisory lock on the lock file (creating it, mode 0600, and its folder)
+    /// for `body`. The lock file stays open: locking costs one `flock` and one `fstat`.
+    private func withFileLock<Result>(_ contents: inout Contents, _ body: (inout Contents) throws -> Result) throws -> Result {
+        let lock = try openLock(&contents)
+        while flock(lock.descriptor, LOCK_EX) != 0 {
+            if errno == EINTR { continue }
+            throw POSIXFailure("lock \(lockURL.path)")
+        }
+        defer { flock(lock.descriptor, LOCK_UN) }
+        return try body(&contents)
+    }
+
+    /// The open lock file; opened again if it was removed (its folder deleted and made again),
+    /// since other processes lock the file that is there now.
+    private func openLock(_ contents: inout Contents) throws -> OpenFile {
+        if let lock = contents.lock {
+            var info = stat()
+            if fstat(lock.descriptor, &info) == 0, info.st_nlink > 0 { return lock }
+        }
         let path = lockURL.path
-        var descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        if descriptor < 0 && errno == EACCES {
-            // A lock file made by another user: locking needs no write access.
-            descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        var descriptor = Self.openLockFile(path)
+        if descriptor < 0 && errno == ENOENT {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            descriptor = Self.openLockFile(path)
         }
         guard descriptor >= 0 else { throw POSIXFailure("open the lock file \(path)") }
+        let lock = OpenFile(descriptor)
+        contents.lock = lock
+        return lock
+    }
+
+    private static func openLockFile(_ path: String) -> Int32 {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        // A lock file made by another user: locking needs no write access.
+        return descriptor < 0 && errno == EACCES ? open(path, O_RDONLY | O_CLOEXEC) : descriptor
+    }
+
+    /// Takes the lock on `lockURL` for `body` with a descriptor of its own: only while the file is
+    /// being opened, before any write of this process can hold it.
+    private static func withFileLock<Result>(_ lockURL: URL, _ body: () throws -> Result) throws -> Result {
+        let descriptor = openLockFile(lockURL.path)
+        guard descriptor >= 0 else { throw POSIXFailure("open the lock file \(lockURL.path)") }
         // Closing the descriptor releases the lock.
         defer { close(descriptor) }
         while flock(descriptor, LOCK_EX) != 0 {
             if errno == EINTR { continue }
-            throw POSIXFailure("lock \(path)")
+            throw POSIXFailure("lock \(lockURL.path)")
         }
         return try body()
     }
@@ -267,7 +536,7 @@ final class PropertyListFile: Sendable {
                 return loaded
             }
             let aside = url.deletingLastPathComponent().appendingPathComponent(
-                "\(url.lastPathComponent).corrupt-\(Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeSeparator(.omitted)))"
+                "\(url.lastPathComponent).corrupt-\(timestamp())"
             )
             do {
                 try FileManager.default.moveItem(at: url, to: aside)
@@ -287,49 +556,35 @@ final class PropertyListFile: Sendable {
         )
     }
 
-    /// Writes `values` (and the `unreadable` entries, verbatim) next to the file, flushes, and
-    /// renames over it; returns the new file, still open.
-    private static func write(
-        _ values: [String: PropertyListValue],
-        keeping unreadable: [String: String],
-        to url: URL
-    ) throws -> (signature: FileSignature?, file: OpenFile) {
-        let data = try PropertyListFileDecoding.encode(values, keeping: unreadable)
-        let directory = url.deletingLastPathComponent()
-        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
-        let temporaryPath = temporary.path
+    /// Writes `data` to a new temporary file beside `url` (mode 0600) and flushes it to the disk;
+    /// returns its path and the file, still open. The caller renames it into place.
+    private static func writeTemporary(_ data: Data, beside url: URL) throws -> (path: String, file: OpenFile) {
+        let temporaryPath = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp").path
         let descriptor = open(temporaryPath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw POSIXFailure("create \(temporaryPath)") }
         let file = OpenFile(descriptor)
         do {
-            try data.withUnsafeBytes { buffer in
-                var offset = 0
-                while offset < buffer.count {
-                    let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        throw POSIXFailure("write \(temporaryPath)")
-                    }
-                    offset += written
-                }
-            }
+            try data.withUnsafeBytes { try file.write($0) }
             guard fsync(descriptor) == 0 else { throw POSIXFailure("flush \(temporaryPath)") }
         } catch {
             unlink(temporaryPath)
             throw error
         }
-        guard rename(temporaryPath, url.path) == 0 else {
-            let failure = POSIXFailure("replace \(url.path)")
-            unlink(temporaryPath)
-            throw failure
+        return (temporaryPath, file)
+    }
+
+    /// Makes a rename in the folder of `url` durable.
+    private static func syncFolder(of url: URL) {
+        let descriptor = open(url.deletingLastPathComponent().path, O_RDONLY | O_CLOEXEC)
+        if descriptor >= 0 {
+            fsync(descriptor)
+            close(descriptor)
         }
-        // Make the rename itself durable.
-        let directoryDescriptor = open(directory.path, O_RDONLY | O_CLOEXEC)
-        if directoryDescriptor >= 0 {
-            fsync(directoryDescriptor)
-            close(directoryDescriptor)
-        }
-        return (FileSignature(descriptor: descriptor), file)
+    }
+
+    /// The current time for the names of files moved aside: `20261124T101500.123Z`.
+    private static func timestamp() -> String {
+        Date().formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true).timeSeparator(.omitted))
     }
 }
 
@@ -364,6 +619,38 @@ final class OpenFile: Sendable {
             data.append(contentsOf: buffer[0..<count])
         }
     }
+
+    /// Up to `count` bytes from `offset` (all to the end, by default), without moving the offset.
+    func read(from offset: Int, count: Int = .max) throws -> Data {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: min(count, 64 * 1024))
+        while data.count < count {
+            let wanted = min(buffer.count, count - data.count)
+            let read = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, wanted, off_t(offset + data.count)) }
+            if read < 0 {
+                if errno == EINTR { continue }
+                throw POSIXFailure("read it")
+            }
+            if read == 0 { break }
+            data.append(contentsOf: buffer[0..<read])
+        }
+        return data
+    }
+
+    /// Writes all of `bytes` at the current offset (the end, for a file opened to append).
+    func write<Bytes: ContiguousBytes>(_ bytes: Bytes) throws {
+        try bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw POSIXFailure("write it")
+                }
+                offset += written
+            }
+        }
+    }
 }
 
 /// What identifies one version of a file: another process's atomic replace changes it (a new
@@ -374,6 +661,11 @@ struct FileSignature: Equatable, Sendable {
     let size: Int64
     let modifiedSeconds: Int64
     let modifiedNanoseconds: Int64
+
+    /// Whether both are versions of one file (the same inode on the same device).
+    func isSameFile(as other: FileSignature) -> Bool {
+        device == other.device && inode == other.inode
+    }
 
     /// The signature of the file at `path`, or `nil` when there is none.
     init?(path: String) {
@@ -410,4 +702,8 @@ struct POSIXFailure: Error, CustomStringConvertible {
     init(_ operation: String, errno code: Int32 = errno) {
         description = "could not \(operation): \(String(cString: strerror(code)))"
     }
+}
+
+extension String {
+    fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
 }

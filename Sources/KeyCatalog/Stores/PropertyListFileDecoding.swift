@@ -56,12 +56,7 @@ enum PropertyListFileDecoding {
             return try PropertyListSerialization.data(fromPropertyList: object, format: .binary, options: 0)
         }
         for (key, value) in values {
-            if let problem = xmlProblem(key) ?? value.firstXMLProblem {
-                throw PersistentKeyValueEncodingError(
-                    "the file keeps entries it cannot read (\(unreadable.keys.sorted().map { "'\($0)'" }.joined(separator: ", "))) and so stays XML, "
-                        + "which cannot hold \(problem) exactly (under '\(key)'); write or remove those entries first"
-                )
-            }
+            try checkXMLHolds(value, forKey: key, keeping: unreadable)
         }
         var xml = String(decoding: try PropertyListSerialization.data(fromPropertyList: object, format: .xml, options: 0), as: UTF8.self)
         let entries = unreadable.sorted { $0.key < $1.key }
@@ -75,6 +70,16 @@ enum PropertyListFileDecoding {
             throw PersistentKeyValueEncodingError("unexpected XML from PropertyListSerialization")
         }
         return Data(xml.utf8)
+    }
+
+    /// Throws if the file, which must stay XML to keep its `unreadable` entries (when there are
+    /// any), cannot hold `value` under `key` exactly.
+    static func checkXMLHolds(_ value: PropertyListValue, forKey key: String, keeping unreadable: [String: String]) throws {
+        guard !unreadable.isEmpty, let problem = xmlProblem(key) ?? value.firstXMLProblem else { return }
+        throw PersistentKeyValueEncodingError(
+            "the file keeps entries it cannot read (\(unreadable.keys.sorted().map { "'\($0)'" }.joined(separator: ", "))) and so stays XML, "
+                + "which cannot hold \(problem) exactly (under '\(key)'); write or remove those entries first"
+        )
     }
 
     /// Why XML cannot hold `string` exactly, if it cannot.

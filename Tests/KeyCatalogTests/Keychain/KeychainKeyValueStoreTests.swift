@@ -289,14 +289,16 @@ struct KeychainSharingTests {
         let first = AnyPersistentKeyValueStore.keychain(service: fallbackService)
         let second = AnyPersistentKeyValueStore.keychain(service: fallbackService, accessibility: .whenUnlockedThisDeviceOnly)
         let file = try #require(first.base as? FileKeyValueStore)
-        defer { try? FileManager.default.removeItem(at: file.url) }
+        defer {
+            for suffix in ["", ".journal", ".lock"] { try? FileManager.default.removeItem(atPath: file.url.path + suffix) }
+        }
         #expect(first.keyValueChanges === second.keyValueChanges)
         let seen = Locked<[String?]>([])
         let observation = second.observe(token) { seen.append($0) }
         first.set(token, to: "t")
         #expect(seen.current == ["t"])
         #expect(second.get(token) == "t")
-        let permissions = try FileManager.default.attributesOfItem(atPath: file.url.path)[.posixPermissions] as? Int
+        let permissions = try FileManager.default.attributesOfItem(atPath: file.url.path + ".journal")[.posixPermissions] as? Int
         #expect(permissions == 0o600)
         observation.cancel()
     }

@@ -9,21 +9,23 @@ struct KeyMigrationChildProcessTests {
     struct Kill: Sendable, CustomTestStringConvertible {
         enum Mode: String, Sendable { case move, rename }
         let mode: Mode
-        /// How long after the child starts migrating it is killed.
-        let milliseconds: Int
+        /// After how many writes (or removals) of the child's it is killed: it goes on writing
+        /// until the signal lands, a few more at most.
+        let afterWrites: Int
         /// Whether the rerun is the child again (to completion) rather than this process.
         let rerunInChild: Bool
 
-        var testDescription: String { "\(mode), SIGKILL after \(milliseconds) ms, rerun in \(rerunInChild ? "a child" : "process")" }
+        var testDescription: String { "\(mode), SIGKILL after \(afterWrites) writes, rerun in \(rerunInChild ? "a child" : "process")" }
 
-        /// Delays well inside the child's run (about 0.4 s for 120 keys on an idle machine, each
-        /// key being two fsync'd file replacements), so that every kill lands mid-migration.
+        /// Points well inside the child's run (two writes a key, 240 in all, each key also made
+        /// durable), so that every kill lands mid-migration: before the first write, between a
+        /// key's write and its source's removal, and between keys.
         static let all: [Kill] = [
-            Kill(mode: .move, milliseconds: 0, rerunInChild: false),
-            Kill(mode: .move, milliseconds: 25, rerunInChild: true),
-            Kill(mode: .move, milliseconds: 80, rerunInChild: false),
-            Kill(mode: .move, milliseconds: 160, rerunInChild: true),
-            Kill(mode: .rename, milliseconds: 40, rerunInChild: false),
+            Kill(mode: .move, afterWrites: 0, rerunInChild: false),
+            Kill(mode: .move, afterWrites: 1, rerunInChild: true),
+            Kill(mode: .move, afterWrites: 40, rerunInChild: false),
+            Kill(mode: .move, afterWrites: 117, rerunInChild: true),
+            Kill(mode: .rename, afterWrites: 61, rerunInChild: false),
         ]
     }
 
@@ -44,8 +46,7 @@ struct KeyMigrationChildProcessTests {
             : ["rename", from.path, "\(Self.count)"]
 
         let child = try MigrationHelperExecutable.start(arguments)
-        try Self.waitForLine("started", from: child)
-        Thread.sleep(forTimeInterval: Double(kill.milliseconds) / 1000)
+        try Self.waitForLine(kill.afterWrites == 0 ? "started" : "wrote \(kill.afterWrites)", from: child)
         Foundation.kill(child.processIdentifier, SIGKILL)
         child.waitUntilExit()
         #expect(child.terminationReason == .uncaughtSignal, "the child finished before it was killed")

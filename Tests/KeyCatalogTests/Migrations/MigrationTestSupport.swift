@@ -253,12 +253,8 @@ func writeMigrationPropertyList(_ values: [String: PropertyListValue], to url: U
     try data.write(to: url)
 }
 
-/// Reads a property-list file directly; an absent file is empty.
+/// Reads a file store's files directly (the property list and its journal); an absent store is
+/// empty.
 func readMigrationPropertyList(_ url: URL) throws -> [String: PropertyListValue] {
-    guard FileManager.default.fileExists(atPath: url.path) else { return [:] }
-    let object = try PropertyListSerialization.propertyList(from: Data(contentsOf: url), format: nil)
-    guard case .dictionary(let values)? = PropertyListValue(foundationObject: object) else {
-        throw PersistentKeyValueEncodingError("\(url.path) is not a dictionary")
-    }
-    return values
+    try FileStoreOnDisk.read(url)
 }

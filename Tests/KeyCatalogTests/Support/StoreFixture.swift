@@ -62,10 +62,12 @@ final class StoreFixture: @unchecked Sendable {
     /// What is on disk now, parsed independently of the store and put into an in-memory store,
     /// so that typed keys can read it; `nil` for the in-memory store, which has no disk.
     ///
-    /// For UserDefaults this synchronizes first (as the exit hook would).
+    /// For UserDefaults this synchronizes first (as the exit hook would); for a file store it is
+    /// the property list with its journal's records applied.
     func persistedStore() throws -> InMemoryKeyValueStore? {
         guard let fileURL else { return nil }
         if let suite { suite.defaults.synchronize() }
+        if kind == .file { return InMemoryKeyValueStore(try FileStoreOnDisk.read(fileURL)) }
         guard FileManager.default.fileExists(atPath: fileURL.path) else {
             return InMemoryKeyValueStore()
         }

@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+
+@testable import KeyCatalog
+
+/// What a file store holds on disk, read without opening a `FileKeyValueStore` (whose contents this
+/// process would then cache): the property list, parsed by Foundation, with the records of its
+/// journal (`<name>.journal`) applied in order. Absent files are empty.
+enum FileStoreOnDisk {
+    static func read(_ url: URL) throws -> [String: PropertyListValue] {
+        var values: [String: PropertyListValue] = [:]
+        if FileManager.default.fileExists(atPath: url.path) {
+            values = try StoreFixture.readPropertyListFile(url)
+        }
+        for record in try journalRecords(url).records {
+            values[record.key] = record.value
+        }
+        return values
+    }
+
+    /// The journal's records, and whether bytes that are not a whole record follow them.
+    static func journalRecords(_ url: URL) throws -> FileStoreJournal.Scan {
+        let journal = URL(fileURLWithPath: url.path + ".journal")
+        guard FileManager.default.fileExists(atPath: journal.path) else { return FileStoreJournal.Scan() }
+        let data = try Data(contentsOf: journal)
+        let header = FileStoreJournal.header
+        guard data.starts(with: header) else {
+            throw PersistentKeyValueEncodingError("\(journal.path) does not start with the journal header")
+        }
+        return data.dropFirst(header.count).withUnsafeBytes { FileStoreJournal.scan($0) }
+    }
+
+    /// How many records the journal holds.
+    static func journalRecordCount(_ url: URL) throws -> Int {
+        try journalRecords(url).records.count
+    }
+
+    /// Whether anything of the store is on disk: the property list or its journal.
+    static func exists(_ url: URL) -> Bool {
+        FileManager.default.fileExists(atPath: url.path) || FileManager.default.fileExists(atPath: url.path + ".journal")
+    }
+}
