@@ -26,7 +26,13 @@ final class FileChangeMonitor: Sendable {
     private struct Folder {
         var descriptor: Int32
         /// The handlers of each watched file name, by registration id.
-        var handlers: [String: [Int: @Sendable () -> Void]] = [:]
+        var handlers: [String: [Int: Handler]] = [:]
+    }
+
+    private struct Handler {
+        let onChange: @Sendable () -> Void
+        /// Also called for a write that leaves the file open (an append), not only once it is closed.
+        let includesAppends: Bool
     }
 
     private struct State {
@@ -44,7 +50,10 @@ final class FileChangeMonitor: Sendable {
     /// Calls `onChange` (on the monitor's thread) each time `file` is written, replaced, created or
     /// removed, until the returned observation is cancelled or released. `nil` when the file's
     /// folder cannot be watched (it does not exist, or the system's watch limit is reached).
-    func watch(_ file: URL, onChange: @escaping @Sendable () -> Void) -> PersistentKeyObservation? {
+    ///
+    /// A write counts once the writer closes the file; with `includesAppends`, each write does (a
+    /// file store's journal is appended to by writers that keep it open).
+    func watch(_ file: URL, includesAppends: Bool = false, onChange: @escaping @Sendable () -> Void) -> PersistentKeyObservation? {
         #if os(Linux)
         let folderPath = file.deletingLastPathComponent().path
         let name = file.lastPathComponent
@@ -59,7 +68,7 @@ final class FileChangeMonitor: Sendable {
                 state.paths[descriptor] = folderPath
             }
             state.nextID += 1
-            state.folders[folderPath]!.handlers[name, default: [:]][state.nextID] = onChange
+            state.folders[folderPath]!.handlers[name, default: [:]][state.nextID] = Handler(onChange: onChange, includesAppends: includesAppends)
             defer { state.isReading = true }
             return (state.nextID, !state.isReading)
         }
@@ -100,7 +109,7 @@ final class FileChangeMonitor: Sendable {
                 return
             }
             // By registration id: a burst of events for one file calls each handler once.
-            var handlers: [Int: @Sendable () -> Void] = [:]
+            var handlers: [Int: Handler] = [:]
             var offset = 0
             state.withLock { state in
                 while offset + MemoryLayout<inotify_event>.size <= count {
@@ -123,10 +132,12 @@ final class FileChangeMonitor: Sendable {
                     }
                     guard event.len > 0 else { continue }
                     let name = String(cString: buffer.advanced(by: nameStart).assumingMemoryBound(to: CChar.self))
-                    handlers.merge(state.folders[folderPath]?.handlers[name] ?? [:]) { first, _ in first }
+                    var matching = state.folders[folderPath]?.handlers[name] ?? [:]
+                    if event.mask & ~UInt32(IN_MODIFY) == 0 { matching = matching.filter { $0.value.includesAppends } }
+                    handlers.merge(matching) { first, _ in first }
                 }
             }
-            for id in handlers.keys.sorted() { handlers[id]!() }
+            for id in handlers.keys.sorted() { handlers[id]!.onChange() }
         }
     }
     #endif

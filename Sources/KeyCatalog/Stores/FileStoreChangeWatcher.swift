@@ -30,8 +30,8 @@ final class FileStoreChangeWatcher: _KeyValueChangeWatching {
             if isObserved, watch == nil {
                 // The folder the first write would create: it must exist to be watched.
                 try? FileManager.default.createDirectory(at: file.url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                let watches = [file.url, file.journalURL].compactMap { url in
-                    FileChangeMonitor.shared.watch(url) { [weak file] in file?.announceExternalChanges() }
+                let watches = [(file.url, false), (file.journalURL, true)].compactMap { url, includesAppends in
+                    FileChangeMonitor.shared.watch(url, includesAppends: includesAppends) { [weak file] in file?.announceExternalChanges() }
                 }
                 watch = watches.isEmpty ? nil : watches
                 return watch != nil
