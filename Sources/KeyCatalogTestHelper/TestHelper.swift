@@ -12,6 +12,7 @@ import KeyCatalog
 /// KeyCatalogTestHelper file <path> get <key>
 /// KeyCatalogTestHelper file <path> write-forever <key>
 /// KeyCatalogTestHelper file <path> write-many <prefix> <count>
+/// KeyCatalogTestHelper file <path> write-records <prefix> <first>
 /// KeyCatalogTestHelper file <path> get-scalars <key-scalars>
 /// KeyCatalogTestHelper home <service>
 /// ```
@@ -22,6 +23,8 @@ import KeyCatalog
 /// length, printing `ready` after the first, until it is killed; `write-many` sets
 /// `<prefix>.<n % 8>` to `n` for n in 1...count, printing `<key> <n>` after each `set` returned
 /// (and `stale <key> <n>` on standard error if reading it back gives anything else);
+/// `write-records` sets `<prefix>.<n % 16>` to ``TestHelper/record(_:)`` for n = first, first + 1, …
+/// until it is killed, printing `<key> <n>` after each `set` returned;
 /// `get-scalars` takes and prints strings as Unicode scalar values in hex, separated by `.`;
 /// `home` writes `1` under `Home` to `~/home.plist`, `relative.plist` and the keychain's
 /// service, and prints the file stores' descriptions.
@@ -102,12 +105,31 @@ enum TestHelper {
                     FileHandle.standardError.write(Data("stale \(intKey.id) \(n): read \(readBack)\n".utf8))
                 }
             }
+        case "write-records":
+            guard arguments.count >= 5, let first = Int(arguments[4]) else { fail("write-records needs a first number") }
+            for n in first... {
+                let recordKey = PersistentKey<[String]>("\(key).\(n % 16)", defaultValue: [])
+                do {
+                    try store._set(recordKey, to: record(n))
+                } catch {
+                    FileHandle.standardError.write(Data("failed \(recordKey.id) \(n): \(error)\n".utf8))
+                    continue
+                }
+                FileHandle.standardOutput.write(Data("\(recordKey.id) \(n)\n".utf8))
+            }
         case "get-scalars":
             let stringKey = PersistentKey<String>(fromScalars(key), defaultValue: "<default>")
             print(scalars(store.get(stringKey)))
         default:
             fail("unknown command \(arguments[2])")
         }
+    }
+
+    /// The value `write-records` writes for `n`: its digits, then one letter repeated up to 9,000
+    /// times (so records span pages, and a torn one shows), then the digits again.
+    static func record(_ n: Int) -> [String] {
+        let letter = Character(Unicode.Scalar(UInt8(97 + n % 26)))
+        return [String(n), String(repeating: letter, count: n * 7919 % 9000), String(n)]
     }
 
     /// `"feff.61"` as `"\u{FEFF}a"`.

@@ -32,10 +32,21 @@ final class PropertyListFile: Sendable {
         var journalSignature: FileSignature?
         /// How many of the journal's bytes (its header included) `stored` holds.
         var journalLength = 0
+        /// Bytes that are not a whole record follow them: a write in progress, or one cut short,
+        /// which the next writer must cut off before it appends.
+        var journalHasDamagedTail = false
         /// The lock file, open while this process writes (`flock` on it).
         var lock: OpenFile?
-        /// A background flush (and, when due, compaction) is scheduled.
-        var isMaintenanceScheduled = false
+        /// A background flush of the journal is scheduled.
+        var isFlushScheduled = false
+        /// A background compaction is scheduled or under way.
+        var isCompactionScheduled = false
+
+        /// The journal's records have outgrown the list (and the minimum size): compacting now
+        /// costs at most what writing them cost.
+        var isCompactionDue: Bool {
+            journalLength - FileStoreJournal.header.count >= max(Int(signature?.size ?? 0), PropertyListFile.minimumCompactionSize)
+        }
     }
 
     let url: URL
@@ -107,7 +118,10 @@ final class PropertyListFile: Sendable {
         contents.loadReport = contents.writeBlock == nil ? report : nil
         self.contents = _Locked(contents)
         Self.removeAbandonedTemporaryFiles(of: url)
-        if contents.journalLength > FileStoreJournal.header.count { scheduleMaintenance() }
+        if contents.isCompactionDue {
+            self.contents.withLock { $0.isCompactionScheduled = true }
+            scheduleCompaction()
+        }
     }
 
     /// Removes the temporary files of writes that never reached their rename (the process was
@@ -150,7 +164,7 @@ final class PropertyListFile: Sendable {
         let listSignature = FileSignature(path: url.path)
         // A writer looks again at a file that blocked writes; a reader does once it changes.
         if listSignature == contents.signature, lockURL != nil || contents.writeBlock == nil {
-            if journalSignature == contents.journalSignature { return nil }
+            if journalSignature == contents.journalSignature, lockURL != nil || !contents.journalHasDamagedTail { return nil }
             if let journal = contents.journal, let journalSignature, let known = contents.journalSignature,
                 journalSignature.isSameFile(as: known), journalSignature.size >= Int64(contents.journalLength)
             {
@@ -176,6 +190,7 @@ final class PropertyListFile: Sendable {
         contents.journal = journal
         contents.journalSignature = nil
         contents.journalLength = 0
+        contents.journalHasDamagedTail = false
         guard let journal, let signature = FileSignature(descriptor: journal.descriptor) else { return loaded.report }
         let header = FileStoreJournal.header
         guard signature.size >= Int64(header.count), (try? journal.read(from: 0, count: header.count)) == Data(header) else {
@@ -214,6 +229,7 @@ final class PropertyListFile: Sendable {
         }
         contents.journalLength += scan.length
         contents.journalSignature = signature
+        contents.journalHasDamagedTail = scan.hasDamagedTail
         guard scan.hasDamagedTail, isLocked else { return nil }
         let damaged = bytes.count - scan.length
         let aside = URL(fileURLWithPath: journalURL.path + ".damaged-\(timestamp())")
@@ -231,6 +247,7 @@ final class PropertyListFile: Sendable {
             return contents.writeBlock
         }
         contents.journalSignature = FileSignature(descriptor: journal.descriptor)
+        contents.journalHasDamagedTail = false
         return report + "; every complete write before them is kept"
     }
 
@@ -267,8 +284,8 @@ final class PropertyListFile: Sendable {
     /// what the files hold with this one change.
     func update(_ key: String, to value: PropertyListValue?) throws {
         let record = FileStoreJournal.record(key: key, value: value)
-        let (report, schedule) = try contents.withLock { contents in
-            try withFileLock(&contents) { contents -> (String?, Bool) in
+        let (report, flush, compaction) = try contents.withLock { contents in
+            try withFileLock(&contents) { contents -> (String?, Bool, Bool) in
                 let report = refresh(&contents, isLocked: true)
                 if let block = contents.writeBlock {
                     throw FileStoreUnavailable(description: "not written, to keep the file that is there: \(block)")
@@ -284,12 +301,16 @@ final class PropertyListFile: Sendable {
                 contents.journalSignature = FileSignature(descriptor: journal.descriptor)
                 contents.stored[key] = value
                 contents.unreadable = unreadable
-                defer { contents.isMaintenanceScheduled = true }
-                return (report, !contents.isMaintenanceScheduled)
+                let flush = !contents.isFlushScheduled
+                let compaction = !contents.isCompactionScheduled && contents.isCompactionDue
+                contents.isFlushScheduled = true
+                contents.isCompactionScheduled = contents.isCompactionScheduled || compaction
+                return (report, flush, compaction)
             }
         }
         if let report { Self.report(url, report) }
-        if schedule { scheduleMaintenance() }
+        if flush { scheduleFlush() }
+        if compaction { scheduleCompaction() }
     }
 
     /// Makes every write so far survive power loss (`fdatasync` of the journal).
@@ -343,16 +364,23 @@ final class PropertyListFile: Sendable {
 
     // MARK: - Flushing and compaction
 
-    private func scheduleMaintenance() {
+    /// Flushes the journal to the disk once, ``flushDelay`` after the first write since the last
+    /// flush: one `fdatasync` for a burst of writes.
+    private func scheduleFlush() {
         DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + Self.flushDelay) { [self] in
             let journal = contents.withLock { contents in
-                contents.isMaintenanceScheduled = false
+                contents.isFlushScheduled = false
                 return contents.journal
             }
-            guard let journal else { return }
-            if fdatasync(journal.descriptor) != 0 {
-                Self.report(url, "the journal could not be flushed to the disk (\(POSIXFailure("flush it"))); a power loss may lose the newest writes")
-            }
+            guard let journal, fdatasync(journal.descriptor) != 0 else { return }
+            Self.report(url, "the journal could not be flushed to the disk (\(POSIXFailure("flush it"))); a power loss may lose the newest writes")
+        }
+    }
+
+    /// Compacts the journal in the background, now.
+    private func scheduleCompaction() {
+        DispatchQueue.global(qos: .utility).async { [self] in
+            defer { contents.withLock { $0.isCompactionScheduled = false } }
             do {
                 try compactIfDue()
             } catch {
@@ -379,9 +407,8 @@ final class PropertyListFile: Sendable {
         let snapshot = try contents.withLock { contents in
             try withFileLock(&contents) { contents -> Snapshot? in
                 if let report = refresh(&contents, isLocked: true) { Self.report(url, report) }
-                let records = contents.journalLength - FileStoreJournal.header.count
-                guard contents.writeBlock == nil, records > 0, let journal = contents.journalSignature,
-                    force || records >= max(Int(contents.signature?.size ?? 0), Self.minimumCompactionSize)
+                guard contents.writeBlock == nil, contents.journalLength > FileStoreJournal.header.count,
+                    let journal = contents.journalSignature, force || contents.isCompactionDue
                 else { return nil }
                 return Snapshot(
                     stored: contents.stored,

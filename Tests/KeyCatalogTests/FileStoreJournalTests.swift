@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+
+@testable import KeyCatalog
+
+@Suite("File store journal: records, torn tails, compaction")
+struct FileStoreJournalTests {
+    static let values: [PropertyListValue?] = [
+        nil,
+        .bool(false), .bool(true),
+        .int(0), .int(.min), .int(.max), .uint(.max),
+        .double(0), .double(-0.0), .double(.leastNonzeroMagnitude), .double(.infinity), .double(-.greatestFiniteMagnitude),
+        .string(""), .string("\u{FEFF}bom"), .string("tab\tnew\nline \u{1} 🎉 é"),
+        .data(Data()), .data(Data((0...255).map { UInt8($0) })),
+        .date(.distantPast), .date(Date(timeIntervalSinceReferenceDate: 123_456.789_012_345)),
+        .array([]), .array([.int(1), .string("a"), .array([.bool(true)])]),
+        .dictionary([:]), .dictionary(["": .int(1), "\u{FEFF}k": .dictionary(["n": .data(Data([1, 2]))])]),
+    ]
+
+    static func scan(_ bytes: [UInt8]) -> FileStoreJournal.Scan {
+        bytes.withUnsafeBytes { FileStoreJournal.scan($0) }
+    }
+
+    @Test func everyValueReadsBackExactly() {
+        let keys = ["k", "", "\u{FEFF}", "clé 🎉"]
+        var bytes: [UInt8] = []
+        var expected: [FileStoreJournal.Record] = []
+        for (index, value) in Self.values.enumerated() {
+            let key = keys[index % keys.count]
+            bytes += FileStoreJournal.record(key: key, value: value)
+            expected.append(FileStoreJournal.Record(key: key, value: value))
+        }
+        let scan = Self.scan(bytes)
+        #expect(scan.records == expected)
+        #expect(scan.length == bytes.count)
+        #expect(!scan.hasDamagedTail)
+        // Equality of doubles would hide a sign or a payload: compare the bits.
+        let nan = Double(bitPattern: 0x7FF8_0000_0000_1234)
+        let record = Self.scan(FileStoreJournal.record(key: "x", value: .double(nan))).records.first
+        guard case .double(let read)? = record?.value else {
+            Issue.record("no double in \(String(describing: record))")
+            return
+        }
+        #expect(read.bitPattern == nan.bitPattern)
+    }
+
+    @Test func aRecordCutAnywhereEndsTheJournalAtTheRecordBefore() {
+        let first = FileStoreJournal.record(key: "a", value: .int(1))
+        let second = FileStoreJournal.record(key: "b", value: .array([.string("two"), .data(Data(repeating: 7, count: 40))]))
+        for cut in 0..<second.count {
+            let scan = Self.scan(first + second.prefix(cut))
+            #expect(scan.records == [FileStoreJournal.Record(key: "a", value: .int(1))], "cut at \(cut)")
+            #expect(scan.length == first.count)
+            #expect(scan.hasDamagedTail == (cut > 0))
+        }
+    }
+
+    @Test func aChangedByteFailsTheRecord() {
+        let record = FileStoreJournal.record(key: "key", value: .string("value"))
+        for index in record.indices {
+            for bit in [0x01, 0x80] as [UInt8] {
+                var damaged = record
+                damaged[index] ^= bit
+                let scan = Self.scan(damaged)
+                #expect(scan.records.isEmpty, "byte \(index), bit \(bit): \(scan.records)")
+                #expect(scan.hasDamagedTail)
+            }
+        }
+    }
+
+    @Test func aTornTailIsIgnoredByReadersThenMovedAsideAndCutOffByTheNextWriter() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("settings.plist")
+        let journal = URL(fileURLWithPath: url.path + ".journal")
+        let store = FileKeyValueStore(url: url)
+        let key = PersistentKey<Int>("n", defaultValue: 0)
+        store.set(key, to: 1)
+        // A write cut short: the first half of a record.
+        let torn = Array(FileStoreJournal.record(key: "n", value: .int(2)).prefix(9))
+        let handle = try FileHandle(forWritingTo: journal)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: torn)
+        try handle.close()
+
+        let recorder = FailureRecorder()
+        #expect(recorder.record { store.get(key) } == 1, "a reader stops before the torn record")
+        #expect(recorder.failures.isEmpty, "a reader without the lock may be seeing a write in progress")
+
+        recorder.record { store.set(PersistentKey<Int>("m", defaultValue: 0), to: 3) }
+        #expect(recorder.failures.count == 1)
+        let message = try #require(recorder.failures.first?.message)
+        #expect(message.contains("9 bytes at offset") && message.contains("moved aside"), "\(message)")
+        let aside = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.contains(".journal.damaged-") }
+        #expect(aside.count == 1)
+        #expect(try Data(contentsOf: directory.file(try #require(aside.first))) == Data(torn), "the cut bytes are kept")
+        #expect(try FileStoreOnDisk.journalRecords(url).hasDamagedTail == false)
+        #expect(try FileStoreOnDisk.read(url) == ["n": .int(1), "m": .int(3)])
+    }
+
+    @Test func aFileThatIsNotAJournalIsMovedAsideByTheFirstWrite() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("settings.plist")
+        try PropertyListSerialization.data(fromPropertyList: ["n": 1], format: .binary, options: 0).write(to: url)
+        try Data("not a journal".utf8).write(to: URL(fileURLWithPath: url.path + ".journal"))
+        let store = FileKeyValueStore(url: url)
+        let key = PersistentKey<Int>("n", defaultValue: 0)
+        #expect(store.get(key) == 1, "the list is read; the foreign journal adds nothing")
+
+        let recorder = FailureRecorder()
+        recorder.record { store.set(key, to: 2) }
+        #expect(recorder.failures.count == 1)
+        #expect(recorder.failures.first?.message.contains("is not a KeyCatalog journal; moved aside") == true, "\(recorder.failures)")
+        let aside = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.contains(".journal.corrupt-") }
+        #expect(try Data(contentsOf: directory.file(try #require(aside.first))) == Data("not a journal".utf8))
+        #expect(try FileStoreOnDisk.read(url) == ["n": .int(2)])
+    }
+
+    @Test(.timeLimit(.minutes(10)))
+    func theJournalIsCompactedOnceItOutgrowsTheListAndLaterWritesOnlyAppend() async throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("settings.plist")
+        let store = FileKeyValueStore(url: url)
+        let large = PersistentKey<Data>("large", defaultValue: Data())
+        let blob = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        store.set(large, to: blob)
+        // Compaction runs in the background after the flush delay: wait for the list to appear.
+        while try !FileManager.default.fileExists(atPath: url.path) || FileStoreOnDisk.journalRecordCount(url) > 0 {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(try StoreFixture.readPropertyListFile(url) == ["large": .data(blob)])
+
+        // A small write now appends its record and leaves the 200 KB list alone.
+        var before = stat()
+        #expect(stat(url.path, &before) == 0)
+        let journalSize = try FileManager.default.attributesOfItem(atPath: url.path + ".journal")[.size] as? Int
+        store.set(PersistentKey<Int>("n", defaultValue: 0), to: 1)
+        var after = stat()
+        #expect(stat(url.path, &after) == 0)
+        #expect(after.st_ino == before.st_ino && after.st_size == before.st_size, "the list is not rewritten")
+        let grown = try FileManager.default.attributesOfItem(atPath: url.path + ".journal")[.size] as? Int
+        #expect(grown == journalSize.map { $0 + FileStoreJournal.record(key: "n", value: .int(1)).count })
+        #expect(try FileStoreOnDisk.read(url) == ["large": .data(blob), "n": .int(1)])
+    }
+
+    @Test func compactionKeepsWhatAnotherProcessAppendedMeanwhile() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("settings.plist")
+        let store = FileKeyValueStore(url: url)
+        store.set(PersistentKey<Int>("mine", defaultValue: 0), to: 1)
+        let child = try TestHelperExecutable.run(["file", url.path, "set", "theirs", "2"])
+        #expect(child.status == 0)
+        try store.compact()
+        #expect(try StoreFixture.readPropertyListFile(url) == ["mine": .int(1), "theirs": .int(2)])
+        #expect(try FileStoreOnDisk.journalRecordCount(url) == 0)
+        let reader = try TestHelperExecutable.run(["file", url.path, "get", "theirs"])
+        #expect(reader.output == "2\n", "another process reads the compacted store")
+        // That process's next write goes on from the new journal.
+        #expect(try TestHelperExecutable.run(["file", url.path, "set", "theirs", "3"]).status == 0)
+        #expect(store.get(PersistentKey<Int>("theirs", defaultValue: 0)) == 3)
+    }
+}
