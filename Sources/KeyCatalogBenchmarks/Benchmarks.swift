@@ -11,6 +11,7 @@ import KeyCatalog
 /// swift run -c release keycatalog-benchmarks --valgrind --allocations # also heap blocks per op
 /// swift run -c release keycatalog-benchmarks --migrations    # migrations at a launch with nothing to do
 /// swift run -c release keycatalog-benchmarks --stalls [s]    # write latency while synchronizations run
+/// swift run -c release keycatalog-benchmarks --file-writes [s] # file store writes, small and beside 10 MB
 /// ```
 ///
 /// Each number is the median of 7 timed runs of a calibrated number of iterations (~25 ms a run),
@@ -24,6 +25,10 @@ enum Benchmarks {
         }
         if arguments.first == "--stalls" {
             StallBenchmarks.run(seconds: arguments.dropFirst().first.flatMap(Double.init) ?? 4)
+            return
+        }
+        if arguments.first == "--file-writes" {
+            FileStoreBenchmarks.run(seconds: arguments.dropFirst().first.flatMap(Double.init) ?? 2)
             return
         }
         if arguments.first == "--memo-memory" {
