@@ -316,7 +316,7 @@ final class PropertyListFile: Sendable {
     /// Makes every write so far survive power loss (`fdatasync` of the journal).
     func flush() throws {
         guard let journal = contents.withLock({ $0.journal }) else { return }
-        guard fdatasync(journal.descriptor) == 0 else { throw POSIXFailure("flush \(journalURL.path)") }
+        guard journal.flushData() == 0 else { throw POSIXFailure("flush \(journalURL.path)") }
     }
 
     /// The journal to append to: the open one, or a new one (header only) if there is none or
@@ -372,7 +372,7 @@ final class PropertyListFile: Sendable {
                 contents.isFlushScheduled = false
                 return contents.journal
             }
-            guard let journal, fdatasync(journal.descriptor) != 0 else { return }
+            guard let journal, journal.flushData() != 0 else { return }
             Self.report(url, "the journal could not be flushed to the disk (\(POSIXFailure("flush it"))); a power loss may lose the newest writes")
         }
     }
@@ -645,6 +645,16 @@ final class OpenFile: Sendable {
             if count == 0 { return data }
             data.append(contentsOf: buffer[0..<count])
         }
+    }
+
+    /// Flushes the file's data to the disk: `fdatasync`, or `fsync` where there is none (Darwin
+    /// declares none). Returns what the call returns.
+    func flushData() -> Int32 {
+        #if canImport(Darwin)
+        fsync(descriptor)
+        #else
+        fdatasync(descriptor)
+        #endif
     }
 
     /// Up to `count` bytes from `offset` (all to the end, by default), without moving the offset.
