@@ -33,6 +33,25 @@ struct FileStoreProcessTests {
         #expect(try StoreFixture.readPropertyListFile(url) == ["precious": .int(42)], "the file is as it was")
     }
 
+    @Test func aJournalThatCannotBeReadIsNeverReplaced() throws {
+        let url = try sharedFolder().appendingPathComponent("settings.plist")
+        try writePropertyList(["listed": 1], to: url, mode: 0o644)
+        let journal = url.path + ".journal"
+        var child = try TestHelperExecutable.run(["file", url.path, "set", "journaled", "2"])
+        #expect(child.status == 0)
+        chmod(url.path + ".lock", 0o644)
+        chmod(journal, 0o000)
+
+        let unprivileged = try TestHelperExecutable.runUnprivileged(["file", url.path, "set", "new", "3"])
+        #expect(unprivileged.status == 0)
+        #expect(unprivileged.errors.contains("its journal \(journal) could not be read"), "\(unprivileged.errors)")
+        #expect(unprivileged.errors.contains("not written, to keep the file that is there"), "\(unprivileged.errors)")
+        chmod(journal, 0o600)
+        #expect(try FileStoreOnDisk.read(url) == ["listed": .int(1), "journaled": .int(2)], "the journal is as it was")
+        child = try TestHelperExecutable.run(["file", url.path, "get", "journaled"])
+        #expect(child.output == "2\n")
+    }
+
     @Test func aReadOnlyFolderMakesWritesFailAndKeepsTheOldValue() throws {
         let directory = try sharedFolder()
         let url = directory.appendingPathComponent("settings.plist")

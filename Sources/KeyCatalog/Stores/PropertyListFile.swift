@@ -174,9 +174,16 @@ final class PropertyListFile: Sendable {
         // The journal is opened before the list is read: a compaction that comes between leaves
         // a newer list, which the older journal's records cannot make wrong (they are all in it).
         let journal = openJournal(journalURL)
+        let journalOpenError = errno
         var loaded = load(url, movingCorruptAside: lockURL == nil)
         if loaded.isCorrupt, let lockURL {
             loaded = loadUnderLock(url, lockURL: lockURL)
+        }
+        if journal == nil, journalSignature != nil, loaded.writeBlock == nil {
+            // A journal that is there but cannot be opened holds writes this process cannot see:
+            // a new journal would replace it.
+            loaded.writeBlock =
+                "its journal \(journalURL.path) could not be read (\(POSIXFailure("open it", errno: journalOpenError))); writes are refused until it can be"
         }
         if loaded.writeBlock != nil {
             // Keep the values last read: better than none, and writes are refused anyway.
