@@ -121,7 +121,7 @@ struct FileStoreJournalTests {
         let url = directory.file("settings.plist")
         let store = FileKeyValueStore(url: url)
         let large = PersistentKey<Data>("large", defaultValue: Data())
-        let blob = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let blob = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
         store.set(large, to: blob)
         // Compaction runs in the background after the flush delay: wait for the list to appear.
         while try !FileManager.default.fileExists(atPath: url.path) || FileStoreOnDisk.journalRecordCount(url) > 0 {
@@ -129,7 +129,7 @@ struct FileStoreJournalTests {
         }
         #expect(try StoreFixture.readPropertyListFile(url) == ["large": .data(blob)])
 
-        // A small write now appends its record and leaves the 200 KB list alone.
+        // A small write now appends its record and leaves the 300 KB list alone.
         var before = stat()
         #expect(stat(url.path, &before) == 0)
         let journalSize = try FileManager.default.attributesOfItem(atPath: url.path + ".journal")[.size] as? Int

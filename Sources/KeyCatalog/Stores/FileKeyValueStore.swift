@@ -12,7 +12,7 @@ import Foundation
 ///   the same whatever else the store holds. The journal is flushed to the disk (`fdatasync`)
 ///   100 ms after a write, so a power loss can lose at most the writes of that window;
 ///   ``flushPersistentValues()`` flushes it at once. Once the journal has grown as large as the
-///   file (and at least 64 KB), the file is rewritten with its records in the background and the
+///   file (and at least 256 KB), the file is rewritten with its records in the background and the
 ///   journal starts again. The store's contents are the file with the journal's records applied:
 ///   read the file alone and it may lag behind.
 /// - Several processes may read and write one store: each write takes an advisory lock (`flock`)

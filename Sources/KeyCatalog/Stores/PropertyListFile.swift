@@ -62,7 +62,7 @@ final class PropertyListFile: Sendable {
     /// crash of the process alone loses nothing that was written.
     static let flushDelay: DispatchTimeInterval = .milliseconds(100)
     /// The journal is compacted into the list once its records outgrow the list, and this size.
-    static let minimumCompactionSize = 64 * 1024
+    static let minimumCompactionSize = 256 * 1024
 
     private static let openFiles = _Locked<[String: PropertyListFile]>([:])
 
@@ -354,15 +354,16 @@ final class PropertyListFile: Sendable {
     }
 
     /// Writes a journal holding `bytes` (the header, then records) beside `url` and renames it
-    /// over `url`; returns it open for appending.
-    private static func writeJournal(_ bytes: [UInt8], to url: URL) throws -> OpenFile {
+    /// over `url`; returns it open for appending. The rename is made durable unless the caller
+    /// says it will do so itself (`syncingFolder: false`).
+    private static func writeJournal(_ bytes: [UInt8], to url: URL, syncingFolder: Bool = true) throws -> OpenFile {
         let (temporary, file) = try writeTemporary(Data(bytes), beside: url)
         guard rename(temporary, url.path) == 0 else {
             let failure = POSIXFailure("replace \(url.path)")
             unlink(temporary)
             throw failure
         }
-        syncFolder(of: url)
+        if syncingFolder { syncFolder(of: url) }
         // Appends need O_APPEND, which the temporary file was not opened with.
         guard let journal = openJournal(url), FileSignature(descriptor: journal.descriptor) == FileSignature(descriptor: file.descriptor)
         else { throw POSIXFailure("open \(url.path)") }
@@ -444,12 +445,15 @@ final class PropertyListFile: Sendable {
                 Self.syncFolder(of: url)
                 contents.signature = FileSignature(descriptor: list.descriptor)
                 contents.opened = list
-                let newJournal = try Self.writeJournal(FileStoreJournal.header + appended, to: journalURL)
+                // Its rename is made durable after the locks are released: lost to power loss, it
+                // leaves the new list and the old journal, which read the same.
+                let newJournal = try Self.writeJournal(FileStoreJournal.header + appended, to: journalURL, syncingFolder: false)
                 contents.journal = newJournal
                 contents.journalLength = FileStoreJournal.header.count + appended.count
                 contents.journalSignature = FileSignature(descriptor: newJournal.descriptor)
             }
         }
+        Self.syncFolder(of: journalURL)
     }
 
     /// Takes the exclusive advisory lock on the lock file (creating it, mode 0600, and its folder)
