@@ -92,7 +92,9 @@ struct FileStoreJournalTests {
         #expect(message.contains("9 bytes at offset") && message.contains("moved aside"), "\(message)")
         let aside = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.contains(".journal.damaged-") }
         #expect(aside.count == 1)
-        #expect(try Data(contentsOf: directory.file(try #require(aside.first))) == Data(torn), "the cut bytes are kept")
+        let asideURL = directory.file(try #require(aside.first))
+        #expect(try Data(contentsOf: asideURL) == Data(torn), "the cut bytes are kept")
+        #expect(try FileManager.default.attributesOfItem(atPath: asideURL.path)[.posixPermissions] as? Int == 0o600)
         #expect(try FileStoreOnDisk.journalRecords(url).hasDamagedTail == false)
         #expect(try FileStoreOnDisk.read(url) == ["n": .int(1), "m": .int(3)])
     }

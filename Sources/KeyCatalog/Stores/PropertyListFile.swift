@@ -243,11 +243,11 @@ final class PropertyListFile: Sendable {
         var report =
             "the journal ends with \(damaged) bytes at offset \(contents.journalLength) that are not a whole record "
             + "(a write cut short by a crash or power loss)"
-        do {
-            try bytes[(bytes.startIndex + scan.length)...].write(to: aside)
+        // Readable by the owner only, like the journal: the bytes may hold a secret's value.
+        if FileManager.default.createFile(atPath: aside.path, contents: bytes[(bytes.startIndex + scan.length)...], attributes: [.posixPermissions: 0o600]) {
             report += "; moved aside to \(aside.path)"
-        } catch {
-            report += "; they could not be moved aside (\(error))"
+        } else {
+            report += "; they could not be moved aside (\(POSIXFailure("create \(aside.path)")))"
         }
         guard ftruncate(journal.descriptor, off_t(contents.journalLength)) == 0 else {
             contents.writeBlock = "\(report), and could not be cut off (\(POSIXFailure("truncate it"))); writes are refused until it can be"
