@@ -303,7 +303,7 @@ final class PropertyListFile: Sendable {
                 // entries cannot hold every string.
                 if let value { try PropertyListFileDecoding.checkXMLHolds(value, forKey: key, keeping: unreadable) }
                 let journal = try journalForAppending(&contents)
-                try Self.append(record, to: journal, at: contents.journalLength, path: journalURL.path)
+                try Self.append(record, to: journal, at: contents.journalLength)
                 contents.journalLength += record.count
                 contents.journalSignature = FileSignature(descriptor: journal.descriptor)
                 contents.stored[key] = value
@@ -344,7 +344,7 @@ final class PropertyListFile: Sendable {
 
     /// Appends `record` at the journal's end; if that fails, cuts off whatever part of it was
     /// written.
-    private static func append(_ record: [UInt8], to journal: OpenFile, at length: Int, path: String) throws {
+    private static func append(_ record: [UInt8], to journal: OpenFile, at length: Int) throws {
         do {
             try journal.write(record)
         } catch {
