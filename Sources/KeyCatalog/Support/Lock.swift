@@ -1,22 +1,45 @@
 import Foundation
 
+#if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
+import Synchronization
+#endif
+
 /// A mutex guarding a value; the runtime's one synchronization primitive.
 ///
-/// `Synchronization.Mutex` needs macOS 15, so this wraps `NSLock`.
+/// On Linux it is `Synchronization.Mutex` (a futex: 17 instructions to lock and unlock,
+/// uncontended, against 83 for `NSLock`, measured with callgrind; every write takes two or three
+/// of these). On Apple platforms, where `Mutex` needs macOS 15 and iOS 18, it wraps `NSLock`.
 @usableFromInline
 final class _Locked<State>: @unchecked Sendable {
+    #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
     @usableFromInline let lock = NSLock()
-    @usableFromInline var state: State
+    #else
+    @usableFromInline let mutex = Mutex<Void>(())
+    #endif
+    /// The state lives behind a pointer, not in a stored `var`: a class's `var` passed `inout` is
+    /// checked for exclusive access at run time (`swift_beginAccess`, about 40 instructions a
+    /// call), which the lock already guarantees.
+    @usableFromInline let state: UnsafeMutablePointer<State>
 
     @usableFromInline
     init(_ state: State) {
-        self.state = state
+        self.state = .allocate(capacity: 1)
+        self.state.initialize(to: state)
+    }
+
+    deinit {
+        state.deinitialize(count: 1)
+        state.deallocate()
     }
 
     @inlinable
     func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
         lock.lock()
         defer { lock.unlock() }
-        return try body(&state)
+        return try body(&state.pointee)
+        #else
+        return try mutex.withLock { _ in try body(&state.pointee) }
+        #endif
     }
 }
