@@ -84,6 +84,8 @@ enum PropertyListFileDecoding {
 
     /// Why XML cannot hold `string` exactly, if it cannot.
     static func xmlProblem(_ string: String) -> String? {
+        // Checked on every UserDefaults write on Linux (key and value): a byte scan first.
+        guard PropertyListValue.mayHoldControlOrSpecialScalar(string) else { return nil }
         if string.unicodeScalars.first == "\u{FEFF}" { return "a leading U+FEFF" }
         if let scalar = string.unicodeScalars.first(where: { $0.value < 0x20 && $0 != "\t" && $0 != "\n" && $0 != "\r" }) {
             return "the control character U+\(String(scalar.value, radix: 16, uppercase: true))"

@@ -69,9 +69,7 @@ extension UserDefaults: PersistentKeyValueStore {
         }
         let object = value.foundationObject
         // Waits (instead of spinning on CoreFoundation's lock) while KeyCatalog synchronizes.
-        UserDefaultsPersistence.writeGate.lock()
-        set(object, forKey: key)
-        UserDefaultsPersistence.writeGate.unlock()
+        UserDefaultsPersistence.writeGate.withLock { _ in set(object, forKey: key) }
         #endif
         UserDefaultsPersistence.scheduleSynchronization(of: self)
     }
@@ -80,9 +78,7 @@ extension UserDefaults: PersistentKeyValueStore {
         #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
         removeObject(forKey: key)
         #else
-        UserDefaultsPersistence.writeGate.lock()
-        removeObject(forKey: key)
-        UserDefaultsPersistence.writeGate.unlock()
+        UserDefaultsPersistence.writeGate.withLock { _ in removeObject(forKey: key) }
         #endif
         UserDefaultsPersistence.scheduleSynchronization(of: self)
     }
@@ -96,10 +92,11 @@ extension UserDefaults: PersistentKeyValueStore {
     public func flushPersistentValues() throws {
         #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
         let file = UserDefaultsPersistence.domainFileURL(of: self)
-        UserDefaultsPersistence.writeGate.lock()
-        let synchronized = synchronize()
-        if let file { UserDefaultsPersistence.noteOwnWrite(file) }
-        UserDefaultsPersistence.writeGate.unlock()
+        let synchronized = UserDefaultsPersistence.writeGate.withLock { _ in
+            let synchronized = synchronize()
+            if let file { UserDefaultsPersistence.noteOwnWrite(file) }
+            return synchronized
+        }
         guard synchronized else {
             throw PersistentKeyValueEncodingError("UserDefaults.synchronize() failed; the suite's file could not be written")
         }

@@ -13,7 +13,9 @@ public enum UserDefaultsPersistence {
     public static let synchronizationDelay: DispatchTimeInterval = .milliseconds(100)
 
     private struct State {
-        var pending: [ObjectIdentifier: _UncheckedSendable<UserDefaults>] = [:]
+        /// The instances written since the last synchronization; a few at most, so a list
+        /// searched by identity (every write asks) rather than a hashed table.
+        var pending: [_UncheckedSendable<UserDefaults>] = []
         var isScheduled = false
         var isExitHookInstalled = false
         var changeCenters: [ObjectIdentifier: (defaults: _UncheckedSendable<UserDefaults>, center: KeyValueChangeCenter)] = [:]
@@ -27,6 +29,10 @@ public enum UserDefaultsPersistence {
         /// The suite names of the instances KeyCatalog opened (UserDefaults cannot tell its own).
         var suiteNames: [ObjectIdentifier: (defaults: _UncheckedSendable<UserDefaults>, name: String)] = [:]
         var suitesByName: [String: _UncheckedSendable<UserDefaults>] = [:]
+        /// The instance whose change center was found last, and that center: every write posts to
+        /// its suite's center, and comparing one reference costs less than hashing (instances are
+        /// kept above, so one cannot be freed and its address reused while it is here).
+        var lastCenter: (defaults: _UncheckedSendable<UserDefaults>, center: KeyValueChangeCenter)?
     }
 
     private static let state = _Locked(State())
@@ -99,7 +105,7 @@ public enum UserDefaultsPersistence {
     /// and writes took 3-35 ms of CPU (once 300 ms wall). With this mutex held around both, a
     /// write that arrives during a synchronization sleeps (futex) until it ends, and leaves the
     /// CPU to it. Uncontended, it costs a write two atomic operations.
-    static let writeGate = NSLock()
+    static let writeGate = _Locked(())
 
     /// Writes every pending change to disk now.
     public static func synchronizePendingWrites() {
@@ -109,22 +115,23 @@ public enum UserDefaultsPersistence {
         defer { synchronizationLock.unlock() }
         let pending = state.withLock { state in
             defer {
-                state.pending = [:]
+                state.pending = []
                 state.isScheduled = false
             }
-            return Array(state.pending.values)
+            return state.pending
         }
         for defaults in pending {
             synchronizationWillWrite.withLock { $0 }?()
             #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
             let file = domainFileURL(of: defaults.value)
             #endif
-            writeGate.lock()
-            let synchronized = defaults.value.synchronize()
-            #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
-            if let file { noteOwnWrite(file) }
-            #endif
-            writeGate.unlock()
+            let synchronized = writeGate.withLock { _ in
+                let synchronized = defaults.value.synchronize()
+                #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
+                if let file { noteOwnWrite(file) }
+                #endif
+                return synchronized
+            }
             guard !synchronized else { continue }
             PersistentKeyValueFailure.report(
                 PersistentKeyValueFailure(
@@ -151,9 +158,8 @@ public enum UserDefaultsPersistence {
     static func scheduleSynchronization(of defaults: UserDefaults) {
         #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
         let shouldSchedule = state.withLock { state in
-            let id = ObjectIdentifier(defaults)
-            if state.pending[id] == nil {
-                state.pending[id] = _UncheckedSendable(defaults)
+            if !state.pending.contains(where: { $0.value === defaults }) {
+                state.pending.append(_UncheckedSendable(defaults))
             }
             if !state.isExitHookInstalled {
                 state.isExitHookInstalled = true
@@ -185,30 +191,45 @@ public enum UserDefaultsPersistence {
     /// On Apple platforms each center also hears of the changes made outside KeyCatalog (see
     /// ``_UserDefaultsChangeWatcher``).
     static func changeCenter(for defaults: UserDefaults) -> KeyValueChangeCenter {
+        // This runs on every write (the change is posted): one lock and, most often, one
+        // comparison with the instance asked for last.
+        if let center = state.withLock({ state in state.lastCenter.flatMap { $0.defaults.value === defaults ? $0.center : nil } }) {
+            return center
+        }
         #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
         let standardDomain = defaults === UserDefaults.standard ? Bundle.main.bundleIdentifier : nil
         #else
         let standardDomain: String? = nil
         #endif
         let isStandard = defaults === UserDefaults.standard
-        // One lock for the name and the center: this runs on every write (the change is posted).
         return state.withLock { state in
-            let id = ObjectIdentifier(defaults)
-            if let domain = isStandard ? standardDomain : state.suiteNames[id]?.name {
-                if let center = state.domainChangeCenters[domain] { return center }
-                let (center, watch) = makeChangeCenter(for: defaults, domain: domain)
-                state.domainChangeCenters[domain] = center
-                state.fileWatches.append(watch)
-                return center
-            }
-            if let entry = state.changeCenters[id], entry.defaults.value === defaults {
-                return entry.center
-            }
-            let (center, watch) = makeChangeCenter(for: defaults, domain: nil)
-            state.changeCenters[id] = (_UncheckedSendable(defaults), center)
+            let center = findChangeCenter(for: defaults, isStandard: isStandard, standardDomain: standardDomain, in: &state)
+            state.lastCenter = (_UncheckedSendable(defaults), center)
+            return center
+        }
+    }
+
+    private static func findChangeCenter(
+        for defaults: UserDefaults,
+        isStandard: Bool,
+        standardDomain: String?,
+        in state: inout State
+    ) -> KeyValueChangeCenter {
+        let id = ObjectIdentifier(defaults)
+        if let domain = isStandard ? standardDomain : state.suiteNames[id]?.name {
+            if let center = state.domainChangeCenters[domain] { return center }
+            let (center, watch) = makeChangeCenter(for: defaults, domain: domain)
+            state.domainChangeCenters[domain] = center
             state.fileWatches.append(watch)
             return center
         }
+        if let entry = state.changeCenters[id], entry.defaults.value === defaults {
+            return entry.center
+        }
+        let (center, watch) = makeChangeCenter(for: defaults, domain: nil)
+        state.changeCenters[id] = (_UncheckedSendable(defaults), center)
+        state.fileWatches.append(watch)
+        return center
     }
 
     private static func makeChangeCenter(for defaults: UserDefaults, domain: String?) -> (KeyValueChangeCenter, PersistentKeyObservation?) {
@@ -234,15 +255,13 @@ public enum UserDefaultsPersistence {
             guard let watcher else { return }
             // Decided under the gate that KeyCatalog's own synchronizations hold until they have
             // noted the file they wrote.
-            writeGate.lock()
-            guard !isOwnWrite(file) else {
-                writeGate.unlock()
-                return
+            let isOtherWriter = writeGate.withLock { _ in
+                guard !isOwnWrite(file) else { return false }
+                _ = suite.value.synchronize()
+                noteOwnWrite(file)
+                return true
             }
-            _ = suite.value.synchronize()
-            noteOwnWrite(file)
-            writeGate.unlock()
-            watcher.defaultsDidChange()
+            if isOtherWriter { watcher.defaultsDidChange() }
         }
         return (center, watch)
         #endif

@@ -107,15 +107,41 @@ extension PropertyListValue {
     /// forbidden scalar is a C0 control byte or U+FFFE/U+FFFF (EF BF BE / EF BF BF), so nearly all
     /// strings are cleared without decoding a scalar.
     private static func forbiddenScalar(in string: String) -> Unicode.Scalar? {
-        // Over the contiguous UTF-8 bytes (native and small strings have them): iterating
-        // `String.UTF8View` index by index cost ~35 instructions a byte.
-        let mayHoldOne = string.utf8.withContiguousStorageIfAvailable(mayHoldForbiddenByte) ?? mayHoldForbiddenByte(string.utf8)
-        guard mayHoldOne else { return nil }
+        guard mayHoldControlOrSpecialScalar(string) else { return nil }
         return string.unicodeScalars.first(where: isForbiddenInXML)
     }
 
+    /// Whether `string` may hold a C0 control character other than tab, line feed and carriage
+    /// return, or a scalar from U+F000 to U+FFFF (U+FEFF, U+FFFE, U+FFFF among them); `false`
+    /// means it holds none. The quick test before any check that decodes scalars.
+    static func mayHoldControlOrSpecialScalar(_ string: String) -> Bool {
+        // Over the contiguous UTF-8 bytes (native and small strings have them): iterating
+        // `String.UTF8View` index by index cost ~35 instructions a byte.
+        string.utf8.withContiguousStorageIfAvailable(mayHoldForbiddenByte) ?? mayHoldForbiddenByteOneByOne(string.utf8)
+    }
+
+    /// Eight bytes at a time while no byte is below 0x20 or equal to 0xEF (the usual case), then
+    /// byte by byte: every write runs this over its key and strings, some of them twice.
+    private static func mayHoldForbiddenByte(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        var index = 0
+        while index + 8 <= bytes.count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            if hasByteBelow(0x20, in: word) || hasByteBelow(1, in: word ^ 0xEFEF_EFEF_EFEF_EFEF) { break }
+            index += 8
+        }
+        return mayHoldForbiddenByteOneByOne(UnsafeBufferPointer(rebasing: bytes[index...]))
+    }
+
+    /// Whether some byte of `word` is below `limit` (at most 0x80): exact, though a borrow may
+    /// flag a neighbouring byte too ("Bit Twiddling Hacks", `hasless`).
     @inline(__always)
-    private static func mayHoldForbiddenByte<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> Bool {
+    private static func hasByteBelow(_ limit: UInt64, in word: UInt64) -> Bool {
+        (word &- 0x0101_0101_0101_0101 &* limit) & ~word & 0x8080_8080_8080_8080 != 0
+    }
+
+    @inline(__always)
+    private static func mayHoldForbiddenByteOneByOne<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> Bool {
         for byte in bytes where byte < 0x20 || byte == 0xEF {
             if byte == 0x09 || byte == 0x0A || byte == 0x0D { continue }
             return true
