@@ -1,6 +1,10 @@
 import Foundation
 import KeyCatalog
 
+#if !canImport(Darwin)
+import Synchronization
+#endif
+
 struct BenchmarkProfile: Codable, Equatable, KeyValuePersistible {
     var name: String
     var age: Int
@@ -62,8 +66,11 @@ struct BenchmarkCase {
     var id: String { "\(store)/\(operation)/\(type)" }
 }
 
-/// A dictionary behind a lock: the raw in-memory store the typed one is compared with.
+/// A dictionary behind a lock: the raw in-memory store the typed one is compared with. On Linux
+/// a `Synchronization.Mutex<[String: Any]>`, as issue 13 asks; on Apple platforms, where `Mutex`
+/// needs macOS 15, an `NSLock`.
 final class LockedDictionary: @unchecked Sendable {
+    #if canImport(Darwin)
     let lock = NSLock()
     var values: [String: Any] = [:]
 
@@ -80,30 +87,55 @@ final class LockedDictionary: @unchecked Sendable {
         defer { lock.unlock() }
         values[key] = value
     }
+    #else
+    /// `Any` as the dictionary holds it: a struct of one `Any` (the same layout), `Sendable` so
+    /// that the mutex can take it; the benchmark stores immutable values.
+    struct Stored: @unchecked Sendable {
+        let value: Any
+    }
+
+    let values = Mutex<[String: Stored]>([:])
+
+    @inline(__always)
+    func get(_ key: String) -> Any? {
+        values.withLock { $0[key] }?.value
+    }
+
+    @inline(__always)
+    func set(_ value: Any, _ key: String) {
+        let stored = Stored(value: value)
+        values.withLock { $0[key] = stored }
+    }
+    #endif
 }
 
 /// The raw file store: a locked dictionary, written with PropertyListSerialization and the same
 /// atomic replacement as FileKeyValueStore (temporary file, fsync, rename, fsync the folder).
 final class RawPropertyListFile: @unchecked Sendable {
     let url: URL
-    let contents = LockedDictionary()
+    let lock = NSLock()
+    var values: [String: Any] = [:]
 
     init(url: URL) {
         self.url = url
         if let data = try? Data(contentsOf: url),
             let object = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
         {
-            contents.values = object
+            values = object
         }
     }
 
-    func get(_ key: String) -> Any? { contents.get(key) }
+    func get(_ key: String) -> Any? {
+        lock.lock()
+        defer { lock.unlock() }
+        return values[key]
+    }
 
     func set(_ value: Any, _ key: String) {
-        contents.lock.lock()
-        defer { contents.lock.unlock() }
-        contents.values[key] = value
-        let data = try! PropertyListSerialization.data(fromPropertyList: contents.values, format: .xml, options: 0)
+        lock.lock()
+        defer { lock.unlock() }
+        values[key] = value
+        let data = try! PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0)
         let directory = url.deletingLastPathComponent().path
         let temporary = "\(directory)/.\(url.lastPathComponent).\(UUID().uuidString).tmp"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)

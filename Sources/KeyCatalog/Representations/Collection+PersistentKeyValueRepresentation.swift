@@ -24,6 +24,8 @@ public struct OptionalPersistentKeyValueRepresentation<Wrapped: PersistentKeyVal
     public func value(from persistentValue: PropertyListValue) throws -> Value {
         try wrapped.value(from: persistentValue)
     }
+
+    public var _decodesByTypeAlone: Bool { wrapped._decodesByTypeAlone }
 }
 
 /// Stores a homogeneous array element by element, each through the element type's representation.
@@ -62,6 +64,9 @@ public struct ArrayPersistentKeyValueRepresentation<Element: KeyValuePersistible
         let representation = Element.persistentKeyValueRepresentation
         return try elements.map { try representation.value(from: $0) }
     }
+
+    /// Elements go through their type's own representation, so the type alone decides.
+    public var _decodesByTypeAlone: Bool { !(Element.self is AnyClass) }
 }
 
 /// Stores a homogeneous `[String: Value]` member by member, each through the value type's representation.
@@ -98,6 +103,9 @@ public struct DictionaryPersistentKeyValueRepresentation<Member: KeyValuePersist
         let representation = Member.persistentKeyValueRepresentation
         return try members.mapValues { try representation.value(from: $0) }
     }
+
+    /// Members go through their type's own representation, so the type alone decides.
+    public var _decodesByTypeAlone: Bool { !(Member.self is AnyClass) }
 }
 
 extension Optional: KeyValuePersistible where Wrapped: KeyValuePersistible {

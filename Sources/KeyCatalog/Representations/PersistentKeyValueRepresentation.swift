@@ -28,6 +28,17 @@ public protocol PersistentKeyValueRepresentation<Value>: Sendable {
     /// - Throws: ``PersistentKeyValueDecodingError`` (or the error of a decoder) when the stored
     ///   value is of the wrong kind or does not decode; readers then get the key's default.
     func value(from persistentValue: PropertyListValue) throws -> Value
+
+    /// Whether every instance of this type decodes a stored value to the same value, and the
+    /// value shares nothing mutable (no class instances): then a store that keeps decoded values
+    /// (``InMemoryKeyValueStore``) may hand one decoded earlier to every key with this
+    /// representation. `false` unless a representation says so: one with settings or closures
+    /// (a proxy, a coder passed in) may decode the same value differently.
+    var _decodesByTypeAlone: Bool { get }
+}
+
+extension PersistentKeyValueRepresentation {
+    public var _decodesByTypeAlone: Bool { false }
 }
 
 /// A stored value that a representation could not turn back into a Swift value.

@@ -47,10 +47,43 @@ public protocol PersistentKeyValueStore: AnyObject {
 
     /// A short description for failure reports, like `UserDefaults(suite: "group.app")`.
     var persistentStoreDescription: String { get }
+
+    /// Whether the store keeps decoded values beside what it holds (``InMemoryKeyValueStore``
+    /// does), so that ``get(_:)`` reads through ``_decodedValue(forKey:representation:decode:)``.
+    /// `false` by default.
+    var _keepsDecodedValues: Bool { get }
+
+    /// The value decoded from what the store holds for `key`: one kept from an earlier read of
+    /// that very value when `representation` (a type whose ``PersistentKeyValueRepresentation/_decodesByTypeAlone``)
+    /// decoded it, else `decode`'s, which the store may keep until the value changes. `nil` when
+    /// nothing is stored or `decode` failed (it reports). Only called when ``_keepsDecodedValues``.
+    func _decodedValue(forKey key: String, representation: ObjectIdentifier, decode: (PropertyListValue) -> _AnyDecodedValue?) -> _AnyDecodedValue?
+}
+
+/// A decoded value as a store keeps it (see ``PersistentKeyValueStore/_decodedValue(forKey:representation:decode:)``).
+/// A class, so that the value comes back out by a cast the representation's type already proved,
+/// without a dynamic cast from `Any`.
+public class _AnyDecodedValue: @unchecked Sendable {
+    @usableFromInline init() {}
+}
+
+/// A decoded value of one type.
+public final class _DecodedValue<Value>: _AnyDecodedValue, @unchecked Sendable {
+    @usableFromInline let value: Value
+
+    @usableFromInline init(_ value: Value) {
+        self.value = value
+    }
 }
 
 extension PersistentKeyValueStore {
     public func flushPersistentValues() throws {}
+
+    public var _keepsDecodedValues: Bool { false }
+
+    public func _decodedValue(forKey key: String, representation: ObjectIdentifier, decode: (PropertyListValue) -> _AnyDecodedValue?) -> _AnyDecodedValue? {
+        persistentValue(forKey: key).flatMap(decode)
+    }
 }
 
 extension PersistentKeyValueStore {
@@ -60,9 +93,24 @@ extension PersistentKeyValueStore {
     /// and left in place.
     @inlinable
     public func get<Key: PersistentKeyProtocol>(_ key: Key) -> Key.Value {
-        guard key.isStoreAccessEnabled, let stored = persistentValue(forKey: key.id) else {
-            return key.defaultValue
+        guard key.isStoreAccessEnabled else { return key.defaultValue }
+        if _keepsDecodedValues {
+            let representation = key.representation
+            if representation._decodesByTypeAlone {
+                let decoded = _decodedValue(forKey: key.id, representation: ObjectIdentifier(type(of: representation) as Any.Type)) { stored in
+                    do {
+                        return _DecodedValue(try representation.value(from: stored))
+                    } catch {
+                        _reportUnreadable(key: key.id, store: persistentStoreDescription, error)
+                        return nil
+                    }
+                }
+                guard let decoded else { return key.defaultValue }
+                // Kept under the representation's type, whose `Value` is `Key.Value`.
+                return unsafeDowncast(decoded, to: _DecodedValue<Key.Value>.self).value
+            }
         }
+        guard let stored = persistentValue(forKey: key.id) else { return key.defaultValue }
         return _decode(stored, for: key)
     }
 
