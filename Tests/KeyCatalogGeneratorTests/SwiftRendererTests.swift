@@ -105,6 +105,13 @@ struct SwiftRendererTests {
         #expect(!source.contains("_appendEntries3"))
     }
 
+    @Test("every keyword is told apart by its fast path: at most 15 ASCII letters")
+    func keywordFastPath() {
+        #expect(SwiftSyntax.keywords.allSatisfy(SwiftSyntax.isKeyword))
+        #expect(SwiftSyntax.identifier("default") == "`default`" && SwiftSyntax.identifier("Protocol") == "`Protocol`")
+        #expect(!SwiftSyntax.isKeyword("key12") && !SwiftSyntax.isKeyword("_default") && !SwiftSyntax.isKeyword("defaults"))
+    }
+
     @Test("more than 100 bound keys are bound in functions of 100, parameterized keys not counted")
     func bindingChunks() {
         let location = SourceLocation(file: "keys.json", line: 1, column: 1)

@@ -111,17 +111,26 @@ struct CatalogRenderer {
 
     // MARK: Members
 
-    /// `KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int>.launchCount, name: "launchCount", store: stores.standard, storeName: "standard")`.
-    private func binding(of key: KeyDeclaration, storesExpression: String) -> String {
-        let store = SwiftSyntax.identifier(key.store)
-        var binding = "KeyCatalog.CatalogKey("
-        binding.reserveCapacity(160)
-        binding += key.deprecated != nil ? definitions : SwiftTypes.keyType(of: key)
-        binding += "." + KeyAccessorRenderer.reference(to: key)
-        binding += ", name: " + SwiftSyntax.stringLiteral(key.name)
-        binding += ", store: " + storesExpression + "." + store
-        binding += ", storeName: " + SwiftSyntax.stringLiteral(key.store) + ")"
-        return binding
+    /// `KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int>.launchCount, name: "launchCount", store: stores.standard, storeName: "standard")`,
+    /// written into the current line.
+    private func writeBinding(of key: KeyDeclaration, storesExpression: String, into writer: inout CodeWriter) {
+        writer.write("KeyCatalog.CatalogKey(")
+        if key.deprecated != nil {
+            writer.write(definitions)
+        } else {
+            SwiftTypes.writeKeyType(of: key, into: &writer)
+        }
+        writer.write(".")
+        writer.write(KeyAccessorRenderer.reference(to: key))
+        writer.write(", name: ")
+        SwiftSyntax.writeStringLiteral(key.name, into: &writer)
+        writer.write(", store: ")
+        writer.write(storesExpression)
+        writer.write(".")
+        writer.write(SwiftSyntax.identifier(key.store))
+        writer.write(", storeName: ")
+        SwiftSyntax.writeStringLiteral(key.store, into: &writer)
+        writer.write(")")
     }
 
     /// `self._launchCount = KeyCatalog.CatalogKey(…)` for each key at `indices`, in
@@ -130,7 +139,13 @@ struct CatalogRenderer {
         catalog.keys.withUnsafeBufferPointer { keys in
             for index in indices {
                 let key = keys[index]
-                writer.line("self._" + key.name + member + " = " + binding(of: key, storesExpression: "stores"))
+                writer.startLine()
+                writer.write("self._")
+                writer.write(key.name)
+                writer.write(member)
+                writer.write(" = ")
+                writeBinding(of: key, storesExpression: "stores", into: &writer)
+                writer.endLine()
             }
         }
     }
@@ -171,7 +186,16 @@ struct CatalogRenderer {
         writer.documentation(key.doc)
         if let availability { writer.line(availability) }
         guard key.isParameterized else {
-            writer.line("@" + wrapper + " " + access + " var " + name + ": " + valueType)
+            writer.startLine()
+            writer.write("@")
+            writer.write(wrapper)
+            writer.write(" ")
+            writer.write(access)
+            writer.write(" var ")
+            writer.write(name)
+            writer.write(": ")
+            writer.write(valueType)
+            writer.endLine()
             return
         }
 
@@ -200,7 +224,9 @@ struct CatalogRenderer {
         if let availability { writer.line(availability) }
         writer.line(access + " func " + accessor + "(" + parameters + ") -> KeyCatalog.CatalogKey<" + valueType + "> {")
         writer.indented { writer in
-            writer.line(binding(of: key, storesExpression: "self.stores"))
+            writer.startLine()
+            writeBinding(of: key, storesExpression: "self.stores", into: &writer)
+            writer.endLine()
         }
         writer.line("}")
     }
@@ -253,51 +279,67 @@ struct CatalogRenderer {
 
     private func renderAppend(_ key: KeyDeclaration, into writer: inout CodeWriter) {
         guard key.isParameterized else {
-            writer.line("entries.append(" + entry(for: key, defaultDescription: nil) + ")")
+            renderAppend(key, defaultDescription: nil, into: &writer)
             return
         }
         switch key.default {
         case .value(let value):
-            writer.line("entries.append(\(entry(for: key, defaultDescription: value)))")
+            renderAppend(key, defaultDescription: value, into: &writer)
         case .debugRelease(let debug, let release):
             writer.line("#if DEBUG")
-            writer.line("entries.append(\(entry(for: key, defaultDescription: debug)))")
+            renderAppend(key, defaultDescription: debug, into: &writer)
             writer.line("#else")
-            writer.line("entries.append(\(entry(for: key, defaultDescription: release)))")
+            renderAppend(key, defaultDescription: release, into: &writer)
             writer.line("#endif")
         }
     }
 
-    /// `KeyCatalog.KeyCatalogEntry(name: "launchCount", key: …, store: "standard", typeName: "Int")`;
+    /// `entries.append(KeyCatalog.KeyCatalogEntry(name: "launchCount", key: …, store: "standard", typeName: "Int"))`;
     /// a parameterized key's entry takes its template and a description of its default instead.
-    private func entry(for key: KeyDeclaration, defaultDescription: DefaultValue?) -> String {
-        // Built with appends, not an array of interpolated arguments: this runs once per key.
-        var entry = "KeyCatalog.KeyCatalogEntry(name: "
-        entry.reserveCapacity(160)
-        entry += SwiftSyntax.stringLiteral(key.name)
+    private func renderAppend(_ key: KeyDeclaration, defaultDescription: DefaultValue?, into writer: inout CodeWriter) {
+        // Written piece by piece into the line: this runs once per key.
+        writer.startLine()
+        writer.write("entries.append(KeyCatalog.KeyCatalogEntry(name: ")
+        SwiftSyntax.writeStringLiteral(key.name, into: &writer)
         if defaultDescription != nil {
-            entry += ", storageKeyTemplate: " + SwiftSyntax.stringLiteral(key.storageKey.text) + ", parameters: ["
+            writer.write(", storageKeyTemplate: ")
+            SwiftSyntax.writeStringLiteral(key.storageKey.text, into: &writer)
+            writer.write(", parameters: [")
             for (index, parameter) in key.parameters.enumerated() {
-                if index > 0 { entry += ", " }
-                entry += SwiftSyntax.stringLiteral(parameter.name)
+                if index > 0 { writer.write(", ") }
+                SwiftSyntax.writeStringLiteral(parameter.name, into: &writer)
             }
-            entry += "]"
+            writer.write("]")
         } else {
-            entry += ", key: "
-            entry += key.deprecated != nil ? definitions : SwiftTypes.keyType(of: key)
-            entry += "." + SwiftSyntax.identifier(key.name)
+            writer.write(", key: ")
+            if key.deprecated != nil {
+                writer.write(definitions)
+            } else {
+                SwiftTypes.writeKeyType(of: key, into: &writer)
+            }
+            writer.write(".")
+            writer.write(SwiftSyntax.identifier(key.name))
         }
-        entry += ", store: " + SwiftSyntax.stringLiteral(key.store)
-        entry += ", typeName: " + SwiftSyntax.stringLiteral(SwiftTypes.manifestSpelling(of: key.type))
+        writer.write(", store: ")
+        SwiftSyntax.writeStringLiteral(key.store, into: &writer)
+        writer.write(", typeName: ")
+        SwiftSyntax.writeStringLiteral(SwiftTypes.manifestSpelling(of: key.type), into: &writer)
         if let defaultDescription {
-            entry += ", defaultDescription: " + SwiftSyntax.stringLiteral(SwiftLiterals.description(of: defaultDescription))
+            writer.write(", defaultDescription: ")
+            SwiftSyntax.writeStringLiteral(SwiftLiterals.description(of: defaultDescription), into: &writer)
         }
-        if let doc = key.doc { entry += ", doc: " + SwiftSyntax.stringLiteral(doc) }
-        if key.isDebugKey { entry += ", isDebugKey: true" }
-        if let message = key.deprecated { entry += ", deprecationMessage: " + SwiftSyntax.stringLiteral(message) }
-        if key.secret { entry += ", isSecret: true" }
-        entry += ")"
-        return entry
+        if let doc = key.doc {
+            writer.write(", doc: ")
+            SwiftSyntax.writeStringLiteral(doc, into: &writer)
+        }
+        if key.isDebugKey { writer.write(", isDebugKey: true") }
+        if let message = key.deprecated {
+            writer.write(", deprecationMessage: ")
+            SwiftSyntax.writeStringLiteral(message, into: &writer)
+        }
+        if key.secret { writer.write(", isSecret: true") }
+        writer.write("))")
+        writer.endLine()
     }
 
     private func renderRegistration(into writer: inout CodeWriter) {

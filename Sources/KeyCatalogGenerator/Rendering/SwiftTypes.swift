@@ -92,6 +92,13 @@ enum SwiftTypes {
         return "\(kind)<\(name(of: key.type))>"
     }
 
+    /// Writes ``keyType(of:)`` into `writer`'s current line.
+    static func writeKeyType(of key: KeyDeclaration, into writer: inout CodeWriter) {
+        writer.write(key.isDebugKey ? "KeyCatalog.PersistentDebugKey<" : "KeyCatalog.PersistentKey<")
+        writer.write(name(of: key.type))
+        writer.write(">")
+    }
+
     /// The representation a key names, as an expression for its value type (for an optional,
     /// its wrapped type); `nil` when the key uses its type's own conformance (`native` or none).
     static func representation(_ representation: Representation?, for type: ValueType) -> String? {
