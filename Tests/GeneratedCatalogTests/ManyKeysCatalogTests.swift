@@ -53,9 +53,9 @@ struct ManyKeysCatalogTests {
         keys.$setting97.reset()
         #expect(keys.setting97 == "value 97" && !keys.$setting97.isStored)
         #if DEBUG
-            #expect(keys.showsDebugMenu)
+        #expect(keys.showsDebugMenu)
         #else
-            #expect(!keys.showsDebugMenu)
+        #expect(!keys.showsDebugMenu)
         #endif
     }
 
