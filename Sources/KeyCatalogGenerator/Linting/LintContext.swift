@@ -103,9 +103,16 @@ struct LintContext {
         self.defaultStore = defaultStore
 
         var keys: [Key] = []
+        // Keys share a few types ("Int", "String?"): each spelling is parsed once.
+        var parsedTypes: [String: Result<ValueType, TypeParser.Failure>] = [:]
         for (index, element) in (root["keys"]?.elements ?? []).enumerated() where element.members != nil {
             let name = element["name"]?.string
-            let type = element["type"]?.string.map { TypeParser.parse($0, enums: enumNames) }
+            let type = element["type"]?.string.map { text in
+                if let parsed = parsedTypes[text] { return parsed }
+                let parsed = TypeParser.parse(text, enums: enumNames)
+                parsedTypes[text] = parsed
+                return parsed
+            }
             var suggestion: (String, String)?
             if case .success(let parsed)? = type, let custom = Self.firstCustomName(in: parsed) {
                 let defaults = ["default", "debugDefault", "releaseDefault"].compactMap { element[$0] }

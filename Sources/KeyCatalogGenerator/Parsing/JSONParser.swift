@@ -214,6 +214,24 @@ struct JSONParser {
     // MARK: - Strings
 
     private mutating func parseString() throws(Abort) -> String {
+        // Most strings are printable ASCII without escapes: taken as one slice, without a buffer
+        // (and without a line break, so `line` and `lineStart` stay right).
+        let start = index + 1
+        var end = start
+        while end < bytes.count {
+            let byte = bytes[end]
+            guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { break }
+            if byte == UInt8(ascii: "\"") {
+                index = end + 1
+                return String(decoding: bytes[start..<end], as: UTF8.self)
+            }
+            end += 1
+        }
+        return try parseEscapedString()
+    }
+
+    /// A string with escapes, control characters or non-ASCII text, byte by byte.
+    private mutating func parseEscapedString() throws(Abort) -> String {
         let open = location
         advance()  // "
         var buffer: [UInt8] = []
