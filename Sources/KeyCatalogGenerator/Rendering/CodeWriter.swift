@@ -22,6 +22,9 @@ struct CodeWriter {
     /// Everything written so far.
     var text: String { String(decoding: bytes, as: UTF8.self) }
 
+    /// Everything written so far, as UTF-8.
+    var utf8: [UInt8] { bytes }
+
     /// A writer with room for about `capacity` bytes, so a big catalog is not copied as it grows.
     init(capacity: Int = 64 * 1024) {
         bytes.reserveCapacity(capacity)
@@ -49,7 +52,9 @@ struct CodeWriter {
 
     /// Adds `piece` to the line ``startLine()`` started.
     mutating func write(_ piece: String) {
-        bytes.append(contentsOf: piece.utf8)
+        // Native and small strings lend their UTF-8 directly: one copy, no per-byte iteration.
+        let written: Void? = piece.utf8.withContiguousStorageIfAvailable { bytes.append(contentsOf: $0) }
+        if written == nil { bytes.append(contentsOf: piece.utf8) }
     }
 
     /// Ends the line ``startLine()`` started.
