@@ -57,6 +57,19 @@ struct LintContext {
 
         /// The valid parsed type, if any.
         var validType: ValueType? { try? type?.get() }
+
+        /// `DefaultChecker`'s verdict on this key's `field` (`default`, `debugDefault` or
+        /// `releaseDefault`) as its valid type; `nil` without that field or a valid type.
+        /// Checked once: default-mismatch reports the problems, the catalog builder takes the value.
+        func checkedDefault(_ field: String, enums: [String: [String]]) -> (value: DefaultValue?, problems: [DefaultChecker.Problem])? {
+            if let checked = checkedDefaults[field] { return checked }
+            guard let type = validType, let value = self.value[field] else { return nil }
+            let checked = DefaultChecker(keyName: name ?? "#\(index + 1)", field: field, enums: enums).check(value, as: type)
+            checkedDefaults[field] = checked
+            return checked
+        }
+
+        private var checkedDefaults: [String: (value: DefaultValue?, problems: [DefaultChecker.Problem])] = [:]
         /// The valid storage key, if any.
         var validStorageKey: StorageKeyTemplate? { try? storageKey?.get() }
     }
