@@ -62,14 +62,18 @@ struct LintContext {
         /// `releaseDefault`) as its valid type; `nil` without that field or a valid type.
         /// Checked once: default-mismatch reports the problems, the catalog builder takes the value.
         func checkedDefault(_ field: String, enums: [String: [String]]) -> (value: DefaultValue?, problems: [DefaultChecker.Problem])? {
-            if let checked = checkedDefaults[field] { return checked }
+            let slot = Self.defaultFields.firstIndex(of: field)
+            if let slot, let checked = checkedDefaults[slot] { return checked }
             guard let type = validType, let value = self.value[field] else { return nil }
             let checked = DefaultChecker(keyName: name ?? "#\(index + 1)", field: field, enums: enums).check(value, as: type)
-            checkedDefaults[field] = checked
+            if let slot { checkedDefaults[slot] = checked }
             return checked
         }
 
-        private var checkedDefaults: [String: (value: DefaultValue?, problems: [DefaultChecker.Problem])] = [:]
+        private static let defaultFields = ["default", "debugDefault", "releaseDefault"]
+
+        /// ``checkedDefault(_:enums:)``'s results, by the field's place in `defaultFields`.
+        private var checkedDefaults: [(value: DefaultValue?, problems: [DefaultChecker.Problem])?] = [nil, nil, nil]
         /// The valid storage key, if any.
         var validStorageKey: StorageKeyTemplate? { try? storageKey?.get() }
     }

@@ -466,7 +466,9 @@ struct JSONParser {
     private mutating func skipWhitespace() throws(Abort) {
         while let byte = peek {
             switch byte {
-            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
+            case UInt8(ascii: " "), UInt8(ascii: "\t"):
+                index += 1  // ends no line: `advance()`'s line bookkeeping is not needed
+            case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
                 advance()
             case UInt8(ascii: "/") where peek(at: 1) == UInt8(ascii: "/"):
                 while let next = peek, next != UInt8(ascii: "\n"), next != UInt8(ascii: "\r") { skipCommentByte() }

@@ -9,25 +9,35 @@
 /// print(writer.text) // "enum Theme {\n    case dark\n}\n"
 /// ```
 ///
-/// The text is kept as UTF-8 bytes in one buffer: appending a string's bytes to an array is a
-/// copy, where appending to a `String` checks and updates the string's flags each time. Code
-/// that writes a line per key writes it in pieces (``startLine()``, ``write(_:)``,
+/// The text is kept as UTF-8 in memory of the writer's own: appending a piece is a capacity
+/// check and a copy, where appending to a `String` checks and updates the string's flags and an
+/// array's `append(contentsOf:)` costs several times the copy for the short pieces written
+/// here. So the writer cannot be copied (`~Copyable`): it is passed `inout`, and owns its memory.
+/// Code that writes a line per key writes it in pieces (``startLine()``, ``write(_:)``,
 /// ``endLine()``) rather than building it as a string first.
-struct CodeWriter {
-    /// The UTF-8 bytes written so far; every piece written is a whole `String`, so they are valid.
-    private var bytes: [UInt8] = []
+struct CodeWriter: ~Copyable {
+    /// The UTF-8 written so far, `count` bytes of `capacity`; every piece written is a whole
+    /// `String`, so it is valid.
+    private var start: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
     private var level = 0
     private var lastLineWasBlank = true
 
     /// Everything written so far.
-    var text: String { String(decoding: bytes, as: UTF8.self) }
+    var text: String { String(decoding: UnsafeBufferPointer(start: start, count: count), as: UTF8.self) }
 
     /// Everything written so far, as UTF-8.
-    var utf8: [UInt8] { bytes }
+    var utf8: [UInt8] { Array(UnsafeBufferPointer(start: start, count: count)) }
 
     /// A writer with room for about `capacity` bytes, so a big catalog is not copied as it grows.
     init(capacity: Int = 64 * 1024) {
-        bytes.reserveCapacity(capacity)
+        self.capacity = max(capacity, 64)
+        start = .allocate(capacity: self.capacity)
+    }
+
+    deinit {
+        start.deallocate()
     }
 
     /// Writes one line at the current indentation; an empty string writes a blank line.
@@ -44,23 +54,41 @@ struct CodeWriter {
     /// Starts a line at the current indentation; ``write(_:)`` adds to it, ``endLine()`` ends it.
     mutating func startLine() {
         for _ in 0..<level {
-            bytes.append(contentsOf: Self.indentation)
+            write("    ")
         }
     }
 
-    private static let indentation: [UInt8] = Array("    ".utf8)
-
     /// Adds `piece` to the line ``startLine()`` started.
     mutating func write(_ piece: String) {
-        // Native and small strings lend their UTF-8 directly: one copy, no per-byte iteration.
-        let written: Void? = piece.utf8.withContiguousStorageIfAvailable { bytes.append(contentsOf: $0) }
-        if written == nil { bytes.append(contentsOf: piece.utf8) }
+        var piece = piece
+        piece.withUTF8 { source in
+            guard let base = source.baseAddress else { return }
+            reserve(source.count)
+            (start + count).initialize(from: base, count: source.count)
+            count += source.count
+        }
     }
 
     /// Ends the line ``startLine()`` started.
     mutating func endLine() {
-        bytes.append(UInt8(ascii: "\n"))
+        append(byte: UInt8(ascii: "\n"))
         lastLineWasBlank = false
+    }
+
+    private mutating func append(byte: UInt8) {
+        reserve(1)
+        (start + count).initialize(to: byte)
+        count += 1
+    }
+
+    /// Makes room for `extra` more bytes, doubling the memory when it is short.
+    private mutating func reserve(_ extra: Int) {
+        guard count + extra > capacity else { return }
+        capacity = max(capacity * 2, count + extra)
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        grown.initialize(from: start, count: count)
+        start.deallocate()
+        start = grown
     }
 
     /// Writes each of `lines` with ``line(_:)``.
@@ -71,7 +99,7 @@ struct CodeWriter {
     /// Writes a blank line unless the previous line is already blank (or nothing is written yet).
     mutating func blank() {
         guard !lastLineWasBlank else { return }
-        bytes.append(UInt8(ascii: "\n"))
+        append(byte: UInt8(ascii: "\n"))
         lastLineWasBlank = true
     }
 
@@ -82,7 +110,7 @@ struct CodeWriter {
         body(&self)
         level -= 1
         // A body ending in a blank line would leave `\n\n}`: take the blank back.
-        if lastLineWasBlank, !bytes.isEmpty { bytes.removeLast() }
+        if lastLineWasBlank, count > 0 { count -= 1 }
         line(closer)
     }
 
@@ -105,7 +133,7 @@ struct CodeWriter {
     /// ```
     mutating func call(_ opening: String, _ arguments: [(text: String, comment: String?)], closing: String) {
         // The one-line form is written in place, and taken back if it is too long.
-        let start = bytes.count
+        let lineStart = count
         startLine()
         write(opening)
         for index in arguments.indices {
@@ -121,11 +149,11 @@ struct CodeWriter {
             hasComment = true
         }
         // UTF-8 length: cheaper than counting characters, and only non-ASCII text differs.
-        if bytes.count - start <= Self.lineLimit || arguments.count < 2 {
+        if count - lineStart <= Self.lineLimit || arguments.count < 2 {
             endLine()
             return
         }
-        bytes.removeSubrange(start...)
+        count = lineStart
         line(opening)
         level += 1
         for (index, argument) in arguments.enumerated() {
