@@ -126,14 +126,13 @@ struct CatalogBuilder {
         }
 
         var migrations: [MigrationDeclaration] = []
-        let enums = Set(context.enumCases.keys)
         for entry in key.value["migrations"]?.elements ?? [] {
             guard let fromKeyValue = entry["fromKey"], let fromKeyText = fromKeyValue.string,
                 let fromKey = try? StorageKeyParser.parse(fromKeyText).get()
             else { return nil }
             var fromType: ValueType?
             if let text = entry["fromType"]?.string {
-                guard let parsed = try? TypeParser.parse(text, enums: enums).get() else { return nil }
+                guard let parsed = try? TypeParser.parse(text, enums: Set(context.enumCases.keys)).get() else { return nil }
                 fromType = parsed
             }
             migrations.append(
