@@ -36,7 +36,8 @@ struct KeyAccessorRenderer {
         var groups: [(keyType: String, members: [Int])] = []
         var groupIndex: [String: Int] = [:]
         for index in keys.indices {
-            let keyType = SwiftTypes.keyType(of: keys[index])
+            // The key's fields, not the key: reading `keys[index]` whole copies it.
+            let keyType = SwiftTypes.keyType(of: keys[index].type, isDebugKey: keys[index].isDebugKey)
             if let group = groupIndex[keyType] {
                 groups[group].members.append(index)
             } else {
