@@ -29,7 +29,7 @@ struct GoldenTests {
         #expect(
             Self.cases == [
                 "annotations", "basic", "custom-types", "debug-keys", "enums", "every-type", "keywords",
-                "large-defaults", "literals", "name-clashes", "parameterized", "public-access", "representations",
+                "large-defaults", "literals", "many-keys", "name-clashes", "parameterized", "public-access", "representations",
                 "shadowing", "stores", "sync", "transforms",
             ])
     }

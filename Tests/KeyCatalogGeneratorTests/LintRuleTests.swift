@@ -768,6 +768,22 @@ struct LintRuleTests {
             ]
         ),
         RuleCase(
+            rule: "catalog-member-name-bound-key",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "types": { "_BoundKey": { "kind": "enum", "rawType": "Int", "cases": ["a"] } },
+                  "keys": [
+                    { "name": "_BoundKey", "type": "_BoundKey", "default": "a" }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:3:14: error: type name '_BoundKey' is also a type nested in the generated catalog 'Keys' ('Keys._BoundKey'), which hides it there; rename the type"#,
+                #"keys.json:5:15: error: key name '_BoundKey' is also a member of the generated catalog 'Keys' ('Keys._BoundKey'); rename the key, as in '_BoundKeyValue'"#,
+            ]
+        ),
+        RuleCase(
             rule: "catalog-member-name-stores",
             manifest: #"""
                 {

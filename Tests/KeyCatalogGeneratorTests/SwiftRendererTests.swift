@@ -105,6 +105,41 @@ struct SwiftRendererTests {
         #expect(!source.contains("_appendEntries3"))
     }
 
+    @Test("every keyword is told apart by its fast path: at most 15 ASCII letters")
+    func keywordFastPath() {
+        #expect(SwiftSyntax.keywords.allSatisfy(SwiftSyntax.isKeyword))
+        #expect(SwiftSyntax.identifier("default") == "`default`" && SwiftSyntax.identifier("Protocol") == "`Protocol`")
+        #expect(!SwiftSyntax.isKeyword("key12") && !SwiftSyntax.isKeyword("_default") && !SwiftSyntax.isKeyword("defaults"))
+    }
+
+    @Test("more than 100 bound keys are bound in functions of 100, parameterized keys not counted")
+    func bindingChunks() {
+        let location = SourceLocation(file: "keys.json", line: 1, column: 1)
+        func keys(_ count: Int) -> [KeyDeclaration] {
+            (0..<count).map { index in
+                KeyDeclaration(name: "key\(index)", storageKey: StorageKeyTemplate(literal: "Key\(index)"), type: .int, default: .value(.integer("0")), location: location)
+            }
+        }
+        let parameterized = KeyDeclaration(
+            name: "perList", storageKey: StorageKeyTemplate(text: "List{id}", segments: [.literal("List"), .placeholder("id")]),
+            parameters: [KeyParameter(name: "id", type: .string, location: location)], type: .int, default: .value(.integer("0")), location: location
+        )
+        // 100 bound keys and a parameterized one: bound in the initializer, by the runtime's wrapper.
+        let small = SwiftRenderer(catalog: Catalog(keys: keys(100) + [parameterized], location: location), manifestPath: "keys.json").render()
+        #expect(small.contains("        self.stores = stores\n        self._key0 = KeyCatalog.CatalogKey("))
+        #expect(small.contains("    @KeyCatalog.CatalogKey internal var key99: Swift.Int\n"))
+        #expect(!small.contains("_BoundKey") && !small.contains("_bindKeys"))
+
+        let large = SwiftRenderer(catalog: Catalog(keys: keys(201), location: location), manifestPath: "keys.json").render()
+        #expect(large.contains("        self.stores = stores\n        self._bindKeys0(to: stores)\n        self._bindKeys1(to: stores)\n        self._bindKeys2(to: stores)\n    }\n"))
+        #expect(large.contains("    @_BoundKey internal var key0: Swift.Int\n"))
+        #expect(!large.contains("@KeyCatalog.CatalogKey"))
+        #expect(large.contains("    @propertyWrapper\n    internal struct _BoundKey<Value: Swift.Sendable>: Swift.Sendable {\n"))
+        #expect(large.contains("private mutating func _bindKeys0(to stores: Stores) {\n        self._key0.key = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int>.key0, name: \"key0\", store: stores.standard, storeName: \"standard\")\n"))
+        #expect(large.contains("private mutating func _bindKeys2(to stores: Stores) {\n        self._key200.key = KeyCatalog.CatalogKey("))
+        #expect(large.components(separatedBy: "self._key99.key = ").count == 2 && !large.contains("_bindKeys3"))
+    }
+
     @Test("a migration source without fromType is read through the key's representation")
     func migrationSourceRepresentation() {
         let location = SourceLocation(file: "keys.json", line: 1, column: 1)

@@ -67,9 +67,10 @@ enum GenerateCommand {
         guard let catalog else {
             return CommandResult(exitCode: CommandResult.failure, standardError: findings)
         }
-        let source = SwiftRenderer(catalog: catalog, manifestPath: file).render()
+        // As bytes: the file needs no `String` of its 5 MB (at 10,000 keys), nor its validation.
+        let source = SwiftRenderer(catalog: catalog, manifestPath: file).renderUTF8()
         do {
-            try OutputFile.writeIfChanged(source, to: output)
+            try OutputFile.writeIfChanged(Data(source), to: output)
         } catch {
             return CommandResult(
                 exitCode: CommandResult.failure,

@@ -28,7 +28,13 @@ public enum OutputFile {
     /// - Throws: The file system's error when the folder cannot be created or the file written.
     @discardableResult
     public static func writeIfChanged(_ contents: String, to path: String) throws -> Bool {
-        let data = Data(contents.utf8)
+        try writeIfChanged(Data(contents.utf8), to: path)
+    }
+
+    /// Writes `data` to `path` unless the file already holds exactly that, as the `String`
+    /// overload does.
+    @discardableResult
+    static func writeIfChanged(_ data: Data, to path: String) throws -> Bool {
         if FileManager.default.contents(atPath: path) == data { return false }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

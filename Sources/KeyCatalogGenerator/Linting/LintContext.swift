@@ -57,6 +57,23 @@ struct LintContext {
 
         /// The valid parsed type, if any.
         var validType: ValueType? { try? type?.get() }
+
+        /// `DefaultChecker`'s verdict on this key's `field` (`default`, `debugDefault` or
+        /// `releaseDefault`) as its valid type; `nil` without that field or a valid type.
+        /// Checked once: default-mismatch reports the problems, the catalog builder takes the value.
+        func checkedDefault(_ field: String, enums: [String: [String]]) -> (value: DefaultValue?, problems: [DefaultChecker.Problem])? {
+            let slot = Self.defaultFields.firstIndex(of: field)
+            if let slot, let checked = checkedDefaults[slot] { return checked }
+            guard let type = validType, let value = self.value[field] else { return nil }
+            let checked = DefaultChecker(keyName: name ?? "#\(index + 1)", field: field, enums: enums).check(value, as: type)
+            if let slot { checkedDefaults[slot] = checked }
+            return checked
+        }
+
+        private static let defaultFields = ["default", "debugDefault", "releaseDefault"]
+
+        /// ``checkedDefault(_:enums:)``'s results, by the field's place in `defaultFields`.
+        private var checkedDefaults: [(value: DefaultValue?, problems: [DefaultChecker.Problem])?] = [nil, nil, nil]
         /// The valid storage key, if any.
         var validStorageKey: StorageKeyTemplate? { try? storageKey?.get() }
     }
@@ -103,9 +120,16 @@ struct LintContext {
         self.defaultStore = defaultStore
 
         var keys: [Key] = []
+        // Keys share a few types ("Int", "String?"): each spelling is parsed once.
+        var parsedTypes: [String: Result<ValueType, TypeParser.Failure>] = [:]
         for (index, element) in (root["keys"]?.elements ?? []).enumerated() where element.members != nil {
             let name = element["name"]?.string
-            let type = element["type"]?.string.map { TypeParser.parse($0, enums: enumNames) }
+            let type = element["type"]?.string.map { text in
+                if let parsed = parsedTypes[text] { return parsed }
+                let parsed = TypeParser.parse(text, enums: enumNames)
+                parsedTypes[text] = parsed
+                return parsed
+            }
             var suggestion: (String, String)?
             if case .success(let parsed)? = type, let custom = Self.firstCustomName(in: parsed) {
                 let defaults = ["default", "debugDefault", "releaseDefault"].compactMap { element[$0] }

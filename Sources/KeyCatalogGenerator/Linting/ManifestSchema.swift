@@ -4,6 +4,18 @@ enum ManifestSchema {
     /// The kinds of objects in a manifest.
     enum ObjectKind: String, Sendable, CaseIterable {
         case manifest, store, type, enumCase = "case", key, migration
+
+        /// The kind's place in `allCases`.
+        fileprivate var position: Int {
+            switch self {
+            case .manifest: 0
+            case .store: 1
+            case .type: 2
+            case .enumCase: 3
+            case .key: 4
+            case .migration: 5
+            }
+        }
     }
 
     /// One accepted field.
@@ -18,17 +30,26 @@ enum ManifestSchema {
 
     /// The fields of `kind`, in documentation order.
     static func fields(of kind: ObjectKind) -> [Field] {
-        allFields[kind] ?? []
+        allFields[kind.position]
     }
 
     /// The names of the fields of `kind`.
     static func fieldNames(of kind: ObjectKind) -> Set<String> {
-        allFieldNames[kind] ?? []
+        allFieldNames[kind.position]
     }
 
-    /// Built once: three rules look them up for every object of a manifest.
-    private static let allFields = Dictionary(uniqueKeysWithValues: ObjectKind.allCases.map { ($0, makeFields(of: $0)) })
-    private static let allFieldNames = allFields.mapValues { Set($0.map(\.name)) }
+    /// Whether `name` is a field of `kind`: the lengths first, then the names, through a
+    /// dozen fields at most, which is cheaper than hashing `name` for ``fieldNames(of:)``.
+    static func isField(_ name: String, of kind: ObjectKind) -> Bool {
+        let length = name.utf8.count
+        return allFields[kind.position].contains { $0.name.utf8.count == length && $0.name == name }
+    }
+
+    /// Built once: three rules look them up for every object of a manifest. Arrays by the
+    /// kind's position rather than dictionaries by kind: hashing the kind cost more than the
+    /// rest of a lookup.
+    private static let allFields = ObjectKind.allCases.map(makeFields(of:))
+    private static let allFieldNames = allFields.map { Set($0.map(\.name)) }
 
     private static func makeFields(of kind: ObjectKind) -> [Field] {
         switch kind {

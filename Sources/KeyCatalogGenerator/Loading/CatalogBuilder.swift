@@ -96,17 +96,14 @@ struct CatalogBuilder {
         guard let name = key.name, let nameValue = key.value["name"], let type = key.validType,
             let storageKey = key.validStorageKey
         else { return nil }
-        let checker = { (field: String) in
-            DefaultChecker(keyName: name, field: field, enums: context.enumCases)
-        }
+        // Converted once, when default-mismatch checked them.
+        let checked = { (field: String) in key.checkedDefault(field, enums: context.enumCases)?.value }
         let defaultValue: KeyDefault
-        if let value = key.value["default"] {
-            guard let converted = checker("default").check(value, as: type).0 else { return nil }
+        if key.value["default"] != nil {
+            guard let converted = checked("default") else { return nil }
             defaultValue = .value(converted)
         } else {
-            guard let debug = key.value["debugDefault"].flatMap({ checker("debugDefault").check($0, as: type).0 }),
-                let release = key.value["releaseDefault"].flatMap({ checker("releaseDefault").check($0, as: type).0 })
-            else { return nil }
+            guard let debug = checked("debugDefault"), let release = checked("releaseDefault") else { return nil }
             defaultValue = .debugRelease(debug: debug, release: release)
         }
 
@@ -129,14 +126,13 @@ struct CatalogBuilder {
         }
 
         var migrations: [MigrationDeclaration] = []
-        let enums = Set(context.enumCases.keys)
         for entry in key.value["migrations"]?.elements ?? [] {
             guard let fromKeyValue = entry["fromKey"], let fromKeyText = fromKeyValue.string,
                 let fromKey = try? StorageKeyParser.parse(fromKeyText).get()
             else { return nil }
             var fromType: ValueType?
             if let text = entry["fromType"]?.string {
-                guard let parsed = try? TypeParser.parse(text, enums: enums).get() else { return nil }
+                guard let parsed = try? TypeParser.parse(text, enums: Set(context.enumCases.keys)).get() else { return nil }
                 fromType = parsed
             }
             migrations.append(

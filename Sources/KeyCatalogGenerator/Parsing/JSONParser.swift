@@ -214,6 +214,24 @@ struct JSONParser {
     // MARK: - Strings
 
     private mutating func parseString() throws(Abort) -> String {
+        // Most strings are printable ASCII without escapes: taken as one slice, without a buffer
+        // (and without a line break, so `line` and `lineStart` stay right).
+        let start = index + 1
+        var end = start
+        while end < bytes.count {
+            let byte = bytes[end]
+            guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\\") else { break }
+            if byte == UInt8(ascii: "\"") {
+                index = end + 1
+                return String(decoding: bytes[start..<end], as: UTF8.self)
+            }
+            end += 1
+        }
+        return try parseEscapedString()
+    }
+
+    /// A string with escapes, control characters or non-ASCII text, byte by byte.
+    private mutating func parseEscapedString() throws(Abort) -> String {
         let open = location
         advance()  // "
         var buffer: [UInt8] = []
@@ -448,7 +466,9 @@ struct JSONParser {
     private mutating func skipWhitespace() throws(Abort) {
         while let byte = peek {
             switch byte {
-            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
+            case UInt8(ascii: " "), UInt8(ascii: "\t"):
+                index += 1  // ends no line: `advance()`'s line bookkeeping is not needed
+            case UInt8(ascii: "\n"), UInt8(ascii: "\r"):
                 advance()
             case UInt8(ascii: "/") where peek(at: 1) == UInt8(ascii: "/"):
                 while let next = peek, next != UInt8(ascii: "\n"), next != UInt8(ascii: "\r") { skipCommentByte() }

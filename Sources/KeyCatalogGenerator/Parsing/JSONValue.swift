@@ -53,7 +53,9 @@ struct JSONValue: Sendable, Equatable {
 
     /// The first member with this name, if this is an object that has one.
     func member(_ name: String) -> JSONMember? {
-        members?.first { $0.name == name }
+        // Comparing lengths first is cheap and rules out most other members' names.
+        let length = name.utf8.count
+        return members?.first { $0.name.utf8.count == length && $0.name == name }
     }
 
     /// The value of the first member with this name.

@@ -17,6 +17,20 @@ struct CatalogRenderer {
     /// and compile faster than one very long one.
     static let entriesPerFunction = 100
 
+    /// Keys bound to their stores per helper function. A catalog with more keys than this binds
+    /// them in `_bindKeys<N>(to:)` functions instead of in `init(stores:)`: each binding takes
+    /// the compiler about 0.1 ms to type-check, so one initializer binding 10,000 keys took
+    /// seconds (see BENCHMARKS.md, "Generator").
+    static let keysPerBindingFunction = 100
+
+    /// The wrapper of a catalog's key properties when the keys are bound by helper functions.
+    static let boundKeyName = "_BoundKey"
+
+    /// The indices of the keys that are bound properties (not parameterized), in manifest order.
+    private var boundKeyIndices: [Int] {
+        catalog.keys.indices.filter { !catalog.keys[$0].isParameterized }
+    }
+
     private var definitions: String { KeyAccessorRenderer.deprecatedDefinitionsName }
 
     func render(into writer: inout CodeWriter) {
@@ -31,6 +45,13 @@ struct CatalogRenderer {
             writer.line("/// let value = keys.\(example)                  // a value; keys.$\(example) is the key, bound to its store")
         }
         writer.line("/// ```")
+        let bound = boundKeyIndices
+        let bindingChunks = stride(from: 0, to: bound.count, by: Self.keysPerBindingFunction).map {
+            bound[$0..<min($0 + Self.keysPerBindingFunction, bound.count)]
+        }
+        // Few keys are bound in the initializer itself, with the runtime's wrapper; many, in
+        // helper functions, each property starting unbound (see `renderBoundKeyWrapper`).
+        let wrapper = bindingChunks.count > 1 ? Self.boundKeyName : "KeyCatalog.CatalogKey"
         writer.block("\(access) struct \(name): Swift.Sendable, KeyCatalog.PersistentKeyCatalog {") { writer in
             StoresRenderer(catalog: catalog, access: access).render(into: &writer)
             writer.blank()
@@ -45,10 +66,12 @@ struct CatalogRenderer {
             writer.line("/// A catalog over `stores`, each key bound to its declared store among them.")
             writer.block("\(access) init(stores: Stores) {") { writer in
                 writer.line("self.stores = stores")
-                catalog.keys.withUnsafeBufferPointer { keys in
-                    for index in keys.indices where !keys[index].isParameterized {
-                        renderBinding(of: keys[index], into: &writer)
+                if bindingChunks.count > 1 {
+                    for index in bindingChunks.indices {
+                        writer.line("self._bindKeys\(index)(to: stores)")
                     }
+                } else {
+                    renderBindings(bound[...], assigning: "", into: &writer)
                 }
             }
             if !catalog.keys.isEmpty {
@@ -57,7 +80,19 @@ struct CatalogRenderer {
                 catalog.keys.withUnsafeBufferPointer { keys in
                     for index in keys.indices {
                         writer.blank()
-                        renderMember(for: keys[index], into: &writer)
+                        renderMember(for: keys[index], wrapper: wrapper, into: &writer)
+                    }
+                }
+            }
+            if bindingChunks.count > 1 {
+                writer.blank()
+                writer.line("// MARK: - Binding")
+                writer.blank()
+                renderBoundKeyWrapper(into: &writer)
+                for (index, chunk) in bindingChunks.enumerated() {
+                    writer.blank()
+                    writer.block("private mutating func _bindKeys\(index)(to stores: Stores) {") { writer in
+                        renderBindings(chunk, assigning: ".key", into: &writer)
                     }
                 }
             }
@@ -76,25 +111,73 @@ struct CatalogRenderer {
 
     // MARK: Members
 
-    /// `KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int>.launchCount, name: "launchCount", store: stores.standard, storeName: "standard")`.
-    private func binding(of key: KeyDeclaration, storesExpression: String) -> String {
-        let store = SwiftSyntax.identifier(key.store)
-        var binding = "KeyCatalog.CatalogKey("
-        binding.reserveCapacity(160)
-        binding += key.deprecated != nil ? definitions : SwiftTypes.keyType(of: key)
-        binding += "." + KeyAccessorRenderer.reference(to: key)
-        binding += ", name: " + SwiftSyntax.stringLiteral(key.name)
-        binding += ", store: " + storesExpression + "." + store
-        binding += ", storeName: " + SwiftSyntax.stringLiteral(key.store) + ")"
-        return binding
+    /// `KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int>.launchCount, name: "launchCount", store: stores.standard, storeName: "standard")`,
+    /// written into the current line.
+    private func writeBinding(of key: KeyDeclaration, storesExpression: String, into writer: inout CodeWriter) {
+        writer.write("KeyCatalog.CatalogKey(")
+        if key.deprecated != nil {
+            writer.write(definitions)
+        } else {
+            SwiftTypes.writeKeyType(of: key, into: &writer)
+        }
+        writer.write(".")
+        writer.write(KeyAccessorRenderer.reference(to: key))
+        writer.write(", name: ")
+        SwiftSyntax.writeStringLiteral(key.name, into: &writer)
+        writer.write(", store: ")
+        writer.write(storesExpression)
+        writer.write(".")
+        writer.write(SwiftSyntax.identifier(key.store))
+        writer.write(", storeName: ")
+        SwiftSyntax.writeStringLiteral(key.store, into: &writer)
+        writer.write(")")
     }
 
-    /// `self._launchCount = KeyCatalog.CatalogKey(…)`, in `init(stores:)`.
-    private func renderBinding(of key: KeyDeclaration, into writer: inout CodeWriter) {
-        writer.line("self._" + key.name + " = " + binding(of: key, storesExpression: "stores"))
+    /// `self._launchCount = KeyCatalog.CatalogKey(…)` for each key at `indices`, in
+    /// `init(stores:)`; `self._launchCount.key = …` (`member` `.key`) in a `_bindKeys<N>(to:)`.
+    private func renderBindings(_ indices: ArraySlice<Int>, assigning member: String, into writer: inout CodeWriter) {
+        catalog.keys.withUnsafeBufferPointer { keys in
+            for index in indices {
+                let key = keys[index]
+                writer.startLine()
+                writer.write("self._")
+                writer.write(key.name)
+                writer.write(member)
+                writer.write(" = ")
+                writeBinding(of: key, storesExpression: "stores", into: &writer)
+                writer.endLine()
+            }
+        }
     }
 
-    private func renderMember(for key: KeyDeclaration, into writer: inout CodeWriter) {
+    /// The property wrapper of a catalog whose keys `_bindKeys<N>(to:)` functions bind: like
+    /// `KeyCatalog.CatalogKey`, but it starts unbound, so `init(stores:)` need not bind every
+    /// key itself.
+    private func renderBoundKeyWrapper(into writer: inout CodeWriter) {
+        let keyType = "KeyCatalog.CatalogKey<Value>"
+        writer.line("/// A key property: its value is the key's value, its `$` projection the key bound to its store.")
+        writer.line("/// Unlike `KeyCatalog.CatalogKey` it starts unbound, and `init(stores:)` binds the keys \(Self.keysPerBindingFunction) at a")
+        writer.line("/// time in `_bindKeys0(to:)`…: one function binding every key would take seconds to compile.")
+        writer.line("@propertyWrapper")
+        writer.block("\(access) struct \(Self.boundKeyName)<Value: Swift.Sendable>: Swift.Sendable {") { writer in
+            writer.line("fileprivate var key: \(keyType)?")
+            writer.blank()
+            writer.line("/// An unbound key; `init(stores:)` binds it.")
+            writer.line("\(access) init() {}")
+            writer.blank()
+            writer.block("\(access) var wrappedValue: Value {") { writer in
+                writer.line("get { self.projectedValue.value }")
+                writer.line("nonmutating set { self.projectedValue.value = newValue }")
+            }
+            writer.blank()
+            writer.block("\(access) var projectedValue: \(keyType) {") { writer in
+                writer.line("guard let key = self.key else { Swift.preconditionFailure(\"a key is used before init(stores:) bound it\") }")
+                writer.line("return key")
+            }
+        }
+    }
+
+    private func renderMember(for key: KeyDeclaration, wrapper: String, into writer: inout CodeWriter) {
         // Written without closures or intermediate arrays: this runs once per key.
         let name = SwiftSyntax.identifier(key.name)
         let valueType = SwiftTypes.name(of: key.type)
@@ -103,7 +186,16 @@ struct CatalogRenderer {
         writer.documentation(key.doc)
         if let availability { writer.line(availability) }
         guard key.isParameterized else {
-            writer.line("@KeyCatalog.CatalogKey " + access + " var " + name + ": " + valueType)
+            writer.startLine()
+            writer.write("@")
+            writer.write(wrapper)
+            writer.write(" ")
+            writer.write(access)
+            writer.write(" var ")
+            writer.write(name)
+            writer.write(": ")
+            writer.write(valueType)
+            writer.endLine()
             return
         }
 
@@ -132,7 +224,9 @@ struct CatalogRenderer {
         if let availability { writer.line(availability) }
         writer.line(access + " func " + accessor + "(" + parameters + ") -> KeyCatalog.CatalogKey<" + valueType + "> {")
         writer.indented { writer in
-            writer.line(binding(of: key, storesExpression: "self.stores"))
+            writer.startLine()
+            writeBinding(of: key, storesExpression: "self.stores", into: &writer)
+            writer.endLine()
         }
         writer.line("}")
     }
@@ -185,51 +279,67 @@ struct CatalogRenderer {
 
     private func renderAppend(_ key: KeyDeclaration, into writer: inout CodeWriter) {
         guard key.isParameterized else {
-            writer.line("entries.append(" + entry(for: key, defaultDescription: nil) + ")")
+            renderAppend(key, defaultDescription: nil, into: &writer)
             return
         }
         switch key.default {
         case .value(let value):
-            writer.line("entries.append(\(entry(for: key, defaultDescription: value)))")
+            renderAppend(key, defaultDescription: value, into: &writer)
         case .debugRelease(let debug, let release):
             writer.line("#if DEBUG")
-            writer.line("entries.append(\(entry(for: key, defaultDescription: debug)))")
+            renderAppend(key, defaultDescription: debug, into: &writer)
             writer.line("#else")
-            writer.line("entries.append(\(entry(for: key, defaultDescription: release)))")
+            renderAppend(key, defaultDescription: release, into: &writer)
             writer.line("#endif")
         }
     }
 
-    /// `KeyCatalog.KeyCatalogEntry(name: "launchCount", key: …, store: "standard", typeName: "Int")`;
+    /// `entries.append(KeyCatalog.KeyCatalogEntry(name: "launchCount", key: …, store: "standard", typeName: "Int"))`;
     /// a parameterized key's entry takes its template and a description of its default instead.
-    private func entry(for key: KeyDeclaration, defaultDescription: DefaultValue?) -> String {
-        // Built with appends, not an array of interpolated arguments: this runs once per key.
-        var entry = "KeyCatalog.KeyCatalogEntry(name: "
-        entry.reserveCapacity(160)
-        entry += SwiftSyntax.stringLiteral(key.name)
+    private func renderAppend(_ key: KeyDeclaration, defaultDescription: DefaultValue?, into writer: inout CodeWriter) {
+        // Written piece by piece into the line: this runs once per key.
+        writer.startLine()
+        writer.write("entries.append(KeyCatalog.KeyCatalogEntry(name: ")
+        SwiftSyntax.writeStringLiteral(key.name, into: &writer)
         if defaultDescription != nil {
-            entry += ", storageKeyTemplate: " + SwiftSyntax.stringLiteral(key.storageKey.text) + ", parameters: ["
+            writer.write(", storageKeyTemplate: ")
+            SwiftSyntax.writeStringLiteral(key.storageKey.text, into: &writer)
+            writer.write(", parameters: [")
             for (index, parameter) in key.parameters.enumerated() {
-                if index > 0 { entry += ", " }
-                entry += SwiftSyntax.stringLiteral(parameter.name)
+                if index > 0 { writer.write(", ") }
+                SwiftSyntax.writeStringLiteral(parameter.name, into: &writer)
             }
-            entry += "]"
+            writer.write("]")
         } else {
-            entry += ", key: "
-            entry += key.deprecated != nil ? definitions : SwiftTypes.keyType(of: key)
-            entry += "." + SwiftSyntax.identifier(key.name)
+            writer.write(", key: ")
+            if key.deprecated != nil {
+                writer.write(definitions)
+            } else {
+                SwiftTypes.writeKeyType(of: key, into: &writer)
+            }
+            writer.write(".")
+            writer.write(SwiftSyntax.identifier(key.name))
         }
-        entry += ", store: " + SwiftSyntax.stringLiteral(key.store)
-        entry += ", typeName: " + SwiftSyntax.stringLiteral(SwiftTypes.manifestSpelling(of: key.type))
+        writer.write(", store: ")
+        SwiftSyntax.writeStringLiteral(key.store, into: &writer)
+        writer.write(", typeName: ")
+        SwiftSyntax.writeStringLiteral(SwiftTypes.manifestSpelling(of: key.type), into: &writer)
         if let defaultDescription {
-            entry += ", defaultDescription: " + SwiftSyntax.stringLiteral(SwiftLiterals.description(of: defaultDescription))
+            writer.write(", defaultDescription: ")
+            SwiftSyntax.writeStringLiteral(SwiftLiterals.description(of: defaultDescription), into: &writer)
         }
-        if let doc = key.doc { entry += ", doc: " + SwiftSyntax.stringLiteral(doc) }
-        if key.isDebugKey { entry += ", isDebugKey: true" }
-        if let message = key.deprecated { entry += ", deprecationMessage: " + SwiftSyntax.stringLiteral(message) }
-        if key.secret { entry += ", isSecret: true" }
-        entry += ")"
-        return entry
+        if let doc = key.doc {
+            writer.write(", doc: ")
+            SwiftSyntax.writeStringLiteral(doc, into: &writer)
+        }
+        if key.isDebugKey { writer.write(", isDebugKey: true") }
+        if let message = key.deprecated {
+            writer.write(", deprecationMessage: ")
+            SwiftSyntax.writeStringLiteral(message, into: &writer)
+        }
+        if key.secret { writer.write(", isSecret: true") }
+        writer.write("))")
+        writer.endLine()
     }
 
     private func renderRegistration(into writer: inout CodeWriter) {

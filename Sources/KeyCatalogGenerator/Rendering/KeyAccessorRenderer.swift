@@ -36,7 +36,8 @@ struct KeyAccessorRenderer {
         var groups: [(keyType: String, members: [Int])] = []
         var groupIndex: [String: Int] = [:]
         for index in keys.indices {
-            let keyType = SwiftTypes.keyType(of: keys[index])
+            // The key's fields, not the key: reading `keys[index]` whole copies it.
+            let keyType = SwiftTypes.keyType(of: keys[index].type, isDebugKey: keys[index].isDebugKey)
             if let group = groupIndex[keyType] {
                 groups[group].members.append(index)
             } else {
@@ -60,7 +61,11 @@ struct KeyAccessorRenderer {
         if let message = key.deprecated {
             writer.line("@available(*, deprecated, message: " + SwiftSyntax.stringLiteral(message) + ")")
         }
-        writer.line("fileprivate static " + Self.signature(of: key, returning: "Self") + " {")
+        writer.startLine()
+        writer.write("fileprivate static ")
+        Self.writeSignature(of: key, returning: "Self", into: &writer)
+        writer.write(" {")
+        writer.endLine()
         writer.indented { writer in
             if key.deprecated != nil {
                 writer.line(deprecatedAlias + "." + Self.reference(to: key))
@@ -98,6 +103,18 @@ struct KeyAccessorRenderer {
         writer.blank()
         writer.line("/// The deprecated keys' definitions, named so no key or accessor syntax can hide them.")
         writer.line("fileprivate typealias \(deprecatedAlias) = \(SwiftSyntax.identifier(catalog.name)).\(Self.deprecatedDefinitionsName)")
+    }
+
+    /// Writes ``signature(of:returning:)`` into `writer`'s current line.
+    static func writeSignature(of key: KeyDeclaration, returning type: String, into writer: inout CodeWriter) {
+        guard key.isParameterized else {
+            writer.write("var ")
+            writer.write(SwiftSyntax.identifier(key.name))
+            writer.write(": ")
+            writer.write(type)
+            return
+        }
+        writer.write(signature(of: key, returning: type))
     }
 
     /// `var launchCount: Self` or `func selectedLayoutID(listID: Swift.String) -> Self`.

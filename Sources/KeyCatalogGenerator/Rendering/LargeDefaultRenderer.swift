@@ -79,7 +79,9 @@ struct LargeDefaultRenderer {
 
     func render(into writer: inout CodeWriter) {
         var first = true
-        for key in catalog.keys {
+        // Most keys have no default built here: passed over before a key is copied.
+        for index in catalog.keys.indices where Self.hasBuiltDefault(catalog.keys[index].default) {
+            let key = catalog.keys[index]
             let defaults: [(role: String, value: DefaultValue)] =
                 switch key.default {
                 case .value(let value): [("", value)]
@@ -107,6 +109,13 @@ struct LargeDefaultRenderer {
                     }
                 }
             }
+        }
+    }
+
+    private static func hasBuiltDefault(_ keyDefault: KeyDefault) -> Bool {
+        switch keyDefault {
+        case .value(let value): isBuilt(value)
+        case .debugRelease(let debug, let release): isBuilt(debug) || isBuilt(release)
         }
     }
 

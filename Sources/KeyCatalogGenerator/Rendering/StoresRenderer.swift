@@ -77,7 +77,8 @@ struct StoresRenderer {
     /// The storage keys mirrored through iCloud, by store, in manifest order.
     private var syncedKeys: [(store: String, keys: [String])] {
         catalog.stores.compactMap { store in
-            let keys = catalog.keys(in: store.name).filter(\.isSynced).map(\.storageKey.text)
+            // Without copying the store's keys first: a catalog may have thousands.
+            let keys = catalog.keys.compactMap { $0.store == store.name && $0.isSynced ? $0.storageKey.text : nil }
             return keys.isEmpty ? nil : (store.name, keys)
         }
     }

@@ -96,8 +96,20 @@ enum SwiftLiterals {
     /// A default as a call argument: `defaultValue: Foundation.Date(…)` with the dates it holds
     /// as the argument's comment (`2026-01-01T00:00:00Z`).
     static func argument(_ label: String, _ value: DefaultValue, type: ValueType) -> (text: String, comment: String?) {
-        let dates = dateComments(for: value)
-        return ("\(label): \(expression(for: value, type: type))", dates.isEmpty ? nil : dates.joined(separator: ", "))
+        let text = "\(label): \(expression(for: value, type: type))"
+        // Most defaults hold no date: told without collecting an array of comments.
+        guard holdsDate(value) else { return (text, nil) }
+        return (text, dateComments(for: value).joined(separator: ", "))
+    }
+
+    /// Whether `value` is or holds a date (so ``dateComments(for:)`` is not empty).
+    private static func holdsDate(_ value: DefaultValue) -> Bool {
+        switch value {
+        case .date: true
+        case .array(let elements): elements.contains(where: holdsDate)
+        case .dictionary(let entries): entries.contains { holdsDate($0.value) }
+        default: false
+        }
     }
 
     /// Seconds since 1970 as a literal: `1767225600`, `1767225600.5`.

@@ -30,6 +30,11 @@ public struct SwiftRenderer {
 
     /// The generated Swift source, ending in a newline.
     public func render() -> String {
+        String(decoding: renderUTF8(), as: UTF8.self)
+    }
+
+    /// The generated Swift source as UTF-8 bytes, for writing to a file.
+    func renderUTF8() -> [UInt8] {
         let access = catalog.access.rawValue
         // About 500 bytes per key; reserving them up front avoids copying a growing file.
         var writer = CodeWriter(capacity: 16 * 1024 + catalog.keys.count * 600)
@@ -62,6 +67,6 @@ public struct SwiftRenderer {
         keys.renderDeprecatedDefinitions(into: &writer)
         MigrationsRenderer(catalog: catalog, access: access).renderFileScope(into: &writer)
         LargeDefaultRenderer(catalog: catalog).render(into: &writer)
-        return writer.text
+        return writer.utf8
     }
 }

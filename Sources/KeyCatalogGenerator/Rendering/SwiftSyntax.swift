@@ -11,7 +11,15 @@ enum SwiftSyntax {
 
     /// `name`, in backticks when it is a keyword: `` `default` ``, `launchCount`.
     static func identifier(_ name: String) -> String {
-        keywords.contains(name) ? "`\(name)`" : name
+        isKeyword(name) ? "`\(name)`" : name
+    }
+
+    /// `true` for a name in ``keywords``. Every keyword is 15 ASCII letters or fewer, so most
+    /// names (`key12`, `isEnabled_v2`, long ones) are told apart without hashing.
+    static func isKeyword(_ name: String) -> Bool {
+        let utf8 = name.utf8
+        guard utf8.count <= 15, utf8.allSatisfy({ ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z") }) else { return false }
+        return keywords.contains(name)
     }
 
     /// `name` as an argument label at a call site: keywords need no backticks there (the
@@ -27,6 +35,13 @@ enum SwiftSyntax {
     /// the generated file shows what it stores.
     static func stringLiteral(_ text: String) -> String {
         "\"" + escaped(text) + "\""
+    }
+
+    /// Writes ``stringLiteral(_:)`` of `text` into `writer`'s current line.
+    static func writeStringLiteral(_ text: String, into writer: inout CodeWriter) {
+        writer.write("\"")
+        writer.write(escaped(text))
+        writer.write("\"")
     }
 
     /// The contents of a string literal for `text`, without the quotes.

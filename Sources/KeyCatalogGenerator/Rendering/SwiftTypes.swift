@@ -88,8 +88,20 @@ enum SwiftTypes {
     /// The key type of a declaration: `KeyCatalog.PersistentKey<Swift.Int>` or, for a key with
     /// debug and release defaults, `KeyCatalog.PersistentDebugKey<Swift.Bool>`.
     static func keyType(of key: KeyDeclaration) -> String {
-        let kind = key.isDebugKey ? "KeyCatalog.PersistentDebugKey" : "KeyCatalog.PersistentKey"
-        return "\(kind)<\(name(of: key.type))>"
+        keyType(of: key.type, isDebugKey: key.isDebugKey)
+    }
+
+    /// ``keyType(of:)`` of a key of `type`, with debug and release defaults or not.
+    static func keyType(of type: ValueType, isDebugKey: Bool) -> String {
+        let kind = isDebugKey ? "KeyCatalog.PersistentDebugKey" : "KeyCatalog.PersistentKey"
+        return "\(kind)<\(name(of: type))>"
+    }
+
+    /// Writes ``keyType(of:)`` into `writer`'s current line.
+    static func writeKeyType(of key: KeyDeclaration, into writer: inout CodeWriter) {
+        writer.write(key.isDebugKey ? "KeyCatalog.PersistentDebugKey<" : "KeyCatalog.PersistentKey<")
+        writer.write(name(of: key.type))
+        writer.write(">")
     }
 
     /// The representation a key names, as an expression for its value type (for an optional,

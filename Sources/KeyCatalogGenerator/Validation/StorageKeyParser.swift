@@ -11,6 +11,10 @@ enum StorageKeyParser {
 
     /// Parses `text`: `{name}` is a placeholder; braces are not allowed otherwise.
     static func parse(_ text: String) -> Result<StorageKeyTemplate, Failure> {
+        // Most storage keys have no placeholder: one literal, or none for an empty key.
+        if !text.utf8.contains(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "}") }) {
+            return .success(StorageKeyTemplate(literal: text))
+        }
         var segments: [StorageKeyTemplate.Segment] = []
         var literal = ""
         var placeholder: String?

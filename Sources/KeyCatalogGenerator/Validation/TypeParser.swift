@@ -133,11 +133,19 @@ struct TypeParser {
 
     private mutating func identifier() -> String {
         var view = String.UnicodeScalarView()
-        while let scalar = peek, scalar == "_" || scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
+        while let scalar = peek, Self.isIdentifierScalar(scalar) {
             view.append(scalar)
             index += 1
         }
         return String(view)
+    }
+
+    /// `_`, a letter or a digit; ASCII without a Unicode property lookup.
+    private static func isIdentifierScalar(_ scalar: Unicode.Scalar) -> Bool {
+        guard scalar.isASCII else { return scalar.properties.isAlphabetic }
+        let byte = UInt8(scalar.value)
+        return byte == UInt8(ascii: "_") || (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+            || byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }
 
     private var peek: Unicode.Scalar? {

@@ -2,12 +2,12 @@
 /// compile or a member would shadow another:
 ///
 /// - a key named like a member every catalog has (`stores`, `entries`, `migrations`, `register`,
-///   `reset`, `migrate`, `changes`, `observe`, `Stores`, `_DeprecatedKeyDefinitions`), or like a
+///   `reset`, `migrate`, `changes`, `observe`, `Stores`, `_DeprecatedKeyDefinitions`, `_BoundKey`), or like a
 ///   member the catalog derives from a parameterized key (`setFoo`, `fooKey` and, with
 ///   migrations, `migrateFoo` for `foo`);
 /// - a module the generated code qualifies names with (`Swift`, `Foundation`, `KeyCatalog`) used
 ///   as a key, parameter, catalog or type name;
-/// - a type named `Stores` or `_DeprecatedKeyDefinitions`, or a store named `Stores` (the
+/// - a type named `Stores`, `_DeprecatedKeyDefinitions` or `_BoundKey`, or a store named `Stores` (the
 ///   catalog's nested types);
 /// - an enum case named like a member of the generated enum (`persistentKeyValueRepresentation`,
 ///   `RawValue`) or like a module its code names (`KeyCatalog`, `Swift`, `Foundation`);
@@ -31,7 +31,7 @@ struct CatalogMemberNameRule: LintRule {
     static let reservedNames: Set<String> = [
         "stores", "entries", "migrations", "register", "reset", "migrate", "changes", "observe", "Stores",
         "exportSettings", "importSettings",
-        "_DeprecatedKeyDefinitions",
+        "_DeprecatedKeyDefinitions", "_BoundKey",
     ]
 
     /// The modules generated code qualifies names with (`Swift.Int`, `Foundation.Date`,
@@ -39,7 +39,7 @@ struct CatalogMemberNameRule: LintRule {
     static let moduleNames: Set<String> = ["Swift", "Foundation", "KeyCatalog"]
 
     /// The types the generated catalog nests; a type of the same name is hidden inside it.
-    static let nestedTypeNames: Set<String> = ["Stores", "_DeprecatedKeyDefinitions"]
+    static let nestedTypeNames: Set<String> = ["Stores", "_DeprecatedKeyDefinitions", "_BoundKey"]
 
     /// Members of every generated enum, besides its cases.
     /// (Cases named `allCases`, `rawValue` or `hashValue` compile and round-trip with Swift 6.3:

@@ -14,11 +14,10 @@ struct DefaultMismatchRule: LintRule {
     func check(_ context: LintContext) -> [Diagnostic] {
         var findings: [Diagnostic] = []
         for key in context.keys where key.typeSuggestion == nil {
-            guard let type = key.validType else { continue }
+            guard key.validType != nil else { continue }
             for field in ["default", "debugDefault", "releaseDefault"] {
-                guard let value = key.value[field] else { continue }
-                let checker = DefaultChecker(keyName: key.name ?? "#\(key.index + 1)", field: field, enums: context.enumCases)
-                for problem in checker.check(value, as: type).1 where !problem.message.isEmpty {
+                guard let checked = key.checkedDefault(field, enums: context.enumCases) else { continue }
+                for problem in checked.problems where !problem.message.isEmpty {
                     findings.append(error(problem.message, at: problem.location))
                 }
             }

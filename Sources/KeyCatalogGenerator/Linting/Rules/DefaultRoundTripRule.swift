@@ -22,12 +22,33 @@ struct DefaultRoundTripRule: LintRule {
             let representation = key.value["representation"]?.string
             guard representation != "codable" else { continue }
             for field in ["default", "debugDefault", "releaseDefault"] {
-                guard let value = key.value[field] else { continue }
+                // Most defaults hold nothing to report: found without building messages first.
+                guard let value = key.value[field], Self.mayFind(value, type: type, iso8601: representation == "iso8601") else { continue }
                 let subject = "\(field) for \(key.label)"
                 walk(value, type: type, path: "", subject: subject, iso8601: representation == "iso8601", into: &findings)
             }
         }
         return findings
+    }
+
+    /// Whether ``walk(_:type:path:subject:iso8601:into:)`` would report anything: the same
+    /// descent, without paths and messages.
+    private static func mayFind(_ value: JSONValue, type: ValueType, iso8601: Bool) -> Bool {
+        if let members = value.members, members.count == 1, members[0].name == "swift" { return false }
+        switch type {
+        case .optional(let wrapped):
+            return mayFind(value, type: wrapped, iso8601: iso8601)
+        case .string:
+            return value.string.map { forbiddenScalar(in: $0) != nil } ?? false
+        case .date where iso8601:
+            return value.string.map { subMillisecondDigits($0) != nil } ?? false
+        case .array(let element):
+            return (value.elements ?? []).contains { mayFind($0, type: element, iso8601: iso8601) }
+        case .dictionary(let valueType):
+            return (value.members ?? []).contains { forbiddenScalar(in: $0.name) != nil || mayFind($0.value, type: valueType, iso8601: iso8601) }
+        default:
+            return false
+        }
     }
 
     private func walk(_ value: JSONValue, type: ValueType, path: String, subject: String, iso8601: Bool, into findings: inout [Diagnostic]) {
@@ -68,7 +89,9 @@ struct DefaultRoundTripRule: LintRule {
 
     /// The first scalar an XML property list cannot hold (as the runtime checks it).
     static func forbiddenScalar(in text: String) -> Unicode.Scalar? {
-        text.unicodeScalars.first { scalar in
+        // Printable ASCII, tab and line breaks: nothing to find, byte by byte.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x80 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) { return nil }
+        return text.unicodeScalars.first { scalar in
             switch scalar.value {
             case 0x09, 0x0A, 0x0D: false
             case 0x00..<0x20, 0xFFFE, 0xFFFF: true

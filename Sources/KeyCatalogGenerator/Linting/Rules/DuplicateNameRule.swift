@@ -12,10 +12,16 @@ struct DuplicateNameRule: LintRule {
     func check(_ context: LintContext) -> [Diagnostic] {
         var findings: [Diagnostic] = []
         var seen: [[Unicode.Scalar]: SourceLocation] = [:]
+        // ASCII names, most of them, are equal exactly when their scalars are: kept by the
+        // string, without making an array of scalars for each.
+        var seenASCII: [String: SourceLocation] = [:]
         for key in context.keys {
             guard let value = key.value["name"], let name = value.string else { continue }
-            if let first = seen[name.identifierKey] {
+            let isASCII = name.utf8.allSatisfy { $0 < 0x80 }
+            if let first = isASCII ? seenASCII[name] : seen[name.identifierKey] {
                 findings.append(error("key name '\(name.truncatedForMessage)' is used twice (first at \(first.line):\(first.column)); rename one", at: value.location))
+            } else if isASCII {
+                seenASCII[name] = value.location
             } else {
                 seen[name.identifierKey] = value.location
             }

@@ -40,8 +40,10 @@ struct DuplicateStorageKeyRule: LintRule {
     private func overlaps(_ context: LintContext) -> [Diagnostic] {
         var findings: [Diagnostic] = []
         var shapes: [String: (label: String, location: SourceLocation)] = [:]
-        var byPrefix: [String: [(LintContext.Key, StorageKeyTemplate)]] = [:]
-        var bySuffix: [String: [(LintContext.Key, StorageKeyTemplate)]] = [:]
+        // By store, then by literal prefix or suffix: a literal key's prefixes are looked up
+        // without joining the store's name to each.
+        var byPrefix: [String: [String: [(LintContext.Key, StorageKeyTemplate)]]] = [:]
+        var bySuffix: [String: [String: [(LintContext.Key, StorageKeyTemplate)]]] = [:]
         var prefixLengths: Set<Int> = []
         var suffixLengths: Set<Int> = []
         var literals: [(LintContext.Key, StorageKeyTemplate)] = []
@@ -62,22 +64,30 @@ struct DuplicateStorageKeyRule: LintRule {
                 shapes[shape] = (key.label, key.storageKeyLocation)
             }
             if case .literal(let prefix)? = template.segments.first {
-                byPrefix[key.store + "\u{0}" + prefix, default: []].append((key, template))
+                byPrefix[key.store, default: [:]][prefix, default: []].append((key, template))
                 prefixLengths.insert(prefix.count)
             } else if case .literal(let suffix)? = template.segments.last {
-                bySuffix[key.store + "\u{0}" + suffix, default: []].append((key, template))
+                bySuffix[key.store, default: [:]][suffix, default: []].append((key, template))
                 suffixLengths.insert(suffix.count)
             }
         }
         guard !byPrefix.isEmpty || !bySuffix.isEmpty else { return findings }
         for (key, literal) in literals {
             let text = literal.text
+            let prefixes = byPrefix[key.store]
+            let suffixes = bySuffix[key.store]
+            guard prefixes != nil || suffixes != nil else { continue }
+            let count = text.count
             var candidates: [(LintContext.Key, StorageKeyTemplate)] = []
-            for length in prefixLengths where length <= text.count {
-                candidates += byPrefix[key.store + "\u{0}" + text.prefix(length)] ?? []
+            if let prefixes {
+                for length in prefixLengths where length <= count {
+                    candidates += prefixes[String(text.prefix(length))] ?? []
+                }
             }
-            for length in suffixLengths where length <= text.count {
-                candidates += bySuffix[key.store + "\u{0}" + text.suffix(length)] ?? []
+            if let suffixes {
+                for length in suffixLengths where length <= count {
+                    candidates += suffixes[String(text.suffix(length))] ?? []
+                }
             }
             for (other, template) in candidates {
                 guard template.placeholders.count <= 8, let values = Self.match(template.segments[...], text[...]) else { continue }

@@ -16,8 +16,18 @@ struct FieldTypeRule: LintRule {
             return findings
         }
         for (kind, object, label) in context.schemaObjects {
-            for field in ManifestSchema.fields(of: kind) where !field.kinds.isEmpty {
-                guard let value = object[field.name], !field.kinds.contains(JSONKind(value.kind)) else { continue }
+            // By member, not by field: an object has a few members of the many fields its kind
+            // allows, and each is checked without looking it up.
+            guard let members = object.members else { continue }
+            let fields = ManifestSchema.fields(of: kind)
+            for (position, member) in members.enumerated() {
+                let value = member.value
+                let length = member.name.utf8.count
+                guard let field = fields.first(where: { $0.name.utf8.count == length && $0.name == member.name }), !field.kinds.isEmpty,
+                    !field.kinds.contains(JSONKind(value.kind)),
+                    // A repeated member is duplicate-member's: only the first of a name is checked.
+                    !members[..<position].contains(where: { $0.name == member.name })
+                else { continue }
                 let expected = field.kinds.map(\.phrase).joined(separator: " or ")
                 findings.append(
                     error(

@@ -14,6 +14,8 @@ struct KeyValueObservingRule: LintRule {
         var findings: [Diagnostic] = []
         for key in context.keys where context.storeKinds[key.store] == "userDefaults" {
             guard let template = key.validStorageKey else { continue }
+            // Most storage keys have neither byte: nothing to join or search.
+            guard Self.mayBreakObservation(template) else { continue }
             let literal = template.segments.map { if case .literal(let text) = $0 { text } else { "x" } }.joined()
             if literal.hasPrefix("@") {
                 findings.append(warning("storage key '\(template.text.truncatedForMessage)' of \(key.label) starts with '@', which breaks key-value observation of UserDefaults on Apple platforms; remove the '@'", at: key.storageKeyLocation))
@@ -22,5 +24,14 @@ struct KeyValueObservingRule: LintRule {
             }
         }
         return findings
+    }
+
+    /// `false` when no literal part of `template` holds a '.' and it does not start with '@'
+    /// (byte checks: either needs that ASCII byte).
+    private static func mayBreakObservation(_ template: StorageKeyTemplate) -> Bool {
+        if case .literal(let first)? = template.segments.first, first.utf8.first == UInt8(ascii: "@") { return true }
+        return template.segments.contains { segment in
+            if case .literal(let text) = segment { text.utf8.contains(UInt8(ascii: ".")) } else { false }
+        }
     }
 }

@@ -15,14 +15,15 @@ struct MissingFieldRule: LintRule {
         var findings: [Diagnostic] = []
         for (kind, object, label) in context.schemaObjects {
             let fields = ManifestSchema.fields(of: kind)
-            let known = ManifestSchema.fieldNames(of: kind)
             // A misspelled field (`tpye`) is reported by unknown-field with the fix; its absence
-            // under the right name would only repeat that.
-            let unknown = (object.members ?? []).filter { !known.contains($0.name) }
-            let misspelled =
-                unknown.isEmpty
-                ? []
-                : Set(unknown.compactMap { NearMiss.suggestion(for: $0.name, among: fields.map(\.name)) })
+            // under the right name would only repeat that. (By index: members are not copied.)
+            let members = object.members ?? []
+            var misspelled: Set<String> = []
+            for index in members.indices where !ManifestSchema.isField(members[index].name, of: kind) {
+                if let suggestion = NearMiss.suggestion(for: members[index].name, among: fields.map(\.name)) {
+                    misspelled.insert(suggestion)
+                }
+            }
             for field in fields where field.required && object.member(field.name) == nil && !misspelled.contains(field.name) {
                 findings.append(
                     error(

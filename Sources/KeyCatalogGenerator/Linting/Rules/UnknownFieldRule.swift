@@ -11,8 +11,7 @@ struct UnknownFieldRule: LintRule {
     func check(_ context: LintContext) -> [Diagnostic] {
         var findings: [Diagnostic] = []
         for (kind, object, label) in context.schemaObjects {
-            let known = ManifestSchema.fieldNames(of: kind)
-            for member in object.members ?? [] where !known.contains(member.name) {
+            for member in object.members ?? [] where !ManifestSchema.isField(member.name, of: kind) {
                 let names = ManifestSchema.fields(of: kind).map(\.name)
                 let hint =
                     NearMiss.suggestion(for: member.name, among: names).map { "did you mean '\($0)'?" }

@@ -1,0 +1,1 @@
+../../Fixtures/Goldens/many-keys/Expected.swift
