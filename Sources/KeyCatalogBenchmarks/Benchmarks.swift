@@ -8,6 +8,7 @@ import KeyCatalog
 /// swift run -c release keycatalog-benchmarks --valgrind      # also instructions and allocations per op
 /// swift run -c release keycatalog-benchmarks --filter file/get
 /// swift run -c release keycatalog-benchmarks --valgrind --no-timing   # instructions only
+/// swift run -c release keycatalog-benchmarks --valgrind --no-timing --runs 5  # median (min-max) of 5 runs a side
 /// swift run -c release keycatalog-benchmarks --valgrind --allocations # also heap blocks per op
 /// swift run -c release keycatalog-benchmarks --migrations    # migrations at a launch with nothing to do
 /// swift run -c release keycatalog-benchmarks --stalls [s]    # write latency while synchronizations run
@@ -97,14 +98,25 @@ enum Benchmarks {
         fixture.cleanUp()
         let count = 2_000
         let allocations = CommandLine.arguments.contains("--allocations")
-        print("| Store | Op | Type | KeyCatalog instructions/op | Raw instructions/op | Ratio |" + (allocations ? " KeyCatalog allocations/op | Raw allocations/op |" : ""))
+        // UserDefaults' counts move between runs by a few hundred instructions (CoreFoundation's
+        // tables differ with the addresses a process gets), so each side runs `--runs` times.
+        let runs = CommandLine.arguments.firstIndex(of: "--runs").flatMap { CommandLine.arguments.indices.contains($0 + 1) ? Int(CommandLine.arguments[$0 + 1]) : nil } ?? 1
+        let spread = runs > 1 ? " (min-max of \(runs))" : ""
+        print("| Store | Op | Type | KeyCatalog instructions/op\(spread) | Raw instructions/op\(spread) | Ratio of medians |" + (allocations ? " KeyCatalog allocations/op | Raw allocations/op |" : ""))
         print("|---|---|---|---:|---:|---:|" + (allocations ? "---:|---:|" : ""))
         for id in ids {
-            // Instructions: one run per side, collected only inside `measuredRegion` on the main
-            // thread, after a warm-up operation outside it. Allocations (dhat, whole process):
-            // the difference between 200 and 2,200 operations, so that setup cancels out.
+            // Instructions: `runs` runs per side, collected only inside `measuredRegion` on the
+            // main thread, after a warm-up operation outside it; the median, and the range.
+            // Allocations (dhat, whole process): the difference between 200 and 2,200
+            // operations, so that setup cancels out.
+            var ranges: [String: String] = [:]
             func instructions(_ side: String) -> Double? {
-                total("callgrind", valgrind, executable, [id, side, String(count)]).map { Double($0) / Double(count) }
+                let counts = (0..<runs).compactMap { _ in
+                    total("callgrind", valgrind, executable, [id, side, String(count)]).map { Double($0) / Double(count) }
+                }.sorted()
+                guard counts.count == runs else { return nil }
+                if runs > 1 { ranges[side] = String(format: " (%.0f-%.0f)", counts.first!, counts.last!) }
+                return counts[counts.count / 2]
             }
             func blocks(_ side: String) -> Double? {
                 guard let low = total("dhat", valgrind, executable, [id, side, "200"]),
@@ -115,7 +127,7 @@ enum Benchmarks {
             let typedInstructions = instructions("typed"), rawInstructions = instructions("raw")
             let ratio = typedInstructions.flatMap { typed in rawInstructions.map { String(format: "%.3fx", typed / $0) } } ?? "?"
             let parts = id.split(separator: "/")
-            var row = "| \(parts[0]) | \(parts[1]) | \(parts[2]) | \(typedInstructions.map { String(format: "%.0f", $0) } ?? "?") | \(rawInstructions.map { String(format: "%.0f", $0) } ?? "?") | \(ratio) |"
+            var row = "| \(parts[0]) | \(parts[1]) | \(parts[2]) | \(typedInstructions.map { String(format: "%.0f", $0) } ?? "?")\(ranges["typed"] ?? "") | \(rawInstructions.map { String(format: "%.0f", $0) } ?? "?")\(ranges["raw"] ?? "") | \(ratio) |"
             if allocations {
                 let typedBlocks = blocks("typed"), rawBlocks = blocks("raw")
                 row += " \(typedBlocks.map { String(format: "%.2f", $0) } ?? "?") | \(rawBlocks.map { String(format: "%.2f", $0) } ?? "?") |"

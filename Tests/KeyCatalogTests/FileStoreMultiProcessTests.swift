@@ -72,11 +72,18 @@ struct FileStoreMultiProcessTests {
         let recorder = FailureRecorder()
         let final = try recorder.record { try FileStoreOnDisk.read(url) }
         var acknowledgedWrites = 0
+        var tornTailReports = 0
         for index in 0..<writers {
             let child = children[index]
             let acknowledged = Self.acknowledged(outputs[index], errors: errors[index])
             acknowledgedWrites += Self.lines(outputs[index]).count
-            #expect(acknowledged.errors.isEmpty, "child \(index): \(acknowledged.errors.prefix(500))")
+            // A victim killed inside its append may leave a torn record (the kernel cuts a write
+            // short at a page boundary for a fatal signal); whoever opens the journal next reports
+            // it, moves it aside and cuts it off. That report is expected, and nothing else.
+            let reports = acknowledged.errors.split(separator: "\n")
+            let tornTails = reports.filter { $0.contains("that are not a whole record (a write cut short by a crash or power loss)") }
+            tornTailReports += tornTails.count
+            #expect(reports.count == tornTails.count, "child \(index): \(acknowledged.errors.prefix(500))")
             if victims.contains(index) {
                 #expect(child.terminationReason == .uncaughtSignal, "child \(index) was killed")
                 #expect(acknowledged.lastWrite >= 60, "child \(index) was killed mid-run")
@@ -96,6 +103,7 @@ struct FileStoreMultiProcessTests {
             }
         }
         #expect(acknowledgedWrites >= 3 * writesPerChild + 2 * 60)
+        #expect(tornTailReports <= victims.count, "one torn record at most per killed writer")
         // This process's view agrees with the file.
         let store = FileKeyValueStore(url: url)
         #expect(recorder.record { store.storedValues } == final)

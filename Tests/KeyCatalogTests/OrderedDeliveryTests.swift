@@ -26,7 +26,12 @@ struct OrderedDeliveryTests {
         await recorder.record {
             for trial in 0..<trials {
                 let last = Locked<Int?>(nil)
-                let observation = store.base.observe(Self.key) { value in last.withLock { $0 = value } }
+                // Every call, with the delivering thread: what a failure shows.
+                let calls = Locked<[String]>([])
+                let observation = store.base.observe(Self.key) { value in
+                    last.withLock { $0 = value }
+                    calls.withLock { $0.append("\(value) on thread \(pthread_self() % 10_007)") }
+                }
                 var stream = store.base.values(for: Self.key).makeAsyncIterator()
 
                 DispatchQueue.concurrentPerform(iterations: threads) { thread in
@@ -34,9 +39,13 @@ struct OrderedDeliveryTests {
                         store.base.set(Self.key, to: trial * 100 + thread * 10 + write + 1)
                     }
                 }
-                // Every writer returned, so every delivery round has ended.
+                // Every writer returned; a round may still be under way on a thread that is not a
+                // writer's (a UserDefaults suite's file watch delivers when another suite's
+                // synchronization rewrote this one's file), and it ends on the final value.
                 let final = store.base.get(Self.key)
-                if last.current != final { staleObserve.append("trial \(trial): observe ended on \(String(describing: last.current)), store holds \(final)") }
+                let deadline = ContinuousClock.now + .seconds(10)
+                while last.current != final, ContinuousClock.now < deadline { usleep(1_000) }
+                if last.current != final { staleObserve.append("trial \(trial): observe ended on \(String(describing: last.current)), store holds \(final); calls \(calls.current)") }
                 observation.cancel()
 
                 store.base.keyValueChanges.post(key: Self.key.id, value: .int(Self.sentinel))
