@@ -1,3 +1,7 @@
+#if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
+import Synchronization
+#endif
+
 /// Where a store announces the changes made through it, and where observers listen.
 ///
 /// Every built-in store has one. The typed observation API (``PersistentKeyValueStore/observe(_:_:)``,
@@ -47,6 +51,11 @@ public final class KeyValueChangeCenter: Sendable {
     }
 
     private let state = _Locked(State())
+    #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
+    /// How many keys have handlers: every write posts, and with none (the common case) a post
+    /// is this one load, without the lock. (`Atomic` needs macOS 15 and iOS 18: there, the lock.)
+    private let observedKeyCount = Atomic<Int>(0)
+    #endif
     /// Observation's view of the keys read through catalogs (``_trackAccess(forKey:)``), made on
     /// first use; `AnyObject` because Observation needs newer Apple platforms than the package.
     let observationTracking = _Locked<AnyObject?>(nil)
@@ -60,6 +69,9 @@ public final class KeyValueChangeCenter: Sendable {
             state.nextID += 1
             let isFirst = state.handlers[key] == nil
             state.handlers[key, default: [:]][state.nextID] = handler
+            #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
+            if isFirst { observedKeyCount.add(1, ordering: .releasing) }
+            #endif
             return (state.nextID, isFirst ? state.watcher : nil)
         }
         watcherToTell?.observedKeyDidChange(key)
@@ -69,6 +81,9 @@ public final class KeyValueChangeCenter: Sendable {
                 guard state.handlers[key]?.removeValue(forKey: id) != nil else { return nil }
                 guard state.handlers[key]?.isEmpty == true else { return nil }
                 state.handlers[key] = nil
+                #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
+                observedKeyCount.subtract(1, ordering: .releasing)
+                #endif
                 state.lastDelivered[key] = nil
                 return state.watcher
             }
@@ -107,6 +122,9 @@ public final class KeyValueChangeCenter: Sendable {
     /// `makeSource` runs only when the key has observers: with none (the common case on every
     /// write) a post costs one lock and one lookup, and allocates nothing.
     private func deliver(_ key: String, _ makeSource: () -> Source) {
+        #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
+        guard observedKeyCount.load(ordering: .acquiring) > 0 else { return }
+        #endif
         let source = state.withLock { state -> Source? in
             // Nobody observes anything (checked before hashing the key), or not this key.
             guard !state.handlers.isEmpty, state.handlers[key] != nil else { return nil }

@@ -134,14 +134,20 @@ extension PropertyListValue {
     /// Eight bytes at a time while no byte is below 0x20 or equal to 0xEF (the usual case), then
     /// byte by byte: every write runs this over its key and strings, some of them twice.
     private static func mayHoldForbiddenByte(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress else { return false }
+        guard let base = bytes.baseAddress, bytes.count >= 8 else { return mayHoldForbiddenByteOneByOne(bytes) }
+        func flagged(at index: Int) -> Bool {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+            return hasByteBelow(0x20, in: word) || hasByteBelow(1, in: word ^ 0xEFEF_EFEF_EFEF_EFEF)
+        }
         var index = 0
         while index + 8 <= bytes.count {
-            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-            if hasByteBelow(0x20, in: word) || hasByteBelow(1, in: word ^ 0xEFEF_EFEF_EFEF_EFEF) { break }
+            if flagged(at: index) { return mayHoldForbiddenByteOneByOne(UnsafeBufferPointer(rebasing: bytes[index...])) }
             index += 8
         }
-        return mayHoldForbiddenByteOneByOne(UnsafeBufferPointer(rebasing: bytes[index...]))
+        // The tail: the last eight bytes, overlapping the word before.
+        let last = bytes.count - 8
+        guard index < bytes.count, flagged(at: last) else { return false }
+        return mayHoldForbiddenByteOneByOne(UnsafeBufferPointer(rebasing: bytes[last...]))
     }
 
     /// Whether some byte of `word` is below `limit` (at most 0x80): exact, though a borrow may
