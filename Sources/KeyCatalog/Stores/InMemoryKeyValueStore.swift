@@ -2,7 +2,9 @@
 ///
 /// Values go through the same representations, property-list checks and debug-key rules as in the
 /// persistent stores, so a value that would fail to encode in UserDefaults fails here too, and a
-/// debug key in Release cannot be written.
+/// debug key in Release cannot be written. A collection (an array or dictionary of values that are
+/// not class instances) is decoded once per stored value: later reads of it return that value
+/// until the next write.
 ///
 /// ```swift
 /// let store = InMemoryKeyValueStore()
