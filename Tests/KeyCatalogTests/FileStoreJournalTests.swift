@@ -161,3 +161,20 @@ struct FileStoreJournalTests {
         #expect(store.get(PersistentKey<Int>("theirs", defaultValue: 0)) == 3)
     }
 }
+
+/// A store whose folder was removed under it starts again: the next write makes the folder and a
+/// new journal, which hold that write (what the removed files held is gone with them).
+@Suite struct FileStoreRemovedFolderTests {
+    @Test func aWriteAfterTheFolderWasRemovedMakesItAgain() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("settings.plist")
+        let store = FileKeyValueStore(url: url)
+        store.set(PersistentKey<Int>("old", defaultValue: 0), to: 1)
+        try FileManager.default.removeItem(at: directory.url)
+        let recorder = FailureRecorder()
+        recorder.record { store.set(PersistentKey<Int>("new", defaultValue: 0), to: 2) }
+        #expect(recorder.failures.isEmpty, "\(recorder.failures)")
+        #expect(try FileStoreOnDisk.read(url) == ["new": .int(2)])
+        #expect(store.get(PersistentKey<Int>("old", defaultValue: 0)) == 0)
+    }
+}

@@ -392,8 +392,8 @@ final class PropertyListFile: Sendable {
             do {
                 try compactIfDue()
             } catch {
-                // The store's folder is gone (removed while the compaction waited its turn): there
-                // is nothing left to compact, and the next write reports that it cannot append.
+                // The store's folder is gone (removed while the compaction ran): there is nothing
+                // left to compact, and the next write makes the folder and a new journal again.
                 guard FileManager.default.fileExists(atPath: url.deletingLastPathComponent().path) else { return }
                 Self.report(url, "the journal could not be compacted into the property list (\(error)); it is kept, and compaction is tried again after the next write")
             }
