@@ -45,8 +45,10 @@ public struct ArrayPersistentKeyValueRepresentation<Element: KeyValuePersistible
         let representation = Element.persistentKeyValueRepresentation
         var elements: [PropertyListValue] = []
         elements.reserveCapacity(value.count)
-        for (index, element) in value.enumerated() {
-            guard let stored = try representation.persistentValue(for: element) else {
+        // By index, not `enumerated()`: its (offset, element) tuple made the runtime look up
+        // tuple metadata on every write (about 300 instructions).
+        for index in value.indices {
+            guard let stored = try representation.persistentValue(for: value[index]) else {
                 throw PersistentKeyValueEncodingError("array element \(index) is nil; a property list cannot hold nil")
             }
             elements.append(stored)

@@ -134,7 +134,7 @@ extension PropertyListValue {
     /// Eight bytes at a time while no byte is below 0x20 or equal to 0xEF (the usual case), then
     /// byte by byte: every write runs this over its key and strings, some of them twice.
     private static func mayHoldForbiddenByte(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = bytes.baseAddress, bytes.count >= 8 else { return mayHoldForbiddenByteOneByOne(bytes) }
+        guard let base = bytes.baseAddress, bytes.count >= 8 else { return mayHoldForbiddenShortBytes(bytes) }
         func flagged(at index: Int) -> Bool {
             let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
             return hasByteBelow(0x20, in: word) || hasByteBelow(1, in: word ^ 0xEFEF_EFEF_EFEF_EFEF)
@@ -148,6 +148,16 @@ extension PropertyListValue {
         let last = bytes.count - 8
         guard index < bytes.count, flagged(at: last) else { return false }
         return mayHoldForbiddenByteOneByOne(UnsafeBufferPointer(rebasing: bytes[last...]))
+    }
+
+    /// Fewer than eight bytes: in one word, the rest spaces (which pass).
+    @inline(never)
+    private static func mayHoldForbiddenShortBytes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var word: UInt64 = 0x2020_2020_2020_2020
+        withUnsafeMutableBytes(of: &word) { $0.copyMemory(from: UnsafeRawBufferPointer(bytes)) }
+        word = UInt64(littleEndian: word)
+        guard hasByteBelow(0x20, in: word) || hasByteBelow(1, in: word ^ 0xEFEF_EFEF_EFEF_EFEF) else { return false }
+        return mayHoldForbiddenByteOneByOne(bytes)
     }
 
     /// Whether some byte of `word` is below `limit` (at most 0x80): exact, though a borrow may
