@@ -111,15 +111,21 @@ struct CatalogRenderer {
 
     // MARK: Members
 
-    /// `KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int>.launchCount, name: "launchCount", store: stores.standard, storeName: "standard")`,
-    /// written into the current line.
-    private func writeBinding(of key: KeyDeclaration, storesExpression: String, into writer: inout CodeWriter) {
-        writer.write("KeyCatalog.CatalogKey(")
+    /// What declares the key's static member: its key type, or, for a deprecated key, the
+    /// catalog's `_DeprecatedKeyDefinitions` (read there without a deprecation warning).
+    private func writeOwner(of key: KeyDeclaration, into writer: inout CodeWriter) {
         if key.deprecated != nil {
             writer.write(definitions)
         } else {
             SwiftTypes.writeKeyType(of: key, into: &writer)
         }
+    }
+
+    /// `KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int>.launchCount, name: "launchCount", store: stores.standard, storeName: "standard")`,
+    /// written into the current line.
+    private func writeBinding(of key: KeyDeclaration, storesExpression: String, into writer: inout CodeWriter) {
+        writer.write("KeyCatalog.CatalogKey(")
+        writeOwner(of: key, into: &writer)
         writer.write(".")
         writer.write(KeyAccessorRenderer.reference(to: key))
         writer.write(", name: ")
@@ -312,11 +318,7 @@ struct CatalogRenderer {
             writer.write("]")
         } else {
             writer.write(", key: ")
-            if key.deprecated != nil {
-                writer.write(definitions)
-            } else {
-                SwiftTypes.writeKeyType(of: key, into: &writer)
-            }
+            writeOwner(of: key, into: &writer)
             writer.write(".")
             writer.write(SwiftSyntax.identifier(key.name))
         }
