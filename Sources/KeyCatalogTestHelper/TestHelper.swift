@@ -7,6 +7,7 @@ import KeyCatalog
 /// KeyCatalogTestHelper defaults <suite> set <key> <int> [<string-key> <string>]
 /// KeyCatalogTestHelper defaults <suite> get <key>
 /// KeyCatalogTestHelper defaults <suite> set-exit-mid-sync <key> <int>
+/// KeyCatalogTestHelper defaults <suite> write-during-sync <key>
 /// KeyCatalogTestHelper defaults <suite> remove <key>          (`standard` as the suite: UserDefaults.standard)
 /// KeyCatalogTestHelper file <path> set <key> <int> [<string-key> <string>]
 /// KeyCatalogTestHelper file <path> get <key>
@@ -19,7 +20,12 @@ import KeyCatalog
 ///
 /// `set` writes through KeyCatalog and returns from `main` (a normal exit, no explicit
 /// synchronize); `set-exit-mid-sync` does too, but only once the delayed `synchronize()` has taken
-/// the suite and is held for 0.5 s before writing it; `get` prints the integer; `write-forever` writes `[n, n, …]` arrays of growing
+/// the suite and is held for 0.5 s before writing it; `write-during-sync` fills the suite with
+/// 64 KB of other keys, sets the key to 1, holds
+/// the delayed `synchronize()` in that window, sets it to 2 (printing `returned` if that returned
+/// within 5 s, else `blocked`, and exiting), prints what a read gives then (`read 2`), lets the
+/// synchronization go on, writes everything pending and prints what UserDefaults itself holds
+/// (`defaults 2`); `get` prints the integer; `write-forever` writes `[n, n, …]` arrays of growing
 /// length, printing `ready` after the first, until it is killed; `write-many` sets
 /// `<prefix>.<n % 8>` to `n` for n in 1...count, printing `<key> <n>` after each `set` returned
 /// (and `stale <key> <n>` on standard error if reading it back gives anything else);
@@ -75,6 +81,40 @@ enum TestHelper {
             store.set(PersistentKey<Int>(key, defaultValue: 0), to: value)
             taken.wait()
             print("exiting while the delayed synchronize() is under way")
+        case "write-during-sync":
+            // A write while KeyCatalog synchronizes a large suite must neither wait for it nor be
+            // lost. Large: 64 KB, over the size from which writes do not wait.
+            let intKey = PersistentKey<Int>(key, defaultValue: 0)
+            let defaults = store as! UserDefaults
+            for index in 0..<64 { defaults.set(String(repeating: "x", count: 1_000), forKey: "filler.\(index)") }
+            defaults.synchronize()
+            let entered = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+            UserDefaultsPersistence._synchronizationWillWrite = {
+                guard !Thread.isMainThread else { return }
+                entered.signal()
+                release.wait()
+            }
+            store.set(intKey, to: 1)
+            entered.wait()
+            let written = DispatchSemaphore(value: 0)
+            // UserDefaults is thread-safe, though not `Sendable` on Linux.
+            nonisolated(unsafe) let suite = store
+            let writer = Thread {
+                suite.set(intKey, to: 2)
+                written.signal()
+            }
+            writer.start()
+            guard written.wait(timeout: .now() + 5) == .success else {
+                print("blocked")
+                fflush(nil)
+                _exit(1)  // not exit(): its hook would wait for the synchronization held here
+            }
+            print("returned")
+            print("read \(store.get(intKey))")
+            UserDefaultsPersistence._synchronizationWillWrite = nil
+            release.signal()
+            UserDefaultsPersistence.synchronizePendingWrites()
+            print("defaults \(defaults.integer(forKey: key))")
         case "get":
             print(store.get(PersistentKey<Int>(key, defaultValue: -1)))
         case "remove":

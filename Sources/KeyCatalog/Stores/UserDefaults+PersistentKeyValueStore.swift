@@ -7,6 +7,11 @@ import Foundation
 /// ``UserDefaultsPersistence``).
 extension UserDefaults: PersistentKeyValueStore {
     public func persistentValue(forKey key: String) -> PropertyListValue? {
+        #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
+        if let deferred = UserDefaultsPersistence.deferredValue(forKey: key, in: self) {
+            return deferred ?? UserDefaultsPersistence.registeredValue(forKey: key, in: self)
+        }
+        #endif
         guard let object = object(forKey: key) else { return nil }
         guard let value = PropertyListValue(foundationObject: object) else {
             PersistentKeyValueFailure.report(
@@ -30,6 +35,9 @@ extension UserDefaults: PersistentKeyValueStore {
     /// `synchronize()` and a read of the domain's file). For other instances, whose domain name
     /// UserDefaults does not tell, a value equal to the registered default counts as not stored.
     public func hasPersistentValue(forKey key: String) -> Bool {
+        #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
+        if let deferred = UserDefaultsPersistence.deferredValue(forKey: key, in: self) { return deferred != nil }
+        #endif
         // Nothing in any domain: the common case (a migration's source that is long gone), and
         // cheaper than copying the persistent domain.
         guard let object = object(forKey: key) else { return false }
@@ -46,7 +54,7 @@ extension UserDefaults: PersistentKeyValueStore {
             // Equal to the registered default: only the file can tell. Write pending changes, then
             // read the standard domain's file (never asking for the domain by name: see
             // `UserDefaultsPersistence.persistentDomainName(of:)`).
-            synchronize()
+            UserDefaultsPersistence.synchronizeDeferringWrites(of: [self]) { _ = synchronize() }
             return UserDefaultsPersistence.standardDomainFileContents()?[key] != nil
         }
         #endif
@@ -68,19 +76,16 @@ extension UserDefaults: PersistentKeyValueStore {
             )
         }
         let object = value.foundationObject
-        // Waits (instead of spinning on CoreFoundation's lock) while KeyCatalog synchronizes.
-        UserDefaultsPersistence.writeGate.withLock { _ in set(object, forKey: key) }
+        UserDefaultsPersistence.write(value, forKey: key, in: self) { set(object, forKey: key) }
         #endif
-        UserDefaultsPersistence.scheduleSynchronization(of: self)
     }
 
     public func removePersistentValue(forKey key: String) {
         #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
         removeObject(forKey: key)
         #else
-        UserDefaultsPersistence.writeGate.withLock { _ in removeObject(forKey: key) }
+        UserDefaultsPersistence.write(nil, forKey: key, in: self) { removeObject(forKey: key) }
         #endif
-        UserDefaultsPersistence.scheduleSynchronization(of: self)
     }
 
     public func registerPersistentValues(_ values: [String: PropertyListValue]) {
@@ -92,10 +97,12 @@ extension UserDefaults: PersistentKeyValueStore {
     public func flushPersistentValues() throws {
         #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
         let file = UserDefaultsPersistence.domainFileURL(of: self)
-        let synchronized = UserDefaultsPersistence.writeGate.withLock { _ in
-            let synchronized = synchronize()
-            if let file { UserDefaultsPersistence.noteOwnWrite(file) }
-            return synchronized
+        let synchronized = UserDefaultsPersistence.synchronizationLock.withLock {
+            UserDefaultsPersistence.synchronizeDeferringWrites(of: [self]) {
+                let synchronized = synchronize()
+                if let file { UserDefaultsPersistence.noteOwnWrite(file) }
+                return synchronized
+            }
         }
         guard synchronized else {
             throw PersistentKeyValueEncodingError("UserDefaults.synchronize() failed; the suite's file could not be written")

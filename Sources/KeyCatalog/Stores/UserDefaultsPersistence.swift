@@ -97,18 +97,15 @@ public enum UserDefaultsPersistence {
     }
     #endif
 
-    /// Serializes KeyCatalog's writes with its own `synchronize()` calls.
-    ///
-    /// While `synchronize()` writes a suite's file, swift-corelibs-foundation holds the suite's
-    /// CoreFoundation lock, and a `set` on another thread spins for it in a `sched_yield` loop:
-    /// on a loaded machine the spinning writer and the synchronizing thread compete for the CPU,
-    /// and writes took 3-35 ms of CPU (once 300 ms wall). With this mutex held around both, a
-    /// write that arrives during a synchronization sleeps (futex) until it ends, and leaves the
-    /// CPU to it. Uncontended, it costs a write two atomic operations.
-    static let writeGate = _Locked(())
-
-    /// Writes every pending change to disk now.
+    /// Writes every pending change to disk now (also those KeyCatalog writes while it does).
     public static func synchronizePendingWrites() {
+        // Writes made during a pass are kept and then written by the next: a few passes at most.
+        var passes = 0
+        while passes < 4, synchronizePendingWritesOnce() { passes += 1 }
+    }
+
+    /// One pass: synchronizes the suites written since the last one; returns whether any was.
+    private static func synchronizePendingWritesOnce() -> Bool {
         // One synchronization at a time, to its end: the exit hook waits for a delayed one that
         // already took the pending suites, or the process could exit before they are on disk.
         synchronizationLock.lock()
@@ -121,17 +118,18 @@ public enum UserDefaultsPersistence {
             return state.pending
         }
         for defaults in pending {
+            #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
             synchronizationWillWrite.withLock { $0 }?()
-            #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
+            let synchronized = defaults.value.synchronize()
+            #else
             let file = domainFileURL(of: defaults.value)
-            #endif
-            let synchronized = writeGate.withLock { _ in
+            let synchronized = synchronizeDeferringWrites(of: pending.map(\.value)) {
+                synchronizationWillWrite.withLock { $0 }?()
                 let synchronized = defaults.value.synchronize()
-                #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
                 if let file { noteOwnWrite(file) }
-                #endif
                 return synchronized
             }
+            #endif
             guard !synchronized else { continue }
             PersistentKeyValueFailure.report(
                 PersistentKeyValueFailure(
@@ -142,13 +140,16 @@ public enum UserDefaultsPersistence {
                 )
             )
         }
+        return !pending.isEmpty
     }
 
-    private static let synchronizationLock = NSLock()
+    /// Held by each synchronization of KeyCatalog's from before it takes the pending suites until
+    /// it noted the files it wrote.
+    static let synchronizationLock = NSLock()
 
     /// Called by each coalesced or exit synchronization after it took the pending suites and
-    /// before it writes one: the seam of the test that exits in that window (the exit hook must
-    /// wait for the write). Not for apps.
+    /// before it writes one, while KeyCatalog's writes are kept out of UserDefaults (Linux): the
+    /// seam of the tests that exit or write in that window. Not for apps.
     public static var _synchronizationWillWrite: (@Sendable () -> Void)? {
         get { synchronizationWillWrite.withLock { $0 } }
         set { synchronizationWillWrite.withLock { $0 = newValue } }
@@ -171,7 +172,7 @@ public enum UserDefaultsPersistence {
         }
         if shouldSchedule {
             DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + synchronizationDelay) {
-                synchronizePendingWrites()
+                _ = synchronizePendingWritesOnce()
             }
         }
         #endif
@@ -253,12 +254,14 @@ public enum UserDefaultsPersistence {
             // reads the file again lets concurrent readers glimpse the file's values before the
             // suite's unsaved ones are laid over them, so it runs only for other writers.)
             guard let watcher else { return }
-            // Decided under the gate that KeyCatalog's own synchronizations hold until they have
-            // noted the file they wrote.
-            let isOtherWriter = writeGate.withLock { _ in
+            // Decided while none of KeyCatalog's own synchronizations runs: each notes the file it
+            // wrote before it ends.
+            let isOtherWriter = synchronizationLock.withLock {
                 guard !isOwnWrite(file) else { return false }
-                _ = suite.value.synchronize()
-                noteOwnWrite(file)
+                synchronizeDeferringWrites(of: [suite.value]) {
+                    _ = suite.value.synchronize()
+                    noteOwnWrite(file)
+                }
                 return true
             }
             if isOtherWriter { watcher.defaultsDidChange() }
