@@ -77,18 +77,12 @@ public final class InMemoryKeyValueStore: PersistentKeyValueStore, Sendable {
             stored[key] = Entry(value: value, generation: generation)
         }
 
-        /// The stored form of the entry at `index`, built now if its value was kept as it was set.
-        mutating func storedValue(at index: [String: Entry].Index) -> PropertyListValue {
-            // One read of the entry (`Dictionary.Values` copies it out whole).
-            let entry = stored.values[index]
-            if !entry.isUnencoded { return entry.value }
-            return buildStoredValue(at: index)
-        }
-
-        /// Out of line: reads of a value written as a `PropertyListValue` stay small.
+        /// The stored form of the entry for `key`, which has one, built now if its value was kept
+        /// as it was set. Out of line: reads of a value written as a `PropertyListValue` stay
+        /// small.
         @inline(never)
-        mutating func buildStoredValue(at index: [String: Entry].Index) -> PropertyListValue {
-            stored.values[index].storedValue()
+        mutating func buildStoredValue(forKey key: String) -> PropertyListValue {
+            stored[key]!.storedValue()
         }
     }
 
@@ -105,14 +99,10 @@ public final class InMemoryKeyValueStore: PersistentKeyValueStore, Sendable {
     /// Everything stored, by storage key.
     public var storedValues: [String: PropertyListValue] {
         contents.withLock { contents in
-            var values: [String: PropertyListValue] = [:]
-            values.reserveCapacity(contents.stored.count)
-            var index = contents.stored.startIndex
-            while index != contents.stored.endIndex {
-                values[contents.stored.keys[index]] = contents.storedValue(at: index)
-                contents.stored.formIndex(after: &index)
+            for (key, entry) in contents.stored where entry.isUnencoded {
+                _ = contents.buildStoredValue(forKey: key)
             }
-            return values
+            return contents.stored.mapValues(\.value)
         }
     }
 
@@ -120,8 +110,9 @@ public final class InMemoryKeyValueStore: PersistentKeyValueStore, Sendable {
 
     public func persistentValue(forKey key: String) -> PropertyListValue? {
         contents.withLock { contents in
-            guard let index = contents.stored.index(forKey: key) else { return contents.registered[key] }
-            return contents.storedValue(at: index)
+            guard let entry = contents.stored[key] else { return contents.registered[key] }
+            if !entry.isUnencoded { return entry.value }
+            return contents.buildStoredValue(forKey: key)
         }
     }
 
@@ -150,6 +141,8 @@ public final class InMemoryKeyValueStore: PersistentKeyValueStore, Sendable {
         let representationType = _typeIdentifier(of: representation)
         contents.withLock { contents in
             contents.generation &+= 1
+            // Through `values[index]`, which yields the entry in place: `stored[key]?.reuseDecoded`
+            // moves a copy out, so the box never looked unique (1,693 instructions a write, not 970).
             if let index = contents.stored.index(forKey: key),
                 contents.stored.values[index].reuseDecoded(for: value, representation: representationType, generation: contents.generation)
             {
@@ -162,11 +155,13 @@ public final class InMemoryKeyValueStore: PersistentKeyValueStore, Sendable {
 
     public func _decodedValue(forKey key: String, representation: ObjectIdentifier, decode: (PropertyListValue) -> _AnyDecodedValue?) -> _AnyDecodedValue? {
         let lookup = contents.withLock { contents -> Lookup in
-            guard let index = contents.stored.index(forKey: key) else {
+            // `stored[key]`, not `index(forKey:)` then `values[index]`: about 50 instructions less.
+            guard let entry = contents.stored[key] else {
                 return contents.registered[key].map { .stored($0, generation: nil) } ?? .none
             }
-            if let decoded = contents.stored.values[index].decoded, decoded.representation == representation { return .decoded(decoded.value) }
-            return .stored(contents.storedValue(at: index), generation: contents.stored.values[index].generation)
+            if let decoded = entry.decoded, decoded.representation == representation { return .decoded(decoded.value) }
+            let value = entry.isUnencoded ? contents.buildStoredValue(forKey: key) : entry.value
+            return .stored(value, generation: entry.generation)
         }
         switch lookup {
         case .decoded(let value):

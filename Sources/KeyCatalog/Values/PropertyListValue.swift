@@ -51,7 +51,18 @@ extension PropertyListValue {
     /// readers of the file may reject it whole. So they are refused everywhere, in memory too.
     ///
     /// - Throws: ``PropertyListValue/IncompatibilityError`` naming the offending path.
+    @inlinable
     public func validateForPropertyList() throws(IncompatibilityError) {
+        switch self {
+        // Inline, so that a write of a number decides this without a call.
+        case .bool, .int, .uint, .double, .data, .date: return
+        case .string, .array, .dictionary: try validateContents()
+        }
+    }
+
+    /// The check of a string, array or dictionary.
+    @usableFromInline
+    func validateContents() throws(IncompatibilityError) {
         // The common case, valid, without building the path of every element; the path is only
         // worked out once something is wrong.
         guard !isValidForPropertyList else { return }
