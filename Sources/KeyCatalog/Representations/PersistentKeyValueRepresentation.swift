@@ -50,8 +50,9 @@ public protocol PersistentKeyValueRepresentation<Value>: Sendable {
     /// (``PersistentKeyValueStore/_setUnencodedValue(_:representation:forKey:)``).
     ///
     /// `true` only where ``_encodesExactly(_:)`` and ``_decodesByTypeAlone`` both hold, and reads
-    /// use the decoded value: collections of the library's primitives. `false` by default, and
-    /// then the stored form is built and checked at once, which reports whatever is wrong.
+    /// use the decoded value: collections of the library's primitives, whose stored form the
+    /// store may build under its lock (it calls no code of yours). `false` by default, and then
+    /// the stored form is built and checked at once, which reports whatever is wrong.
     func _keepsUnencoded(_ value: Value) -> Bool
 }
 
