@@ -1,6 +1,7 @@
 import Foundation
-@testable import KeyCatalog
 import Testing
+
+@testable import KeyCatalog
 
 /// The in-memory store keeps a collection of the library's primitives as it was set, checked then,
 /// and builds its `PropertyListValue` only when something reads that: every way of reading it must
