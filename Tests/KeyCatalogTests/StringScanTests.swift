@@ -58,6 +58,34 @@ import Testing
         }
     }
 
+    /// The in-memory store keeps a `[String]` whose strings the quick scan clears without building
+    /// it (small strings read from the `String` value's own two words): every forbidden scalar,
+    /// at every position of every length, must still be refused with the eager check's message,
+    /// and every allowed one stored as it is.
+    @Test func theInMemoryStoreRefusesAForbiddenScalarInAnArrayAtEveryPosition() throws {
+        let key = PersistentKey<[String]>("Strings", defaultValue: [])
+        for (scalar, name) in Self.forbidden {
+            for string in Self.strings(placing: scalar) {
+                let store = InMemoryKeyValueStore()
+                store.set(key, to: ["kept"])
+                let recorder = FailureRecorder()
+                recorder.record { store.set(key, to: ["ok", string]) }
+                #expect(recorder.failures.count == 1, "\(string.debugDescription)")
+                #expect(recorder.failures.first?.message.contains("at [1]: string contains control character \(name)") == true, "\(string.debugDescription)")
+                #expect(store.get(key) == ["kept"], "\(string.debugDescription)")
+            }
+        }
+        for scalar in Self.allowed {
+            let store = InMemoryKeyValueStore()
+            let strings = Self.strings(placing: scalar)
+            let recorder = FailureRecorder()
+            recorder.record { store.set(key, to: strings) }
+            #expect(recorder.failures.isEmpty, "\(scalar.debugDescription)")
+            #expect(store.get(key) == strings)
+            #expect(store.persistentValue(forKey: "Strings") == .array(strings.map(PropertyListValue.string)))
+        }
+    }
+
     #if !canImport(Darwin)
     /// UserDefaults on Linux also refuses a leading U+FEFF, in a key or a value, and keeps one
     /// elsewhere: the same scan decides, for strings of every length.

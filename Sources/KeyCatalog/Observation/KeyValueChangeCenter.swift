@@ -53,8 +53,9 @@ public final class KeyValueChangeCenter: Sendable {
     private let state = _Locked(State())
     #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
     /// How many keys have handlers: every write posts, and with none (the common case) a post
-    /// is this one load, without the lock. (`Atomic` needs macOS 15 and iOS 18: there, the lock.)
-    private let observedKeyCount = Atomic<Int>(0)
+    /// is this one load, inlined into the write, without the lock. (`Atomic` needs macOS 15 and
+    /// iOS 18: there, the lock.)
+    @usableFromInline let observedKeyCount = Atomic<Int>(0)
     #endif
     /// Observation's view of the keys read through catalogs (``_trackAccess(forKey:)``), made on
     /// first use; `AnyObject` because Observation needs newer Apple platforms than the package.
@@ -109,7 +110,18 @@ public final class KeyValueChangeCenter: Sendable {
     ///
     /// The store may be read from another thread that is delivering the same key: post only for
     /// stores that are safe to use from any thread (every built-in store is).
+    @inlinable
     public func postCurrentValue(forKey key: String, in store: some PersistentKeyValueStore) {
+        #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
+        // Nobody observes anything: the common case on every write, without a call.
+        guard observedKeyCount.load(ordering: .acquiring) > 0 else { return }
+        #endif
+        postCurrentValueToObservers(forKey: key, in: store)
+    }
+
+    /// ``postCurrentValue(forKey:in:)`` once some key has observers.
+    @usableFromInline
+    func postCurrentValueToObservers(forKey key: String, in store: some PersistentKeyValueStore) {
         deliver(key) {
             let store = _UncheckedSendable<any PersistentKeyValueStore>(store)
             return .current { store.value.persistentValue(forKey: key) }

@@ -35,9 +35,18 @@ public protocol PrimitiveKeyValuePersistible: KeyValuePersistible {
 
     /// Reads a stored value, or throws ``PersistentKeyValueDecodingError``.
     init(primitivePersistentValue: PropertyListValue) throws
+
+    /// Whether ``primitivePersistentValue`` is certainly a valid property-list value that reads
+    /// back as this very value, decided cheaply (see
+    /// ``PersistentKeyValueRepresentation/_encodesExactly(_:)``). `false` by default; the
+    /// library's primitives say `true`, a string unless it may hold a character a property list
+    /// refuses.
+    var _encodesExactly: Bool { get }
 }
 
 extension PrimitiveKeyValuePersistible {
+    public var _encodesExactly: Bool { false }
+
     /// Stores the value natively, as its ``PrimitiveKeyValuePersistible/primitivePersistentValue``.
     @inlinable
     public static var persistentKeyValueRepresentation: PrimitivePersistentKeyValueRepresentation<Self> {

@@ -4,6 +4,8 @@ extension Bool: PrimitiveKeyValuePersistible {
     @inlinable
     public var primitivePersistentValue: PropertyListValue { .bool(self) }
 
+    public var _encodesExactly: Bool { true }
+
     @inlinable
     public init(primitivePersistentValue stored: PropertyListValue) throws {
         switch stored {
@@ -20,6 +22,10 @@ extension String: PrimitiveKeyValuePersistible {
     @inlinable
     public var primitivePersistentValue: PropertyListValue { .string(self) }
 
+    /// The quick scan that ``PropertyListValue/validateForPropertyList()`` starts with: a string
+    /// it flags is built and checked in full.
+    public var _encodesExactly: Bool { !PropertyListValue.mayHoldControlOrSpecialScalar(self) }
+
     @inlinable
     public init(primitivePersistentValue stored: PropertyListValue) throws {
         guard case .string(let value) = stored else {
@@ -33,6 +39,8 @@ extension Data: PrimitiveKeyValuePersistible {
     @inlinable
     public var primitivePersistentValue: PropertyListValue { .data(self) }
 
+    public var _encodesExactly: Bool { true }
+
     @inlinable
     public init(primitivePersistentValue stored: PropertyListValue) throws {
         guard case .data(let value) = stored else {
@@ -45,6 +53,8 @@ extension Data: PrimitiveKeyValuePersistible {
 extension Double: PrimitiveKeyValuePersistible {
     @inlinable
     public var primitivePersistentValue: PropertyListValue { .double(self) }
+
+    public var _encodesExactly: Bool { true }
 
     @inlinable
     public init(primitivePersistentValue stored: PropertyListValue) throws {
@@ -62,6 +72,9 @@ extension Float: PrimitiveKeyValuePersistible {
     @inlinable
     public var primitivePersistentValue: PropertyListValue { .double(Double(self)) }
 
+    /// A signaling NaN comes back quiet from its `Double`.
+    public var _encodesExactly: Bool { !isSignalingNaN }
+
     @inlinable
     public init(primitivePersistentValue stored: PropertyListValue) throws {
         self = Float(try Double(primitivePersistentValue: stored))
@@ -77,6 +90,8 @@ extension _IntegerKeyValuePersistible {
         if let value = Int(exactly: self) { return .int(value) }
         return .uint(UInt64(self))
     }
+
+    public var _encodesExactly: Bool { true }
 
     @inlinable
     public init(primitivePersistentValue stored: PropertyListValue) throws {

@@ -26,6 +26,19 @@ public struct OptionalPersistentKeyValueRepresentation<Wrapped: PersistentKeyVal
     }
 
     public var _decodesByTypeAlone: Bool { wrapped._decodesByTypeAlone }
+
+    /// `nil` is stored as no value, so it is never kept as it is.
+    @inlinable
+    public func _encodesExactly(_ value: Value) -> Bool {
+        guard let value else { return false }
+        return wrapped._encodesExactly(value)
+    }
+
+    @inlinable
+    public func _keepsUnencoded(_ value: Value) -> Bool {
+        guard let value else { return false }
+        return wrapped._keepsUnencoded(value)
+    }
 }
 
 /// Stores a homogeneous array element by element, each through the element type's representation.
@@ -69,6 +82,27 @@ public struct ArrayPersistentKeyValueRepresentation<Element: KeyValuePersistible
 
     /// Elements go through their type's own representation, so the type alone decides.
     public var _decodesByTypeAlone: Bool { !(Element.self is AnyClass) }
+
+    /// When every element does.
+    @inlinable
+    @_specialize(where Element == String)
+    @_specialize(where Element == Int)
+    public func _encodesExactly(_ value: [Element]) -> Bool {
+        let representation = Element.persistentKeyValueRepresentation
+        for index in value.indices where !representation._encodesExactly(value[index]) {
+            return false
+        }
+        return true
+    }
+
+    /// When it encodes exactly: elements that do are never class instances, so the type alone
+    /// decides how it decodes.
+    @inlinable
+    @_specialize(where Element == String)
+    @_specialize(where Element == Int)
+    public func _keepsUnencoded(_ value: [Element]) -> Bool {
+        _encodesExactly(value)
+    }
 }
 
 /// Stores a homogeneous `[String: Value]` member by member, each through the value type's representation.
@@ -108,6 +142,27 @@ public struct DictionaryPersistentKeyValueRepresentation<Member: KeyValuePersist
 
     /// Members go through their type's own representation, so the type alone decides.
     public var _decodesByTypeAlone: Bool { !(Member.self is AnyClass) }
+
+    /// When every member does, and no key may hold a character a property list refuses.
+    @inlinable
+    @_specialize(where Member == String)
+    @_specialize(where Member == Int)
+    public func _encodesExactly(_ value: [String: Member]) -> Bool {
+        let representation = Member.persistentKeyValueRepresentation
+        for (key, member) in value where !key._encodesExactly || !representation._encodesExactly(member) {
+            return false
+        }
+        return true
+    }
+
+    /// When it encodes exactly: members that do are never class instances, so the type alone
+    /// decides how it decodes.
+    @inlinable
+    @_specialize(where Member == String)
+    @_specialize(where Member == Int)
+    public func _keepsUnencoded(_ value: [String: Member]) -> Bool {
+        _encodesExactly(value)
+    }
 }
 
 extension Optional: KeyValuePersistible where Wrapped: KeyValuePersistible {

@@ -35,10 +35,33 @@ public protocol PersistentKeyValueRepresentation<Value>: Sendable {
     /// representation. `false` unless a representation says so: one with settings or closures
     /// (a proxy, a coder passed in) may decode the same value differently.
     var _decodesByTypeAlone: Bool { get }
+
+    /// Whether ``persistentValue(for:)`` certainly returns a stored form of `value` (not `nil`)
+    /// that ``PropertyListValue/validateForPropertyList()`` accepts, and ``value(from:)`` reads
+    /// that stored form back as `value` itself: then a store may keep `value` and build its
+    /// stored form later (see ``_keepsUnencoded(_:)``).
+    ///
+    /// Decided without building the stored form, so only where that is cheap and certain: the
+    /// library's primitives, and its collections and optionals of them. `false` by default.
+    func _encodesExactly(_ value: Value) -> Bool
+
+    /// Whether a store that keeps decoded values (``InMemoryKeyValueStore``) should keep `value`
+    /// as it is, building its stored form only when that is read
+    /// (``PersistentKeyValueStore/_setUnencodedValue(_:representation:forKey:)``).
+    ///
+    /// `true` only where ``_encodesExactly(_:)`` and ``_decodesByTypeAlone`` both hold, and reads
+    /// use the decoded value: collections of the library's primitives, whose stored form the
+    /// store may build under its lock (it calls no code of yours). `false` by default, and then
+    /// the stored form is built and checked at once, which reports whatever is wrong.
+    func _keepsUnencoded(_ value: Value) -> Bool
 }
 
 extension PersistentKeyValueRepresentation {
     public var _decodesByTypeAlone: Bool { false }
+
+    public func _encodesExactly(_ value: Value) -> Bool { false }
+
+    public func _keepsUnencoded(_ value: Value) -> Bool { false }
 }
 
 /// A stored value that a representation could not turn back into a Swift value.

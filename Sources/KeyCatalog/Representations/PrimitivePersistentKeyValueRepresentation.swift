@@ -21,4 +21,9 @@ public struct PrimitivePersistentKeyValueRepresentation<Value: PrimitiveKeyValue
     public func value(from persistentValue: PropertyListValue) throws -> Value {
         try Value(primitivePersistentValue: persistentValue)
     }
+
+    @inlinable
+    public func _encodesExactly(_ value: Value) -> Bool {
+        value._encodesExactly
+    }
 }

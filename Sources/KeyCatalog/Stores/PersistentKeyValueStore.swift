@@ -58,6 +58,15 @@ public protocol PersistentKeyValueStore: AnyObject {
     /// decoded it, else `decode`'s, which the store may keep until the value changes. `nil` when
     /// nothing is stored or `decode` failed (it reports). Only called when ``_keepsDecodedValues``.
     func _decodedValue(forKey key: String, representation: ObjectIdentifier, decode: (PropertyListValue) -> _AnyDecodedValue?) -> _AnyDecodedValue?
+
+    /// Stores `value` under `key` as it is, building its stored form only when that is read;
+    /// ``get(_:)`` through a representation of the same type then returns `value` without
+    /// decoding. On failure the old value must stay.
+    ///
+    /// Only called when ``_keepsDecodedValues``, for a representation that
+    /// ``PersistentKeyValueRepresentation/_keepsUnencoded(_:)`` `value` (so its stored form is
+    /// valid). By default, the stored form is built and given to ``setPersistentValue(_:forKey:)``.
+    func _setUnencodedValue<Value: Sendable>(_ value: Value, representation: any PersistentKeyValueRepresentation<Value>, forKey key: String) throws
 }
 
 /// A decoded value as a store keeps it (see ``PersistentKeyValueStore/_decodedValue(forKey:representation:decode:)``).
@@ -65,14 +74,38 @@ public protocol PersistentKeyValueStore: AnyObject {
 /// without a dynamic cast from `Any`.
 public class _AnyDecodedValue: @unchecked Sendable {
     @usableFromInline init() {}
+
+    /// The stored form of a value kept as it was set
+    /// (``PersistentKeyValueStore/_setUnencodedValue(_:representation:forKey:)``), built now.
+    func storedForm() -> PropertyListValue {
+        fatalError("only a value kept as it was set has a stored form to build")
+    }
 }
 
 /// A decoded value of one type.
+///
+/// A store may replace `value` while it holds the only reference to the box (under its lock,
+/// after `isKnownUniquelyReferenced`): every reader has a reference of its own while it reads.
 public final class _DecodedValue<Value>: _AnyDecodedValue, @unchecked Sendable {
-    @usableFromInline let value: Value
+    // Unchecked: replaced only when nobody else can reach the box (see above); dynamic
+    // exclusivity checks would cost every read about 40 instructions.
+    @exclusivity(unchecked) @usableFromInline var value: Value
+    /// The representation the value came through: a value kept as it was set has its stored
+    /// form built with it. A store reuses the box only for a value of the same type of
+    /// representation, whose instances all store a value alike (``PersistentKeyValueRepresentation/_keepsUnencoded(_:)``).
+    let representation: any PersistentKeyValueRepresentation<Value>
 
-    @usableFromInline init(_ value: Value) {
+    @usableFromInline init(_ value: Value, representation: any PersistentKeyValueRepresentation<Value>) {
         self.value = value
+        self.representation = representation
+    }
+
+    override func storedForm() -> PropertyListValue {
+        // `_keepsUnencoded(_:)` said, when the value was set, that this cannot fail.
+        guard let stored = try? representation.persistentValue(for: value) else {
+            fatalError("\(Value.self) was kept as it was set, but its stored form cannot be built")
+        }
+        return stored
     }
 }
 
@@ -83,6 +116,12 @@ extension PersistentKeyValueStore {
 
     public func _decodedValue(forKey key: String, representation: ObjectIdentifier, decode: (PropertyListValue) -> _AnyDecodedValue?) -> _AnyDecodedValue? {
         persistentValue(forKey: key).flatMap(decode)
+    }
+
+    public func _setUnencodedValue<Value: Sendable>(_ value: Value, representation: any PersistentKeyValueRepresentation<Value>, forKey key: String) throws {
+        guard let stored = try representation.persistentValue(for: value) else { return try removePersistentValue(forKey: key) }
+        try stored.validateForPropertyList()
+        try setPersistentValue(stored, forKey: key)
     }
 }
 
@@ -97,9 +136,9 @@ extension PersistentKeyValueStore {
         if _keepsDecodedValues {
             let representation = key.representation
             if representation._decodesByTypeAlone {
-                let decoded = _decodedValue(forKey: key.id, representation: ObjectIdentifier(type(of: representation) as Any.Type)) { stored in
+                let decoded = _decodedValue(forKey: key.id, representation: _typeIdentifier(of: representation)) { stored in
                     do {
-                        return _DecodedValue(try representation.value(from: stored))
+                        return _DecodedValue(try representation.value(from: stored), representation: representation)
                     } catch {
                         _reportUnreadable(key: key.id, store: persistentStoreDescription, error)
                         return nil
@@ -173,6 +212,19 @@ extension PersistentKeyValueStore {
     @inlinable
     public func _set<Key: PersistentKeyProtocol>(_ key: Key, to value: Key.Value) throws(PersistentKeyValueFailure) {
         guard key.isStoreAccessEnabled else { return }
+        // A collection the store can keep as it is: its stored form is built when first read,
+        // and reads through the same type of representation return it without decoding.
+        // (`key.representation` is named each time, not copied into a local: the copy of the
+        // existential cost every write about 70 instructions.)
+        if _keepsDecodedValues, key.representation._keepsUnencoded(value) {
+            do {
+                try _setUnencodedValue(value, representation: key.representation, forKey: key.id)
+            } catch {
+                throw _failure(.write, key: key.id, error)
+            }
+            keyValueChanges.postCurrentValue(forKey: key.id, in: self)
+            return
+        }
         let stored: PropertyListValue?
         do {
             stored = try key.representation.persistentValue(for: value)
@@ -231,6 +283,14 @@ func _decodeOrDefault<Key: PersistentKeyProtocol>(
         _reportUnreadable(key: key.id, store: store(), error)
         return key.defaultValue
     }
+}
+
+/// The type of a key's representation, which its decoded values are kept under: the existential
+/// opened, its type taken as the generic parameter. (`type(of:)` on the existential, or on the
+/// generic value, is a runtime call of about 50 instructions.)
+@inlinable
+func _typeIdentifier<Representation: PersistentKeyValueRepresentation>(of _: Representation) -> ObjectIdentifier {
+    ObjectIdentifier(Representation.self)
 }
 
 @usableFromInline

@@ -51,7 +51,18 @@ extension PropertyListValue {
     /// readers of the file may reject it whole. So they are refused everywhere, in memory too.
     ///
     /// - Throws: ``PropertyListValue/IncompatibilityError`` naming the offending path.
+    @inlinable
     public func validateForPropertyList() throws(IncompatibilityError) {
+        switch self {
+        // Inline, so that a write of a number decides this without a call.
+        case .bool, .int, .uint, .double, .data, .date: return
+        case .string, .array, .dictionary: try validateContents()
+        }
+    }
+
+    /// The check of a string, array or dictionary.
+    @usableFromInline
+    func validateContents() throws(IncompatibilityError) {
         // The common case, valid, without building the path of every element; the path is only
         // worked out once something is wrong.
         guard !isValidForPropertyList else { return }
@@ -125,10 +136,49 @@ extension PropertyListValue {
     /// Whether `string` may hold a C0 control character other than tab, line feed and carriage
     /// return, or a scalar from U+F000 to U+FFFF (U+FEFF, U+FFFE, U+FFFF among them); `false`
     /// means it holds none. The quick test before any check that decodes scalars.
+    @inline(__always)
     static func mayHoldControlOrSpecialScalar(_ string: String) -> Bool {
+        !isSmallAndClear(string) && mayHoldForbiddenByte(in: string)
+    }
+
+    /// The scan of ``mayHoldControlOrSpecialScalar(_:)`` beyond small strings, out of line.
+    @inline(never)
+    private static func mayHoldForbiddenByte(in string: String) -> Bool {
         // Over the contiguous UTF-8 bytes (native and small strings have them): iterating
         // `String.UTF8View` index by index cost ~35 instructions a byte.
         string.utf8.withContiguousStorageIfAvailable(mayHoldForbiddenByte) ?? mayHoldForbiddenByteOneByOne(string.utf8)
+    }
+
+    /// Whether `string` is a small string (up to 15 bytes of UTF-8, held in the `String` value
+    /// itself) with no byte the scan flags; `false` for any other string, which the scan then
+    /// reads. About 20 instructions, against about 90 for the scan of a small string (which
+    /// copies it out to give its bytes a pointer): a `[String]` write checks every element.
+    ///
+    /// It reads the value's two words: on 64-bit platforms the layout of small strings is part
+    /// of the standard library's ABI (the bytes in order, then a discriminator byte whose 0x20
+    /// bit marks a small string and whose low four bits are the count). StringScanTests puts
+    /// every forbidden byte at every position of every length.
+    @inline(__always)
+    private static func isSmallAndClear(_ string: String) -> Bool {
+        #if arch(x86_64) || arch(arm64)
+        let (low, high) = unsafeBitCast(string, to: (UInt64, UInt64).self)
+        let discriminator = high &>> 56
+        guard discriminator & 0x20 != 0 else { return false }
+        let count = discriminator & 0x0F
+        // Bytes past the end (and the discriminator) read as spaces, which pass.
+        let lowKept: UInt64 = count >= 8 ? ~0 : (1 &<< (count &* 8)) &- 1
+        let highKept: UInt64 = count <= 8 ? 0 : (1 &<< ((count &- 8) &* 8)) &- 1
+        let spaces: UInt64 = 0x2020_2020_2020_2020
+        return !isFlagged(low & lowKept | spaces & ~lowKept) && !isFlagged(high & highKept | spaces & ~highKept)
+        #else
+        return false
+        #endif
+    }
+
+    /// Whether a word of eight UTF-8 bytes may hold a byte below 0x20 or equal to 0xEF.
+    @inline(__always)
+    private static func isFlagged(_ word: UInt64) -> Bool {
+        hasByteBelow(0x20, in: word) || hasByteBelow(1, in: word ^ 0xEFEF_EFEF_EFEF_EFEF)
     }
 
     /// Eight bytes at a time while no byte is below 0x20 or equal to 0xEF (the usual case), then
@@ -136,8 +186,7 @@ extension PropertyListValue {
     private static func mayHoldForbiddenByte(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress, bytes.count >= 8 else { return mayHoldForbiddenShortBytes(bytes) }
         func flagged(at index: Int) -> Bool {
-            let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-            return hasByteBelow(0x20, in: word) || hasByteBelow(1, in: word ^ 0xEFEF_EFEF_EFEF_EFEF)
+            isFlagged(UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)))
         }
         var index = 0
         while index + 8 <= bytes.count {
@@ -156,7 +205,7 @@ extension PropertyListValue {
         var word: UInt64 = 0x2020_2020_2020_2020
         withUnsafeMutableBytes(of: &word) { $0.copyMemory(from: UnsafeRawBufferPointer(bytes)) }
         word = UInt64(littleEndian: word)
-        guard hasByteBelow(0x20, in: word) || hasByteBelow(1, in: word ^ 0xEFEF_EFEF_EFEF_EFEF) else { return false }
+        guard isFlagged(word) else { return false }
         return mayHoldForbiddenByteOneByOne(bytes)
     }
 
