@@ -10,7 +10,7 @@ import PackagePlugin
 /// message naming the file to delete.
 @main
 struct GenerateKeys: CommandPlugin {
-    func performCommand(context: PluginContext, arguments: [String]) async throws {
+    func performCommand(context: PluginContext, arguments: [String]) throws {
         var extractor = ArgumentExtractor(arguments)
         let targetNames = extractor.extractOption(named: "target")
         guard extractor.remainingArguments.isEmpty else {

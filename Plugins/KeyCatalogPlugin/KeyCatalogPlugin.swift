@@ -9,7 +9,7 @@ import PackagePlugin
 /// `KeyCatalog.generated.swift` (from `generate-keys`) fails with a message naming that file.
 @main
 struct KeyCatalogPlugin: BuildToolPlugin {
-    func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
+    func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         guard let module = target as? SourceModuleTarget else { return [] }
         guard let manifest = manifestURL(inTargetDirectory: module.directoryURL) else {
             throw missingManifestError(target: target.name, directory: module.directoryURL)

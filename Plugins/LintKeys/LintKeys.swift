@@ -7,7 +7,7 @@ import PackagePlugin
 /// rules as the build. Needs no permissions, so CI runs it without flags.
 @main
 struct LintKeys: CommandPlugin {
-    func performCommand(context: PluginContext, arguments: [String]) async throws {
+    func performCommand(context: PluginContext, arguments: [String]) throws {
         var extractor = ArgumentExtractor(arguments)
         let targetNames = extractor.extractOption(named: "target")
         let strict = extractor.extractFlag(named: "strict") > 0
