@@ -34,7 +34,7 @@ let package = Package(
                 permissions: []
             )
             // No `dependencies: ["keycatalog"]`: the command plugins build the tool themselves
-            // (see keycatalogExecutable in Plugins/Shared), so running one relinks nothing.
+            // (see keycatalogExecutable in Plugins/Shared/CommandPluginSupport.swift), so running one relinks nothing.
         ),
 
         // `swift package --allow-writing-to-package-directory generate-keys`: commits generated code.

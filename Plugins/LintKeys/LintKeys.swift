@@ -7,11 +7,11 @@ import PackagePlugin
 /// rules as the build. Needs no permissions, so CI runs it without flags.
 @main
 struct LintKeys: CommandPlugin {
-    func performCommand(context: PluginContext, arguments: [String]) async throws {
+    func performCommand(context: PluginContext, arguments: [String]) throws {
         var extractor = ArgumentExtractor(arguments)
         let targetNames = extractor.extractOption(named: "target")
-        let passThrough = extractor.extractFlag(named: "strict") > 0 ? ["--strict"] : []
-        let format = extractor.extractOption(named: "format").last.map { ["--format", $0] } ?? []
+        let strict = extractor.extractFlag(named: "strict") > 0
+        let format = extractor.extractOption(named: "format").last
         guard extractor.remainingArguments.isEmpty else {
             throw KeyCatalogPluginError(
                 description: "unexpected arguments \(extractor.remainingArguments); usage: swift package lint-keys [--target NAME]... [--strict] [--format text|json|github]"
@@ -23,7 +23,19 @@ struct LintKeys: CommandPlugin {
             return
         }
         let tool = try keycatalogExecutable(packageManager)
-        let status = try runTool(tool, ["lint"] + passThrough + format + targets.map { $0.manifest.path })
+        var toolArguments = ["lint"]
+        if strict {
+            toolArguments.append("--strict")
+        }
+        if let format {
+            toolArguments += ["--format", format]
+        }
+        var names: [String] = []
+        for target in targets {
+            toolArguments.append(target.manifest.path)
+            names.append(target.name)
+        }
+        let status = try runTool(tool, toolArguments)
         switch status {
         case 0:
             break
@@ -33,8 +45,123 @@ struct LintKeys: CommandPlugin {
                 description: "keycatalog rejected the arguments lint-keys passed it (a usage error, exit code \(status); see its message), so nothing was linted; check the options, as in --format text, json or github"
             )
         default:
-            throw KeyCatalogPluginError(description: "lint-keys found problems in \(targets.map(\.name).joined(separator: ", ")) (exit code \(status))")
+            throw KeyCatalogPluginError(description: "lint-keys found problems in \(names.joined(separator: ", ")) (exit code \(status))")
         }
-        print("lint-keys: \(targets.count) manifest(s) clean: \(targets.map(\.name).joined(separator: ", "))")
+        print("lint-keys: \(targets.count) manifest(s) clean: \(names.joined(separator: ", "))")
     }
+}
+
+/// `keycatalog`'s exit code for a usage error (`EX_USAGE`): bad arguments, not findings.
+let toolUsageErrorStatus: Int32 = 64
+
+// MARK: - Copied from Plugins/Shared/PluginCore.swift by Scripts/sync-plugin-sources.sh: edit it there
+
+/// The manifest's file name, looked up in a target's own folder.
+let manifestFileName = "keys.json"
+
+/// The file the build plugin and `generate-keys` write.
+let generatedFileName = "KeyCatalog.generated.swift"
+
+/// A plugin failure whose message names the target, the file expected and the fix.
+///
+/// The description has no `error: ` prefix: SwiftPM adds its own when it reports the error.
+struct KeyCatalogPluginError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// The manifest of a target: `keys.json` in the target's folder (a symlink counts), or `nil`.
+func manifestURL(inTargetDirectory directory: URL) -> URL? {
+    let url = directory.appendingPathComponent(manifestFileName)
+    return FileManager.default.fileExists(atPath: url.path) ? url : nil
+}
+
+// MARK: - Copied from Plugins/Shared/CommandPluginSupport.swift by Scripts/sync-plugin-sources.sh: edit it there
+
+/// The `keycatalog` executable for a command plugin, built like `swift build --product keycatalog`.
+///
+/// Command plugins build it through the package manager instead of declaring it as a plugin
+/// dependency: a dependency is linked as `keycatalog-tool` by both the plugin-tools build and the
+/// package's build (when a target also uses the build plugin), each relinking it over the other's,
+/// so every `lint-keys` relinked the tool and the next `swift build` regenerated every catalog.
+/// This build is incremental (a no-op when nothing changed) and shares nothing with the build
+/// plugin's tool.
+func keycatalogExecutable(_ packageManager: PackageManager) throws -> URL {
+    let result = try packageManager.build(.product("keycatalog"), parameters: .init(configuration: .debug, logging: .concise))
+    guard result.succeeded else {
+        throw KeyCatalogPluginError(description: "could not build the keycatalog tool:\n\(result.logText)")
+    }
+    var built: [String] = []
+    for artifact in result.builtArtifacts {
+        let name = artifact.url.lastPathComponent
+        if artifact.kind == .executable && name == "keycatalog" {
+            return artifact.url
+        }
+        built.append(name)
+    }
+    throw KeyCatalogPluginError(
+        description: "building product 'keycatalog' gave no 'keycatalog' executable (built: \(built.joined(separator: ", ")))"
+    )
+}
+
+/// Runs `keycatalog` with `arguments`, passing its output through; returns its exit status.
+func runTool(_ tool: URL, _ arguments: [String]) throws -> Int32 {
+    let process = Process()
+    process.executableURL = tool
+    process.arguments = arguments
+    try process.run()
+    process.waitUntilExit()
+    return process.terminationStatus
+}
+
+/// A source-module target that has a manifest.
+struct ManifestTarget {
+    let name: String
+    let directory: URL
+    let manifest: URL
+}
+
+/// The source-module targets of a package that have a manifest, optionally only those named.
+///
+/// Written as loops, without closures or key paths: SwiftPM compiles every plugin of this package
+/// for every client's build, and closures cost compile time (BENCHMARKS.md, "Client build").
+func targetsWithManifests(in package: Package, named names: [String]) throws -> [ManifestTarget] {
+    var modules: [SourceModuleTarget] = []
+    for target in package.targets {
+        if let module = target as? SourceModuleTarget {
+            modules.append(module)
+        }
+    }
+    var moduleNames: [String] = []
+    var found: [ManifestTarget] = []
+    var foundNames: [String] = []
+    for module in modules {
+        moduleNames.append(module.name)
+        if names.isEmpty || names.contains(module.name), let manifest = manifestURL(inTargetDirectory: module.directoryURL) {
+            found.append(ManifestTarget(name: module.name, directory: module.directoryURL, manifest: manifest))
+            foundNames.append(module.name)
+        }
+    }
+    for name in names where !moduleNames.contains(name) {
+        var withManifests: [String] = []
+        for module in modules where manifestURL(inTargetDirectory: module.directoryURL) != nil {
+            withManifests.append(module.name)
+        }
+        let choices: String
+        if withManifests.isEmpty {
+            choices = "none of its source targets has a \(manifestFileName) (source targets: \(moduleNames.sorted().joined(separator: ", ")))"
+        } else {
+            choices = "targets with a \(manifestFileName): \(withManifests.sorted().joined(separator: ", "))"
+        }
+        throw KeyCatalogPluginError(
+            description: "no source target named '\(name)' in package '\(package.displayName)'; pass --target with one of its targets; \(choices)"
+        )
+    }
+    for name in names where !foundNames.contains(name) {
+        for module in modules where module.name == name {
+            throw KeyCatalogPluginError(
+                description: "target '\(name)' has no \(manifestFileName) in \(module.directoryURL.path); add one there"
+            )
+        }
+    }
+    return found
 }
