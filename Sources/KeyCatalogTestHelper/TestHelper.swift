@@ -8,6 +8,7 @@ import KeyCatalog
 /// KeyCatalogTestHelper defaults <suite> get <key>
 /// KeyCatalogTestHelper defaults <suite> set-exit-mid-sync <key> <int>
 /// KeyCatalogTestHelper defaults <suite> write-during-sync <key>
+/// KeyCatalogTestHelper defaults <suite> set-blocked <key> <int>
 /// KeyCatalogTestHelper defaults <suite> remove <key>          (`standard` as the suite: UserDefaults.standard)
 /// KeyCatalogTestHelper file <path> set <key> <int> [<string-key> <string>]
 /// KeyCatalogTestHelper file <path> get <key>
@@ -25,7 +26,9 @@ import KeyCatalog
 /// the delayed `synchronize()` in that window, sets it to 2 (printing `returned` if that returned
 /// within 5 s, else `blocked`, and exiting), prints what a read gives then (`read 2`), lets the
 /// synchronization go on, writes everything pending and prints what UserDefaults itself holds
-/// (`defaults 2`); `get` prints the integer; `write-forever` writes `[n, n, …]` arrays of growing
+/// (`defaults 2`); `set-blocked` puts a folder where the suite's file goes, sets the key, writes
+/// everything pending (which fails and is reported on standard error) and prints `done`; `get`
+/// prints the integer; `write-forever` writes `[n, n, …]` arrays of growing
 /// length, printing `ready` after the first, until it is killed; `write-many` sets
 /// `<prefix>.<n % 8>` to `n` for n in 1...count, printing `<key> <n>` after each `set` returned
 /// (and `stale <key> <n>` on standard error if reading it back gives anything else);
@@ -115,6 +118,19 @@ enum TestHelper {
             release.signal()
             UserDefaultsPersistence.synchronizePendingWrites()
             print("defaults \(defaults.integer(forKey: key))")
+        case "set-blocked":
+            // Foundation cannot write the suite's file where a folder stands: the failure is reported.
+            guard arguments.count >= 5, let value = Int(arguments[4]) else { fail("set-blocked needs an integer") }
+            let configuration = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"] ?? NSHomeDirectory() + "/.config"
+            let file = URL(fileURLWithPath: configuration).appendingPathComponent("\(arguments[1]).plist")
+            do {
+                try FileManager.default.createDirectory(at: file.appendingPathComponent("blocked"), withIntermediateDirectories: true)
+            } catch {
+                fail("could not block \(file.path): \(error)")
+            }
+            store.set(PersistentKey<Int>(key, defaultValue: 0), to: value)
+            UserDefaultsPersistence.synchronizePendingWrites()
+            print("done")
         case "get":
             print(store.get(PersistentKey<Int>(key, defaultValue: -1)))
         case "remove":

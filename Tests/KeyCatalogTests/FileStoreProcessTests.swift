@@ -104,18 +104,21 @@ struct AwkwardFailureTests {
         #expect(FileKeyValueStore(url: log).get(PersistentKey<String>("last", defaultValue: "")).contains("moved aside"))
     }
 
+    /// In a child process: a suite whose file cannot be written fails every `synchronize()` of
+    /// the process (Foundation synchronizes every changed suite at once), which would fail other
+    /// tests' writes here.
     @Test func aFailedBackgroundSynchronizeIsReported() throws {
-        let suite = TemporarySuite()
-        // A folder where the suite's file should be: Foundation cannot write it.
-        try FileManager.default.createDirectory(at: suite.fileURL.appendingPathComponent("blocked"), withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: suite.fileURL) }
-        let recorder = FailureRecorder()
-        recorder.record {
-            suite.defaults.set(PersistentKey<Int>("n", defaultValue: 0), to: 1)
-            UserDefaultsPersistence.synchronizePendingWrites()
-        }
-        let mine = recorder.failures.filter { $0.store.contains(suite.name) }
-        #expect(mine.count == 1, "\(recorder.failures)")
-        #expect(mine.first?.message.contains("synchronize() failed") == true)
+        let home = TemporaryDirectory()
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CONFIG_HOME"] = home.url.path
+        let name = "keycatalog.tests.blocked.\(UUID().uuidString)"
+        let child = try TestHelperExecutable.start(["defaults", name, "set-blocked", "n", "1"], environment: environment, capturingErrors: true)
+        let output = String(decoding: (child.standardOutput as! Pipe).fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let errors = String(decoding: (child.standardError as! Pipe).fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        child.waitUntilExit()
+        #expect(child.terminationStatus == 0 && output == "done\n", "\(output)\(errors)")
+        let reports = errors.split(separator: "\n").filter { $0.contains(name) }
+        #expect(reports.count == 1, "\(errors)")
+        #expect(reports.first?.contains("synchronize() failed") == true, "\(errors)")
     }
 }
