@@ -115,6 +115,11 @@ extension UserDefaultsPersistence {
             isDeferring.store(true, ordering: .releasing)
         }
         let result = synchronize()
+        // A `synchronize()` that found nothing to write (another process's write was read) drops
+        // the suite's values, and the next access reads the whole file again under Foundation's
+        // lock: a read does it now, while writes are still kept (measured: the first write after
+        // such a synchronization of a 2 MB suite waited 63 ms for it).
+        for defaults in suites { _ = defaults.object(forKey: "") }
         let written = writeGate.withLock { writes -> [UserDefaults] in
             writes.synchronizations -= 1
             guard !writes.isDeferring else { return [] }
