@@ -5,13 +5,16 @@ import KeyCatalog
 /// `swift run -c release keycatalog-benchmarks --stalls [seconds]`.
 ///
 /// One thread writes an `Int` key of a UserDefaults suite in a loop for `seconds` (4 by
-/// default) and records every write's wall time and thread CPU time. Three variants:
+/// default) and records every write's wall time and thread CPU time. The variants:
 ///
 /// - `KeyCatalog set`: `store.set(key, to:)`, which schedules KeyCatalog's coalesced
 ///   `synchronize()` (every 100 ms while writes go on).
 /// - `raw set + background synchronize()`: `set(_:forKey:)`, with another thread calling
 ///   `synchronize()` every 100 ms, as KeyCatalog did before it serialized the two.
 /// - `raw set, no synchronize`: the floor this machine's scheduler allows.
+/// - `KeyCatalog set, keptWritesFileSize 0`: the first variant with every write made during a
+///   synchronization kept by KeyCatalog rather than waiting (by default only for suites of 32 KB
+///   and more).
 /// - `KeyCatalog set, 2 MB suite`: the first variant after 2,000 keys of 1 KB were added, so that
 ///   each synchronization rewrites 2 MB.
 enum StallBenchmarks {
@@ -49,6 +52,12 @@ enum StallBenchmarks {
         usleep(150_000)
 
         report("raw set, no synchronize", measure(seconds: seconds) { i in defaults.set(i, forKey: "stall.raw") })
+
+        // Every write kept while KeyCatalog synchronizes, small suite included.
+        UserDefaultsPersistence.keptWritesFileSize = 0
+        report("KeyCatalog set, keptWritesFileSize 0", measure(seconds: seconds) { i in defaults.set(key, to: i) })
+        UserDefaultsPersistence.synchronizePendingWrites()
+        UserDefaultsPersistence.keptWritesFileSize = 32 * 1024
 
         // A large suite: 2,000 more keys of 1 KB each, so that each synchronization rewrites 2 MB.
         for index in 0..<2_000 {

@@ -7,7 +7,7 @@ import KeyCatalog
 /// KeyCatalogTestHelper defaults <suite> set <key> <int> [<string-key> <string>]
 /// KeyCatalogTestHelper defaults <suite> get <key>
 /// KeyCatalogTestHelper defaults <suite> set-exit-mid-sync <key> <int>
-/// KeyCatalogTestHelper defaults <suite> write-during-sync <key>
+/// KeyCatalogTestHelper defaults <suite> write-during-sync <key> [kept-from-0]
 /// KeyCatalogTestHelper defaults <suite> set-blocked <key> <int>
 /// KeyCatalogTestHelper defaults <suite> remove <key>          (`standard` as the suite: UserDefaults.standard)
 /// KeyCatalogTestHelper file <path> set <key> <int> [<string-key> <string>]
@@ -22,7 +22,8 @@ import KeyCatalog
 /// `set` writes through KeyCatalog and returns from `main` (a normal exit, no explicit
 /// synchronize); `set-exit-mid-sync` does too, but only once the delayed `synchronize()` has taken
 /// the suite and is held for 0.5 s before writing it; `write-during-sync` fills the suite with
-/// 64 KB of other keys, sets the key to 1, holds
+/// 64 KB of other keys (or, with `kept-from-0`, sets `keptWritesFileSize` to 0 instead), sets the
+/// key to 1, holds
 /// the delayed `synchronize()` in that window, sets it to 2 (printing `returned` if that returned
 /// within 5 s, else `blocked`, and exiting), prints what a read gives then (`read 2`), lets the
 /// synchronization go on, writes everything pending and prints what UserDefaults itself holds
@@ -89,8 +90,12 @@ enum TestHelper {
             // lost. Large: 64 KB, over the size from which writes do not wait.
             let intKey = PersistentKey<Int>(key, defaultValue: 0)
             let defaults = store as! UserDefaults
-            for index in 0..<64 { defaults.set(String(repeating: "x", count: 1_000), forKey: "filler.\(index)") }
-            defaults.synchronize()
+            if arguments.count >= 5, arguments[4] == "kept-from-0" {
+                UserDefaultsPersistence.keptWritesFileSize = 0
+            } else {
+                for index in 0..<64 { defaults.set(String(repeating: "x", count: 1_000), forKey: "filler.\(index)") }
+                defaults.synchronize()
+            }
             let entered = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
             UserDefaultsPersistence._synchronizationWillWrite = {
                 guard !Thread.isMainThread else { return }

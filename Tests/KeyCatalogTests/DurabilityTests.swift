@@ -67,12 +67,14 @@ struct DurabilityTests {
     /// returns without waiting for the synchronization, reads back at once, reaches UserDefaults
     /// when the synchronization ends, and is on disk for the next process. Writes once waited for
     /// the whole `synchronize()` (81 ms with a 2 MB suite); held, this one would never return.
-    @Test func aWriteDuringASynchronizationNeitherWaitsNorIsLost() throws {
+    /// So for a suite of 64 KB, and for a small one once `keptWritesFileSize` is 0.
+    @Test(arguments: [[], ["kept-from-0"]])
+    func aWriteDuringASynchronizationNeitherWaitsNorIsLost(options: [String]) throws {
         let home = TemporaryDirectory()
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CONFIG_HOME"] = home.url.path
         let name = "keycatalog.tests.writeduringsync.\(UUID().uuidString)"
-        let writer = try TestHelperExecutable.run(["defaults", name, "write-during-sync", "Count"], environment: environment)
+        let writer = try TestHelperExecutable.run(["defaults", name, "write-during-sync", "Count"] + options, environment: environment)
         #expect(writer.status == 0)
         #expect(writer.output == "returned\nread 2\ndefaults 2\n")
         let reader = try TestHelperExecutable.run(["defaults", name, "get", "Count"], environment: environment)

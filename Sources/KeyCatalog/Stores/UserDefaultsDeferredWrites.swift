@@ -12,8 +12,8 @@ import Synchronization
 /// write that came meanwhile waited for all of it: 39 of 68,755 writes took over 5 ms (81 ms at
 /// most) in the stall benchmark.
 ///
-/// So while KeyCatalog synchronizes a suite whose file is larger than
-/// ``UserDefaultsPersistence/deferringFileSize``, its writes are not handed to Foundation: they
+/// So while KeyCatalog synchronizes a suite whose file is at least
+/// ``UserDefaultsPersistence/keptWritesFileSize``, its writes are not handed to Foundation: they
 /// are kept here, by suite and key (the last write of a key wins), and set in UserDefaults as soon
 /// as the synchronization ends, for the next one to write. Reads and `contains` through the
 /// instance written see them meanwhile, and observers hear of them at once, as of any write.
@@ -71,11 +71,6 @@ extension UserDefaultsPersistence {
     /// Uncontended, it costs a write two atomic operations.
     static let writeGate = _Locked(_DeferredUserDefaultsWrites())
 
-    /// The size of a suite's file from which KeyCatalog's writes do not wait for its
-    /// synchronization: 32 KB, which Foundation rewrites in about a millisecond on this project's
-    /// Linux machine (a 2 MB suite took 80 ms).
-    static let deferringFileSize: Int64 = 32 * 1024
-
     /// Whether writes are kept now: read without the lock by every read, which takes the lock only
     /// while a synchronization runs.
     private static let isDeferring = Atomic<Bool>(false)
@@ -103,12 +98,15 @@ extension UserDefaultsPersistence {
     }
 
     /// Runs `synchronize` (which calls UserDefaults' `synchronize()` of `suites`): while KeyCatalog's
-    /// writes wait, or, when one of the suites' files is larger than ``deferringFileSize``, with
+    /// writes wait, or, when one of the suites' files is at least ``keptWritesFileSize``, with
     /// them kept out of UserDefaults meanwhile, and set (and scheduled for synchronization) after.
     static func synchronizeDeferringWrites<Result>(of suites: [UserDefaults], _ synchronize: () -> Result) -> Result {
-        let isLarge = suites.contains { defaults in
-            domainFileURL(of: defaults).flatMap { FileSignature(path: $0.path) }.map { $0.size > deferringFileSize } ?? false
-        }
+        let threshold = keptWritesFileSize
+        let isLarge =
+            threshold <= 0
+            || suites.contains { defaults in
+                domainFileURL(of: defaults).flatMap { FileSignature(path: $0.path) }.map { $0.size >= threshold } ?? false
+            }
         guard isLarge else { return writeGate.withLock { _ in synchronize() } }
         writeGate.withLock { writes in
             writes.synchronizations += 1

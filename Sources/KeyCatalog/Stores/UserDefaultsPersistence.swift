@@ -97,6 +97,36 @@ public enum UserDefaultsPersistence {
     }
     #endif
 
+    /// The size of a suite's file from which KeyCatalog's writes no longer wait while it
+    /// synchronizes the suite (Linux): 32 KB by default.
+    ///
+    /// On Linux, Foundation's `synchronize()` holds its lock while it rewrites the suite's file and
+    /// flushes it to disk, and every UserDefaults read and write in the process waits for it. For
+    /// a small suite that is about a millisecond (more when the disk is busy: up to 12 ms measured
+    /// under load), for a 2 MB suite about 80 ms. So:
+    ///
+    /// - Below this size, a write made during the synchronization waits for its end, and code
+    ///   that reads UserDefaults directly sees the write as soon as it returned.
+    /// - From this size on, a write made then returns at once: KeyCatalog keeps it, reads through
+    ///   the instance written return it, observers hear of it, and it is handed to Foundation when
+    ///   the synchronization ends. Until then, code that reads UserDefaults directly, or through
+    ///   another instance of the suite, still sees the value before it.
+    ///
+    /// Set `0` when every read of the app's suites goes through KeyCatalog, so that no write ever
+    /// waits; `.max` so that every write waits.
+    ///
+    /// ```swift
+    /// UserDefaultsPersistence.keptWritesFileSize = 0
+    /// ```
+    ///
+    /// Apple platforms persist UserDefaults by themselves, and KeyCatalog synchronizes nothing:
+    /// there it changes nothing.
+    public static var keptWritesFileSize: Int64 {
+        get { keptWritesFileSizeValue.withLock { $0 } }
+        set { keptWritesFileSizeValue.withLock { $0 = newValue } }
+    }
+    private static let keptWritesFileSizeValue = _Locked<Int64>(32 * 1024)
+
     /// Writes every pending change to disk now (also those KeyCatalog writes while it does).
     public static func synchronizePendingWrites() {
         // Writes made during a pass are kept and then written by the next: a few passes at most.
