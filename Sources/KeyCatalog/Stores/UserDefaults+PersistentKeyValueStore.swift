@@ -54,7 +54,9 @@ extension UserDefaults: PersistentKeyValueStore {
             // Equal to the registered default: only the file can tell. Write pending changes, then
             // read the standard domain's file (never asking for the domain by name: see
             // `UserDefaultsPersistence.persistentDomainName(of:)`).
-            UserDefaultsPersistence.synchronizeDeferringWrites(of: [self]) { _ = synchronize() }
+            UserDefaultsPersistence.synchronizationLock.withLock {
+                UserDefaultsPersistence.synchronizeDeferringWrites(of: [self]) { _ = synchronize() }
+            }
             return UserDefaultsPersistence.standardDomainFileContents()?[key] != nil
         }
         #endif

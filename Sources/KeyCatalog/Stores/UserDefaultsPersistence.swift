@@ -102,7 +102,7 @@ public enum UserDefaultsPersistence {
     ///
     /// On Linux, Foundation's `synchronize()` holds its lock while it rewrites the suite's file and
     /// flushes it to disk, and every UserDefaults read and write in the process waits for it. For
-    /// a small suite that is about a millisecond (more when the disk is busy: up to 12 ms measured
+    /// a small suite that is about a millisecond (more when the disk is busy: up to 13 ms measured
     /// under load), for a 2 MB suite about 80 ms. So:
     ///
     /// - Below this size, a write made during the synchronization waits for its end, and code
@@ -136,6 +136,21 @@ public enum UserDefaultsPersistence {
 
     /// One pass: synchronizes the suites written since the last one; returns whether any was.
     private static func synchronizePendingWritesOnce() -> Bool {
+        // Reported once the lock is released: a failure handler may use UserDefaults through
+        // KeyCatalog, which can synchronize.
+        var failed: [UserDefaults] = []
+        defer {
+            for defaults in failed {
+                PersistentKeyValueFailure.report(
+                    PersistentKeyValueFailure(
+                        operation: .write,
+                        key: nil,
+                        store: defaults.persistentStoreDescription,
+                        message: "synchronize() failed: the values set since the last synchronization are not on disk"
+                    )
+                )
+            }
+        }
         // One synchronization at a time, to its end: the exit hook waits for a delayed one that
         // already took the pending suites, or the process could exit before they are on disk.
         synchronizationLock.lock()
@@ -160,21 +175,14 @@ public enum UserDefaultsPersistence {
                 return synchronized
             }
             #endif
-            guard !synchronized else { continue }
-            PersistentKeyValueFailure.report(
-                PersistentKeyValueFailure(
-                    operation: .write,
-                    key: nil,
-                    store: defaults.value.persistentStoreDescription,
-                    message: "synchronize() failed: the values set since the last synchronization are not on disk"
-                )
-            )
+            if !synchronized { failed.append(defaults.value) }
         }
         return !pending.isEmpty
     }
 
-    /// Held by each synchronization of KeyCatalog's from before it takes the pending suites until
-    /// it noted the files it wrote.
+    /// Held by each of KeyCatalog's synchronizations (coalesced, exit, flush, another process's
+    /// write read, `contains` on `standard`) from before it takes the pending suites until it
+    /// noted the files it wrote: one at a time.
     static let synchronizationLock = NSLock()
 
     /// Called by each coalesced or exit synchronization after it took the pending suites and
