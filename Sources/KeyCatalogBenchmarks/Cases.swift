@@ -163,7 +163,9 @@ final class BenchmarkFixture {
     let decoder = JSONDecoder()
 
     init() {
-        defaults = UserDefaults(suiteName: suiteName)!
+        // Opened as catalogs open their suites (by name, so that KeyCatalog knows it); the raw
+        // side calls the same instance's Foundation methods.
+        defaults = UserDefaultsPersistence.suite(named: suiteName)!
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("keycatalog-benchmarks-\(getpid())")
         try! FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         file = FileKeyValueStore(url: directory.appendingPathComponent("typed.plist"))

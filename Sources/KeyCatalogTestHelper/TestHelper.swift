@@ -9,6 +9,7 @@ import KeyCatalog
 /// KeyCatalogTestHelper defaults <suite> set-exit-mid-sync <key> <int>
 /// KeyCatalogTestHelper defaults <suite> write-during-sync <key> [kept-from-0]
 /// KeyCatalogTestHelper defaults <suite> set-blocked <key> <int>
+/// KeyCatalogTestHelper defaults <suite> argument-override <key>
 /// KeyCatalogTestHelper defaults <suite> remove <key>          (`standard` as the suite: UserDefaults.standard)
 /// KeyCatalogTestHelper file <path> set <key> <int> [<string-key> <string>]
 /// KeyCatalogTestHelper file <path> get <key>
@@ -28,7 +29,9 @@ import KeyCatalog
 /// within 5 s, else `blocked`, and exiting), prints what a read gives then (`read 2`), lets the
 /// synchronization go on, writes everything pending and prints what UserDefaults itself holds
 /// (`defaults 2`); `set-blocked` puts a folder where the suite's file goes, sets the key, writes
-/// everything pending (which fails and is reported on standard error) and prints `done`; `get`
+/// everything pending (which fails and is reported on standard error) and prints `done`;
+/// `argument-override` sets the key to 5, reads it, puts 9 for it in the argument domain, reads
+/// it, takes that away and reads it again (printing `5 9 5`); `get`
 /// prints the integer; `write-forever` writes `[n, n, …]` arrays of growing
 /// length, printing `ready` after the first, until it is killed; `write-many` sets
 /// `<prefix>.<n % 8>` to `n` for n in 1...count, printing `<key> <n>` after each `set` returned
@@ -136,6 +139,16 @@ enum TestHelper {
             store.set(PersistentKey<Int>(key, defaultValue: 0), to: value)
             UserDefaultsPersistence.synchronizePendingWrites()
             print("done")
+        case "argument-override":
+            // The argument domain overrides the suite, also when it changes after a read.
+            let intKey = PersistentKey<Int>(key, defaultValue: -1)
+            let defaults = store as! UserDefaults
+            store.set(intKey, to: 5)
+            let before = store.get(intKey)
+            defaults.setVolatileDomain([key: 9], forName: UserDefaults.argumentDomain)
+            let overridden = store.get(intKey)
+            defaults.removeVolatileDomain(forName: UserDefaults.argumentDomain)
+            print(before, overridden, store.get(intKey))
         case "get":
             print(store.get(PersistentKey<Int>(key, defaultValue: -1)))
         case "remove":

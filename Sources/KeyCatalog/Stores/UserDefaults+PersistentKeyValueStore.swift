@@ -11,7 +11,16 @@ extension UserDefaults: PersistentKeyValueStore {
         if let deferred = UserDefaultsPersistence.deferredValue(forKey: key, in: self) {
             return deferred ?? UserDefaultsPersistence.registeredValue(forKey: key, in: self)
         }
+        if let cache = UserDefaultsPersistence.readCache(of: self) {
+            return cache.value(forKey: key, in: self) { readValue(forKey: key) }
+        }
         #endif
+        return readValue(forKey: key)
+    }
+
+    /// The value `object(forKey:)` gives for `key`, as a property-list value (reported when it is
+    /// not one).
+    private func readValue(forKey key: String) -> PropertyListValue? {
         guard let object = object(forKey: key) else { return nil }
         guard let value = PropertyListValue(foundationObject: object) else {
             PersistentKeyValueFailure.report(

@@ -29,6 +29,11 @@ public enum UserDefaultsPersistence {
         /// The suite names of the instances KeyCatalog opened (UserDefaults cannot tell its own).
         var suiteNames: [ObjectIdentifier: (defaults: _UncheckedSendable<UserDefaults>, name: String)] = [:]
         var suitesByName: [String: _UncheckedSendable<UserDefaults>] = [:]
+        #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
+        /// The read caches of the suites opened by name (Linux), and the one asked for last.
+        var readCaches: [ObjectIdentifier: (defaults: _UncheckedSendable<UserDefaults>, cache: _UserDefaultsReadCache)] = [:]
+        var lastReadCache: (defaults: _UncheckedSendable<UserDefaults>, cache: _UserDefaultsReadCache)?
+        #endif
         /// The instance whose change center was found last, and that center: every write posts to
         /// its suite's center, and comparing one reference costs less than hashing (instances are
         /// kept above, so one cannot be freed and its address reused while it is here).
@@ -55,6 +60,9 @@ public enum UserDefaultsPersistence {
             guard let defaults = UserDefaults(suiteName: name) else { return (nil, false) }
             state.suitesByName[name] = _UncheckedSendable(defaults)
             state.suiteNames[ObjectIdentifier(defaults)] = (_UncheckedSendable(defaults), name)
+            #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
+            state.readCaches[ObjectIdentifier(defaults)] = (_UncheckedSendable(defaults), _UserDefaultsReadCache(suiteName: name))
+            #endif
             return (defaults, true)
         }
         #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
@@ -66,6 +74,22 @@ public enum UserDefaultsPersistence {
         #endif
         return defaults
     }
+
+    #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
+    /// The read cache of `defaults` (Linux): for suites opened through ``suite(named:)`` and for
+    /// `standard`, whose names CoreFoundation knows them by; `nil` for other instances.
+    static func readCache(of defaults: UserDefaults) -> _UserDefaultsReadCache? {
+        if defaults === UserDefaults.standard { return standardReadCache }
+        return state.withLock { state in
+            if let last = state.lastReadCache, last.defaults.value === defaults { return last.cache }
+            guard let entry = state.readCaches[ObjectIdentifier(defaults)], entry.defaults.value === defaults else { return nil }
+            state.lastReadCache = entry
+            return entry.cache
+        }
+    }
+
+    private static let standardReadCache = _UserDefaultsReadCache(suiteName: nil)
+    #endif
 
     /// The name of the persistent domain `defaults` writes to, when it is known: the suite's name
     /// for suites opened through ``suite(named:)``; the bundle identifier for `.standard` on Apple

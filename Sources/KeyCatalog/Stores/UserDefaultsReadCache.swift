@@ -1,0 +1,63 @@
+#if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
+import CoreFoundation
+import Foundation
+
+/// The values KeyCatalog read from a UserDefaults suite on Linux, each kept with the object
+/// Foundation held for its key when it was read: a read of a key whose object did not change
+/// returns the value read before.
+///
+/// On Linux, `object(forKey:)` turns Foundation's stored object into a Swift value on every call,
+/// and that is most of a read: 46,000 of the 50,000 instructions of a Codable get of 489 bytes
+/// (`Data` copied from `NSData` byte by byte), 10,000 of the 14,500 of an `Int` get. Asking
+/// CoreFoundation for the object (`CFPreferencesCopyAppValue`, what `object(forKey:)` itself asks)
+/// and comparing it by identity costs a fraction of that.
+///
+/// Never stale: Foundation's stored objects never change. A write, by KeyCatalog, by
+/// `UserDefaults.set`, or another process's value read by `synchronize()`, stores a new object
+/// (an equal value written again keeps the old one, and the value read before is still right).
+/// The entry holds the object, so that its address cannot be reused by another while it is here.
+/// The value kept is what `object(forKey:)` returned, read between two requests for the object
+/// that found the same one, so it is that object's value. Keys the argument domain holds
+/// (`-key value` on the command line, looked up on every read: about 1,100 instructions), and
+/// keys the suite does not hold (a registered default, or nothing), are read through
+/// `object(forKey:)` every time.
+///
+/// Memory: each key read keeps its value, a second copy beside Foundation's, until the next
+/// read finds a new object.
+final class _UserDefaultsReadCache: @unchecked Sendable {
+    private struct Entry {
+        let name: CFString
+        var object: AnyObject?
+        var value: PropertyListValue?
+    }
+
+    /// The application name CoreFoundation knows the suite by.
+    private let application: CFString
+    private let entries = _Locked<[String: Entry]>([:])
+
+    /// The cache of a suite opened by `name`, or of `standard` (`nil`).
+    init(suiteName name: String?) {
+        application = name.map(Self.cfString) ?? kCFPreferencesCurrentApplication
+    }
+
+    /// The value stored for `key` in `defaults`: the one read before if Foundation still holds the
+    /// same object for it, else `read()`'s (which reads it through `object(forKey:)`).
+    func value(forKey key: String, in defaults: UserDefaults, read: () -> PropertyListValue?) -> PropertyListValue? {
+        let entry = entries.withLock { $0[key] }
+        let name = entry?.name ?? Self.cfString(key)
+        guard let object = CFPreferencesCopyAppValue(name, application) else { return read() }
+        // What `object(forKey:)` reads first: the argument domain, which overrides the suite.
+        guard defaults.volatileDomain(forName: UserDefaults.argumentDomain)[key] == nil else { return read() }
+        if let entry, entry.object === object, let value = entry.value { return value }
+        let value = read()
+        guard let value, CFPreferencesCopyAppValue(name, application) === object else { return value }
+        entries.withLock { $0[key] = Entry(name: name, object: object, value: value) }
+        return value
+    }
+
+    private static func cfString(_ string: String) -> CFString {
+        // On Linux, Foundation's `NSString` is the CoreFoundation string type (toll-free bridged).
+        unsafeBitCast(NSString(string: string), to: CFString.self)
+    }
+}
+#endif
