@@ -1,7 +1,8 @@
 import Foundation
 import KeyCatalog
 
-/// What the decoded-value memo costs in memory: `keycatalog-benchmarks --memo-memory`.
+/// What the decoded-value memo (and, for UserDefaults, the read cache) costs in memory:
+/// `keycatalog-benchmarks --memo-memory` (in memory) and `--memo-memory userDefaults`.
 ///
 /// Stores 256 different `BenchmarkProfile` values (the memo's capacity) with 40 tags each (about
 /// 500 bytes of JSON) under 256 keys of an in-memory store, reads each key once (warming up
@@ -25,6 +26,31 @@ enum MemoBenchmarks {
         let withCopies = residentBytes()
         kept.removeAll()
         print("256 keys, \(bytes / 256) bytes of JSON each: resident set +\((withCopies - before) / 256) bytes per key (memo entry plus the caller's copy; pages of 4 KB, so ± 16 bytes per key)")
+    }
+
+    /// The same values in a UserDefaults suite opened by name (Linux: each key read keeps the
+    /// stored value beside Foundation's object, and the Codable memo its decoded value): the
+    /// growth of the resident set per key when every key is read once through KeyCatalog, after
+    /// Foundation has read each once itself.
+    static func userDefaults() {
+        let name = "keycatalog.benchmarks.memo.\(getpid())"
+        let defaults = UserDefaultsPersistence.suite(named: name)!
+        defer {
+            UserDefaultsPersistence.synchronizePendingWrites()
+            defaults.removePersistentDomain(forName: name)
+            try? FileManager.default.removeItem(at: URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent(".config/\(name).plist"))
+        }
+        let keys = (0..<256).map { PersistentKey<BenchmarkProfile>("memo.\($0)", defaultValue: BenchmarkProfile(name: "", age: 0, tags: [])) }
+        for (index, key) in keys.enumerated() {
+            defaults.set(key, to: BenchmarkProfile(name: "name \(index)", age: index, tags: (0..<40).map { "tag\($0)-\(index)" }))
+            _ = defaults.object(forKey: key.id)
+        }
+        let before = residentBytes()
+        var kept: [BenchmarkProfile] = []
+        for key in keys { kept.append(defaults.get(key)) }
+        let after = residentBytes()
+        kept.removeAll()
+        print("UserDefaults suite, the same 256 keys: resident set +\((after - before) / 256) bytes per key (read cache and memo entries plus the caller's copy; ± 16 bytes per key)")
     }
 
     private static func residentBytes() -> Int {
