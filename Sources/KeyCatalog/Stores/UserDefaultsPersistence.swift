@@ -186,21 +186,25 @@ public enum UserDefaultsPersistence {
             }
             return state.pending
         }
-        for defaults in pending {
-            #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
-            synchronizationWillWrite.withLock { $0 }?()
-            let synchronized = defaults.value.synchronize()
-            #else
-            let file = domainFileURL(of: defaults.value)
-            let synchronized = synchronizeDeferringWrites(of: pending.map(\.value)) {
+        let suites = pending.map(\.value)
+        // Each suite in turn, all in one window in which KeyCatalog's writes wait or are kept;
+        // returns those that failed.
+        let synchronizeAll = { () -> [UserDefaults] in
+            var failed: [UserDefaults] = []
+            for defaults in suites {
                 synchronizationWillWrite.withLock { $0 }?()
-                let synchronized = defaults.value.synchronize()
-                if let file { noteOwnWrite(file) }
-                return synchronized
+                if !defaults.synchronize() { failed.append(defaults) }
+                #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
+                if let file = domainFileURL(of: defaults) { noteOwnWrite(file) }
+                #endif
             }
-            #endif
-            if !synchronized { failed.append(defaults.value) }
+            return failed
         }
+        #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
+        failed = synchronizeAll()
+        #else
+        failed = synchronizeDeferringWrites(of: suites, synchronizeAll)
+        #endif
         return !pending.isEmpty
     }
 
