@@ -205,9 +205,7 @@ final class BenchmarkFixture {
     }
 
     func cleanUp() {
-        UserDefaultsPersistence.synchronizePendingWrites()
-        defaults.removePersistentDomain(forName: suiteName)
-        try? FileManager.default.removeItem(at: URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent(".config/\(suiteName).plist"))
+        removeScratchSuite(named: suiteName)
         try? FileManager.default.removeItem(at: directory)
     }
 
@@ -383,4 +381,12 @@ final class BenchmarkFixture {
             ),
         ]
     }
+}
+
+/// Removes a suite a benchmark opened by `name`: its pending writes are made first (so that none
+/// recreates the file afterwards), then its domain and its file (`~/.config/<name>.plist`).
+func removeScratchSuite(named name: String) {
+    UserDefaultsPersistence.synchronizePendingWrites()
+    UserDefaultsPersistence.suite(named: name)?.removePersistentDomain(forName: name)
+    try? FileManager.default.removeItem(at: URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent(".config/\(name).plist"))
 }

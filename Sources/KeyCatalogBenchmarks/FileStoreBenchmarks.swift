@@ -39,11 +39,7 @@ enum FileStoreBenchmarks {
 
         let suiteName = "keycatalog.benchmarks.durable.\(getpid())"
         let defaults = UserDefaultsPersistence.suite(named: suiteName)!
-        defer {
-            UserDefaultsPersistence.synchronizePendingWrites()
-            defaults.removePersistentDomain(forName: suiteName)
-            try? FileManager.default.removeItem(at: URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent(".config/\(suiteName).plist"))
-        }
+        defer { removeScratchSuite(named: suiteName) }
         for index in 0..<200 { defaults.set("value \(index)", forKey: "filler.\(index)") }
         StallBenchmarks.report(
             "UserDefaults set + synchronize()",

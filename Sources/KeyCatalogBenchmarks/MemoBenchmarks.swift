@@ -35,11 +35,7 @@ enum MemoBenchmarks {
     static func userDefaults() {
         let name = "keycatalog.benchmarks.memo.\(getpid())"
         let defaults = UserDefaultsPersistence.suite(named: name)!
-        defer {
-            UserDefaultsPersistence.synchronizePendingWrites()
-            defaults.removePersistentDomain(forName: name)
-            try? FileManager.default.removeItem(at: URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent(".config/\(name).plist"))
-        }
+        defer { removeScratchSuite(named: name) }
         let keys = (0..<256).map { PersistentKey<BenchmarkProfile>("memo.\($0)", defaultValue: BenchmarkProfile(name: "", age: 0, tags: [])) }
         for (index, key) in keys.enumerated() {
             defaults.set(key, to: BenchmarkProfile(name: "name \(index)", age: index, tags: (0..<40).map { "tag\($0)-\(index)" }))

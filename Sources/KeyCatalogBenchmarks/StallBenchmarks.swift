@@ -23,11 +23,7 @@ enum StallBenchmarks {
         print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         let suiteName = "keycatalog.benchmarks.stalls.\(getpid())"
         let defaults = UserDefaultsPersistence.suite(named: suiteName)!
-        defer {
-            UserDefaultsPersistence.synchronizePendingWrites()
-            defaults.removePersistentDomain(forName: suiteName)
-            try? FileManager.default.removeItem(at: URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent(".config/\(suiteName).plist"))
-        }
+        defer { removeScratchSuite(named: suiteName) }
         // A suite of realistic size: 200 keys of short strings and numbers.
         for index in 0..<200 {
             defaults.set("value \(index)", forKey: "filler.\(index)")
