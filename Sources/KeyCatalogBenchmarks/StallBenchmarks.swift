@@ -15,6 +15,8 @@ import KeyCatalog
 /// - `KeyCatalog set, keptWritesFileSize 0`: the first variant with every write made during a
 ///   synchronization kept by KeyCatalog rather than waiting (by default only for suites of 32 KB
 ///   and more).
+/// - `KeyCatalog set, defersEveryWrite`: the first variant with every write kept by KeyCatalog and
+///   handed to Foundation by the coalesced synchronization.
 /// - `KeyCatalog set, 2 MB suite`: the first variant after 2,000 keys of 1 KB were added, so that
 ///   each synchronization rewrites 2 MB.
 enum StallBenchmarks {
@@ -54,6 +56,11 @@ enum StallBenchmarks {
         report("KeyCatalog set, keptWritesFileSize 0", measure(seconds: seconds) { i in defaults.set(key, to: i) })
         UserDefaultsPersistence.synchronizePendingWrites()
         UserDefaultsPersistence.keptWritesFileSize = 32 * 1024
+
+        UserDefaultsPersistence.defersEveryWrite = true
+        report("KeyCatalog set, defersEveryWrite", measure(seconds: seconds) { i in defaults.set(key, to: i) })
+        UserDefaultsPersistence.defersEveryWrite = false
+        UserDefaultsPersistence.synchronizePendingWrites()
 
         // A large suite: 2,000 more keys of 1 KB each, so that each synchronization rewrites 2 MB.
         for index in 0..<2_000 {

@@ -28,7 +28,9 @@ import KeyCatalog
 /// the delayed `synchronize()` in that window, sets it to 2 (printing `returned` if that returned
 /// within 5 s, else `blocked`, and exiting), prints what a read gives then (`read 2`), lets the
 /// synchronization go on, writes everything pending and prints what UserDefaults itself holds
-/// (`defaults 2`); `set-blocked` puts a folder where the suite's file goes, sets the key, writes
+/// (`defaults 2`); `defer-every-write` turns on `defersEveryWrite`, sets the key and prints
+/// whether a read and UserDefaults itself give the new value (`read new contains true defaults
+/// old`), removes it (`removed 0 contains false`), sets it to 42 and exits; `set-blocked` puts a folder where the suite's file goes, sets the key, writes
 /// everything pending (which fails and is reported on standard error) and prints `done`;
 /// `argument-override` sets the key to 5, reads it, puts 9 for it in the argument domain, reads
 /// it, takes that away and reads it again (printing `5 9 5`); `get`
@@ -139,6 +141,26 @@ enum TestHelper {
             store.set(PersistentKey<Int>(key, defaultValue: 0), to: value)
             UserDefaultsPersistence.synchronizePendingWrites()
             print("done")
+        case "defer-every-write":
+            // With every write deferred, a write returns without reaching Foundation, reads back
+            // at once through KeyCatalog, and is on disk after a normal exit.
+            let intKey = PersistentKey<Int>(key, defaultValue: 0)
+            let defaults = store as! UserDefaults
+            UserDefaultsPersistence.defersEveryWrite = true
+            // The coalesced synchronization hands the write over 100 ms later: a try that took
+            // 50 ms (a loaded machine) is made again with a new value.
+            for value in 1...5 {
+                let start = DispatchTime.now().uptimeNanoseconds
+                store.set(intKey, to: value)
+                let direct = defaults.object(forKey: key) as? Int
+                let read = store.get(intKey), contains = store.contains(intKey)
+                guard DispatchTime.now().uptimeNanoseconds - start < 50_000_000 else { continue }
+                print("read \(read == value ? "new" : "old") contains \(contains) defaults \(direct == value ? "new" : "old")")
+                break
+            }
+            store.remove(intKey)
+            print("removed \(store.get(intKey)) contains \(store.contains(intKey))")
+            store.set(intKey, to: 42)
         case "argument-override":
             // The argument domain overrides the suite, also when it changes after a read.
             let intKey = PersistentKey<Int>(key, defaultValue: -1)

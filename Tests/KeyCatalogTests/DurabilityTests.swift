@@ -81,6 +81,21 @@ struct DurabilityTests {
         #expect(reader.output == "2\n", "the write made during the synchronization was lost")
     }
 
+    /// With `defersEveryWrite`, a write returns without calling Foundation: UserDefaults does not
+    /// hold it yet, KeyCatalog reads it (and a removal) back at once, and the exit hook hands it
+    /// over and writes it to disk for the next process.
+    @Test func aDeferredWriteIsReadBackAtOnceAndOnDiskAfterExit() throws {
+        let home = TemporaryDirectory()
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CONFIG_HOME"] = home.url.path
+        let name = "keycatalog.tests.defereverywrite.\(UUID().uuidString)"
+        let writer = try TestHelperExecutable.run(["defaults", name, "defer-every-write", "Count"], environment: environment)
+        #expect(writer.status == 0)
+        #expect(writer.output == "read new contains true defaults old\nremoved 0 contains false\n")
+        let reader = try TestHelperExecutable.run(["defaults", name, "get", "Count"], environment: environment)
+        #expect(reader.output == "42\n", "the deferred write was lost at exit")
+    }
+
     @Test func fileStoreWrittenByAChildIsReadBackByAnotherProcess() throws {
         let directory = TemporaryDirectory()
         let url = directory.file("nested/settings.plist")
