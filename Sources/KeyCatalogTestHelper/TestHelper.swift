@@ -30,8 +30,9 @@ import KeyCatalog
 /// synchronization go on, writes everything pending and prints what UserDefaults itself holds
 /// (`defaults 2`); `defer-every-write` turns on `defersEveryWrite`, sets the key and prints
 /// whether a read and UserDefaults itself give the new value (`read new contains true defaults
-/// old`), removes it (`removed 0 contains false`), sets it to 42 and exits; `set-blocked` puts a folder where the suite's file goes, sets the key, writes
-/// everything pending (which fails and is reported on standard error) and prints `done`;
+/// old`), removes it (`removed 0 contains false`), sets it to 42 and exits; `set-blocked` puts a
+/// folder where the suite's file goes, sets the key, writes everything pending (which fails and is
+/// reported on standard error) and prints `done`;
 /// `argument-override` sets the key to 5, reads it, puts 9 for it in the argument domain, reads
 /// it, takes that away and reads it again (printing `5 9 5`); `get`
 /// prints the integer; `write-forever` writes `[n, n, …]` arrays of growing
