@@ -16,7 +16,8 @@ import KeyCatalog
 ///   synchronization kept by KeyCatalog rather than waiting (by default only for suites of 32 KB
 ///   and more).
 /// - `KeyCatalog set, defersEveryWrite`: the first variant with every write kept by KeyCatalog and
-///   handed to Foundation by the coalesced synchronization.
+///   handed to Foundation by the coalesced synchronization; then the same over 1,000 keys in turn,
+///   so that each synchronization hands over 1,000 writes.
 /// - `KeyCatalog set, 2 MB suite`: the first variant after 2,000 keys of 1 KB were added, so that
 ///   each synchronization rewrites 2 MB.
 enum StallBenchmarks {
@@ -59,6 +60,8 @@ enum StallBenchmarks {
 
         UserDefaultsPersistence.defersEveryWrite = true
         report("KeyCatalog set, defersEveryWrite", measure(seconds: seconds) { i in defaults.set(key, to: i) })
+        let manyKeys = (0..<1_000).map { PersistentKey<Int>("stall.many.\($0)", defaultValue: 0) }
+        report("KeyCatalog set, defersEveryWrite, 1,000 keys in turn", measure(seconds: seconds) { i in defaults.set(manyKeys[(i & Int.max) % 1_000], to: i) })
         UserDefaultsPersistence.defersEveryWrite = false
         UserDefaultsPersistence.synchronizePendingWrites()
 

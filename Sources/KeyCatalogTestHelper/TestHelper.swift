@@ -30,7 +30,9 @@ import KeyCatalog
 /// synchronization go on, writes everything pending and prints what UserDefaults itself holds
 /// (`defaults 2`); `defer-every-write` turns on `defersEveryWrite`, sets the key and prints
 /// whether a read and UserDefaults itself give the new value (`read new contains true defaults
-/// old`), removes it (`removed 0 contains false`), sets it to 42 and exits; `set-blocked` puts a
+/// old`), removes it (`removed 0 contains false`), sets it to 42 and exits; `write-deferred-many`
+/// does the same for `<key>.<n % 256>` = n, n in 1...count, and prints how many reads right after
+/// a write gave another value (`stale 0`); `set-blocked` puts a
 /// folder where the suite's file goes, sets the key, writes everything pending (which fails and is
 /// reported on standard error) and prints `done`;
 /// `argument-override` sets the key to 5, reads it, puts 9 for it in the argument domain, reads
@@ -162,6 +164,19 @@ enum TestHelper {
             store.remove(intKey)
             print("removed \(store.get(intKey)) contains \(store.contains(intKey))")
             store.set(intKey, to: 42)
+        case "write-deferred-many":
+            // With every write deferred, writes go on while synchronizations hand the kept ones to
+            // Foundation: each reads back at once, and the last of each key is on disk after exit.
+            guard arguments.count >= 5, let count = Int(arguments[4]) else { fail("write-deferred-many needs a count") }
+            UserDefaultsPersistence.defersEveryWrite = true
+            let keys = (0..<256).map { PersistentKey<Int>("\(key).\($0)", defaultValue: 0) }
+            var stale = 0
+            for n in 1...max(count, 1) {
+                let intKey = keys[n % 256]
+                store.set(intKey, to: n)
+                if store.get(intKey) != n { stale += 1 }
+            }
+            print("stale \(stale)")
         case "argument-override":
             // The argument domain overrides the suite, also when it changes after a read.
             let intKey = PersistentKey<Int>(key, defaultValue: -1)

@@ -96,6 +96,28 @@ struct DurabilityTests {
         #expect(reader.output == "42\n", "the deferred write was lost at exit")
     }
 
+    /// With `defersEveryWrite`, writes made while a synchronization hands the kept ones to
+    /// Foundation (outside KeyCatalog's lock, so that they do not wait) are kept for the next one:
+    /// each reads back at once, and no older value handed over later wins on disk. A million
+    /// writes over 256 keys span several synchronizations.
+    @Test func deferredWritesDuringAHandOverAreReadBackAndTheLastIsOnDisk() throws {
+        let home = TemporaryDirectory()
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CONFIG_HOME"] = home.url.path
+        let name = "keycatalog.tests.deferredmany.\(UUID().uuidString)"
+        let count = 1_000_000
+        let writer = try TestHelperExecutable.run(["defaults", name, "write-deferred-many", "K", "\(count)"], environment: environment)
+        #expect(writer.status == 0)
+        #expect(writer.output == "stale 0\n")
+        let data = try Data(contentsOf: home.url.appendingPathComponent("\(name).plist"))
+        let onDisk = try #require(try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])
+        for index in 0..<256 {
+            // The last n in 1...count with n % 256 == index.
+            let last = count - ((count - index) % 256 + 256) % 256
+            #expect(onDisk["K.\(index)"] as? Int == last, "K.\(index)")
+        }
+    }
+
     @Test func fileStoreWrittenByAChildIsReadBackByAnotherProcess() throws {
         let directory = TemporaryDirectory()
         let url = directory.file("nested/settings.plist")

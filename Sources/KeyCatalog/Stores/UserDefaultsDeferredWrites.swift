@@ -31,14 +31,19 @@ import Synchronization
 /// Foundation's 10 µs on Linux, where its `set` looks up the user's name in `/etc/passwd`), and a
 /// key written a thousand times between two synchronizations is set in Foundation once.
 struct _DeferredUserDefaultsWrites {
+    /// The writes kept for one suite (`nil`: removed), by key.
+    typealias Suite = (defaults: _UncheckedSendable<UserDefaults>, values: [String: PropertyListValue?])
+
     /// KeyCatalog's synchronizations under way.
     var synchronizations = 0
-    /// The writes made meanwhile (`nil`: removed), by suite: a few at most, so a list searched by
-    /// identity.
-    private var suites: [(defaults: _UncheckedSendable<UserDefaults>, values: [String: PropertyListValue?])] = []
+    /// The writes kept, by suite: a few at most, so a list searched by identity.
+    private var suites: [Suite] = []
+    /// With every write deferred: the writes taken from `suites` that a synchronization is setting
+    /// in UserDefaults outside the lock, read until they are set.
+    private var handingOver: [Suite] = []
 
     /// Whether writes are kept now.
-    var isDeferring: Bool { synchronizations > 0 }
+    var isDeferring: Bool { synchronizations > 0 || !handingOver.isEmpty }
 
     /// Whether any write is kept.
     var hasKeptWrites: Bool { !suites.isEmpty }
@@ -54,13 +59,30 @@ struct _DeferredUserDefaultsWrites {
 
     /// The write kept for `key` in `defaults`: `.some(nil)` for a removal, `nil` when none is kept.
     func value(forKey key: String, in defaults: UserDefaults) -> PropertyListValue?? {
-        suites.first { $0.defaults.value === defaults }?.values[key]
+        if let kept = suites.first(where: { $0.defaults.value === defaults })?.values[key] { return kept }
+        return handingOver.first { $0.defaults.value === defaults }?.values[key]
     }
 
-    /// Sets the kept writes in their suites and forgets them; returns those suites.
-    mutating func apply() -> [UserDefaults] {
+    /// Takes the kept writes, to set them in their suites.
+    mutating func take() -> [Suite] {
         defer { suites = [] }
-        return suites.map { suite in
+        return suites
+    }
+
+    /// Takes the kept writes, to set them in their suites outside the lock; reads see them until
+    /// ``finishHandOver()``.
+    mutating func beginHandOver() -> [Suite] {
+        handingOver = take()
+        return handingOver
+    }
+
+    mutating func finishHandOver() {
+        handingOver = []
+    }
+
+    /// Sets the writes of `suites` in UserDefaults; returns those suites.
+    static func set(_ suites: [Suite]) -> [UserDefaults] {
+        suites.map { suite in
             for (key, value) in suite.values {
                 if let value {
                     suite.defaults.value.set(value.foundationObject, forKey: key)
@@ -127,8 +149,12 @@ extension UserDefaultsPersistence {
                 return synchronize()
             }
         }
+        // With every write deferred, those kept since the last synchronization are set in
+        // UserDefaults outside the gate: a thousand keys take about 10 ms, which writes held at the
+        // gate waited for (up to 54 ms in the stall benchmark).
+        if defersEveryWrite { handOverKeptWrites() }
         writeGate.withLock { writes in
-            applyKeptWrites(&writes)
+            if !defersEveryWrite { applyKeptWrites(&writes) }
             writes.synchronizations += 1
             isDeferring.store(true, ordering: .releasing)
         }
@@ -148,7 +174,7 @@ extension UserDefaultsPersistence {
                 return []
             }
             defer { isDeferring.store(false, ordering: .releasing) }
-            return writes.apply()
+            return _DeferredUserDefaultsWrites.set(writes.take())
         }
         for defaults in written { scheduleSynchronization(of: defaults) }
         return result
@@ -157,8 +183,22 @@ extension UserDefaultsPersistence {
     /// Sets the writes kept since the last synchronization in UserDefaults, unless one is under way.
     private static func applyKeptWrites(_ writes: inout _DeferredUserDefaultsWrites) {
         guard !writes.isDeferring, writes.hasKeptWrites else { return }
-        _ = writes.apply()
+        _ = _DeferredUserDefaultsWrites.set(writes.take())
         isDeferring.store(false, ordering: .releasing)
+    }
+
+    /// Sets the writes kept since the last synchronization in UserDefaults outside the gate; writes
+    /// made meanwhile are kept for the next one.
+    private static func handOverKeptWrites() {
+        let handed = writeGate.withLock { writes in
+            writes.isDeferring ? [] : writes.beginHandOver()
+        }
+        guard !handed.isEmpty else { return }
+        _ = _DeferredUserDefaultsWrites.set(handed)
+        writeGate.withLock { writes in
+            writes.finishHandOver()
+            if !writes.isDeferring && !writes.hasKeptWrites { isDeferring.store(false, ordering: .releasing) }
+        }
     }
 }
 #endif
