@@ -31,8 +31,9 @@ import KeyCatalog
 /// (`defaults 2`); `defer-every-write` turns on `defersEveryWrite`, sets the key and prints
 /// whether a read and UserDefaults itself give the new value (`read new contains true defaults
 /// old`), removes it (`removed 0 contains false`), sets it to 42 and exits; `write-deferred-many`
-/// does the same for `<key>.<n % 256>` = n, n in 1...count, and prints how many reads right after
-/// a write gave another value (`stale 0`); `set-blocked` puts a
+/// does the same (or, with `kept-from-0`, sets `keptWritesFileSize` to 0 instead) for
+/// `<key>.<n % 256>` = n, n in 1...count, and prints how many reads right after a write gave
+/// another value (`stale 0`); `set-blocked` puts a
 /// folder where the suite's file goes, sets the key, writes everything pending (which fails and is
 /// reported on standard error) and prints `done`;
 /// `argument-override` sets the key to 5, reads it, puts 9 for it in the argument domain, reads
@@ -165,10 +166,15 @@ enum TestHelper {
             print("removed \(store.get(intKey)) contains \(store.contains(intKey))")
             store.set(intKey, to: 42)
         case "write-deferred-many":
-            // With every write deferred, writes go on while synchronizations hand the kept ones to
-            // Foundation: each reads back at once, and the last of each key is on disk after exit.
+            // Writes go on while synchronizations hand the kept ones to Foundation: each reads back
+            // at once, and the last of each key is on disk after exit. Every write deferred, or
+            // (`kept-from-0`) those made during a synchronization and while kept ones wait.
             guard arguments.count >= 5, let count = Int(arguments[4]) else { fail("write-deferred-many needs a count") }
-            UserDefaultsPersistence.defersEveryWrite = true
+            if arguments.count >= 6, arguments[5] == "kept-from-0" {
+                UserDefaultsPersistence.keptWritesFileSize = 0
+            } else {
+                UserDefaultsPersistence.defersEveryWrite = true
+            }
             let keys = (0..<256).map { PersistentKey<Int>("\(key).\($0)", defaultValue: 0) }
             var stale = 0
             for n in 1...max(count, 1) {

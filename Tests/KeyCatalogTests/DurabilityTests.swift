@@ -96,17 +96,19 @@ struct DurabilityTests {
         #expect(reader.output == "42\n", "the deferred write was lost at exit")
     }
 
-    /// With `defersEveryWrite`, writes made while a synchronization hands the kept ones to
-    /// Foundation (outside KeyCatalog's lock, so that they do not wait) are kept for the next one:
-    /// each reads back at once, and no older value handed over later wins on disk. A million
-    /// writes over 256 keys span several synchronizations.
-    @Test func deferredWritesDuringAHandOverAreReadBackAndTheLastIsOnDisk() throws {
+    /// Writes made while a synchronization hands the kept ones to Foundation (outside KeyCatalog's
+    /// lock, so that they do not wait) are kept for the next one, and so are writes made while
+    /// kept ones wait: each reads back at once, and no older value handed over later wins on disk.
+    /// A million writes over 256 keys span several synchronizations; with `defersEveryWrite`, and
+    /// with `keptWritesFileSize` 0 (where more than 64 writes kept during a hand-over stay kept).
+    @Test(arguments: [[], ["kept-from-0"]])
+    func keptWritesDuringAHandOverAreReadBackAndTheLastIsOnDisk(options: [String]) throws {
         let home = TemporaryDirectory()
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CONFIG_HOME"] = home.url.path
         let name = "keycatalog.tests.deferredmany.\(UUID().uuidString)"
         let count = 1_000_000
-        let writer = try TestHelperExecutable.run(["defaults", name, "write-deferred-many", "K", "\(count)"], environment: environment)
+        let writer = try TestHelperExecutable.run(["defaults", name, "write-deferred-many", "K", "\(count)"] + options, environment: environment)
         #expect(writer.status == 0)
         #expect(writer.output == "stale 0\n")
         let data = try Data(contentsOf: home.url.appendingPathComponent("\(name).plist"))

@@ -15,8 +15,12 @@ import Synchronization
 /// So while KeyCatalog synchronizes a suite whose file is at least
 /// ``UserDefaultsPersistence/keptWritesFileSize``, its writes are not handed to Foundation: they
 /// are kept here, by suite and key (the last write of a key wins), and set in UserDefaults as soon
-/// as the synchronization ends, for the next one to write. Reads and `contains` through the
-/// instance written see them meanwhile, and observers hear of them at once, as of any write.
+/// as the synchronization ends, for the next one to write. That hand-over runs outside the lock
+/// writes take, and writes made during it are kept too: set under the lock after it when they are
+/// few, else (a writer going through many keys) left for the next synchronization, and every
+/// write is kept until then, so that none is overwritten by an earlier one. Reads and `contains`
+/// through the instance written see kept writes, and observers hear of them at once, as of any
+/// write.
 /// Smaller suites synchronize in about a millisecond, and a write waits for that instead (a
 /// sleeping wait: spinning on CoreFoundation's lock competed with the synchronizing thread), so
 /// that every instance and every direct UserDefaults read sees it as soon as it returns.
@@ -38,15 +42,23 @@ struct _DeferredUserDefaultsWrites {
     var synchronizations = 0
     /// The writes kept, by suite: a few at most, so a list searched by identity.
     private var suites: [Suite] = []
-    /// With every write deferred: the writes taken from `suites` that a synchronization is setting
-    /// in UserDefaults outside the lock, read until they are set.
+    /// The writes taken from `suites` that a synchronization is setting in UserDefaults outside the
+    /// lock, read until they are set.
     private var handingOver: [Suite] = []
 
-    /// Whether writes are kept now.
-    var isDeferring: Bool { synchronizations > 0 || !handingOver.isEmpty }
+    /// Whether a synchronization, or the hand-over of kept writes, is under way.
+    var isSynchronizing: Bool { synchronizations > 0 || !handingOver.isEmpty }
 
-    /// Whether any write is kept.
-    var hasKeptWrites: Bool { !suites.isEmpty }
+    /// Whether writes are kept now: during a synchronization, and while kept writes wait for the
+    /// next one (a later write set in UserDefaults would be overwritten by an earlier kept one).
+    var isDeferring: Bool { isSynchronizing || !suites.isEmpty }
+
+    /// How many writes are kept.
+    var keptCount: Int {
+        var count = 0
+        for suite in suites { count += suite.values.count }
+        return count
+    }
 
     /// Keeps a write of `value` (`nil`: a removal) to `key` in `defaults`.
     mutating func keep(_ value: PropertyListValue?, forKey key: String, in defaults: UserDefaults) {
@@ -97,18 +109,23 @@ struct _DeferredUserDefaultsWrites {
 
 extension UserDefaultsPersistence {
     /// KeyCatalog's writes to UserDefaults and its synchronizations take turns on this mutex: a
-    /// write goes to UserDefaults under it, unless a large suite is being synchronized (then it is
-    /// kept: see ``_DeferredUserDefaultsWrites``); a smaller suite's synchronization holds it.
+    /// write goes to UserDefaults under it, unless writes are being kept (see
+    /// ``_DeferredUserDefaultsWrites``); a smaller suite's synchronization holds it.
     /// Uncontended, it costs a write two atomic operations.
     static let writeGate = _Locked(_DeferredUserDefaultsWrites())
 
-    /// Whether writes may be kept now: read without the lock by every read, which takes the lock
-    /// only while a synchronization runs or kept writes wait for one.
+    /// Whether writes are kept now (`isDeferring` of the gate's value, updated with it): read
+    /// without the lock by every read, which takes the lock only while writes are kept.
     private static let isDeferring = Atomic<Bool>(false)
 
+    /// Stores in ``isDeferring`` whether `writes` keeps writes now.
+    private static func noteDeferring(_ writes: borrowing _DeferredUserDefaultsWrites) {
+        isDeferring.store(writes.isDeferring, ordering: .releasing)
+    }
+
     /// Makes a write through KeyCatalog of `value` (`nil`: a removal) to `key`: `apply` sets it in
-    /// `defaults` now, or, while KeyCatalog synchronizes (or always, with ``defersEveryWrite``),
-    /// keeps it for later. Then schedules the coalesced synchronization.
+    /// `defaults` now, or, while writes are kept (or always, with ``defersEveryWrite``), it is
+    /// kept for later. Then schedules the coalesced synchronization.
     static func write(_ value: PropertyListValue?, forKey key: String, in defaults: UserDefaults, _ apply: () -> Void) {
         let defersEveryWrite = self.defersEveryWrite
         writeGate.withLock { writes in
@@ -143,20 +160,14 @@ extension UserDefaultsPersistence {
             || suites.contains { defaults in
                 domainFileURL(of: defaults).flatMap { FileSignature(path: $0.path) }.map { $0.size >= threshold } ?? false
             }
+        // The writes kept since the last synchronization, for this one to write.
+        _ = handOverKeptWrites()
         guard keepsWrites else {
-            return writeGate.withLock { writes in
-                applyKeptWrites(&writes)
-                return synchronize()
-            }
+            return writeGate.withLock { _ in synchronize() }
         }
-        // With every write deferred, those kept since the last synchronization are set in
-        // UserDefaults outside the gate: a thousand keys take about 10 ms, which writes held at the
-        // gate waited for (up to 54 ms in the stall benchmark).
-        if defersEveryWrite { handOverKeptWrites() }
         writeGate.withLock { writes in
-            if !defersEveryWrite { applyKeptWrites(&writes) }
             writes.synchronizations += 1
-            isDeferring.store(true, ordering: .releasing)
+            noteDeferring(writes)
         }
         let result = synchronize()
         // A `synchronize()` that found nothing to write (another process's write was read) drops
@@ -164,41 +175,42 @@ extension UserDefaultsPersistence {
         // lock: a read does it now, while writes are still kept (measured: the first write after
         // such a synchronization of a 2 MB suite waited 63 ms for it).
         for defaults in suites { _ = defaults.object(forKey: "") }
-        let written = writeGate.withLock { writes -> [UserDefaults] in
+        writeGate.withLock { writes in
             writes.synchronizations -= 1
-            guard !writes.isDeferring else { return [] }
-            // With every write deferred, those kept meanwhile wait for the next synchronization,
-            // which each of them scheduled.
-            guard !self.defersEveryWrite else {
-                if !writes.hasKeptWrites { isDeferring.store(false, ordering: .releasing) }
-                return []
-            }
-            defer { isDeferring.store(false, ordering: .releasing) }
-            return _DeferredUserDefaultsWrites.set(writes.take())
+            noteDeferring(writes)
         }
-        for defaults in written { scheduleSynchronization(of: defaults) }
+        // With every write deferred, those kept meanwhile wait for the next synchronization, which
+        // each of them scheduled.
+        if !defersEveryWrite {
+            for defaults in handOverKeptWrites() { scheduleSynchronization(of: defaults) }
+        }
         return result
     }
 
-    /// Sets the writes kept since the last synchronization in UserDefaults, unless one is under way.
-    private static func applyKeptWrites(_ writes: inout _DeferredUserDefaultsWrites) {
-        guard !writes.isDeferring, writes.hasKeptWrites else { return }
-        _ = _DeferredUserDefaultsWrites.set(writes.take())
-        isDeferring.store(false, ordering: .releasing)
-    }
-
-    /// Sets the writes kept since the last synchronization in UserDefaults outside the gate; writes
-    /// made meanwhile are kept for the next one.
-    private static func handOverKeptWrites() {
+    /// Sets the kept writes in UserDefaults outside the gate, keeping the writes made meanwhile:
+    /// Foundation takes about 10 ms to set a thousand keys, and writes held at the gate for that
+    /// long took up to 54 ms in the stall benchmark. Then, unless every write is deferred, sets
+    /// those kept meanwhile under the gate if they are few, so that writes go to UserDefaults
+    /// directly again; many (a writer going through many keys) stay kept for the next
+    /// synchronization, which their writes scheduled. Returns the suites written.
+    private static func handOverKeptWrites() -> [UserDefaults] {
         let handed = writeGate.withLock { writes in
-            writes.isDeferring ? [] : writes.beginHandOver()
+            writes.isSynchronizing ? [] : writes.beginHandOver()
         }
-        guard !handed.isEmpty else { return }
-        _ = _DeferredUserDefaultsWrites.set(handed)
+        guard !handed.isEmpty else { return [] }
+        var written = _DeferredUserDefaultsWrites.set(handed)
+        let defersEveryWrite = self.defersEveryWrite
         writeGate.withLock { writes in
             writes.finishHandOver()
-            if !writes.isDeferring && !writes.hasKeptWrites { isDeferring.store(false, ordering: .releasing) }
+            if !defersEveryWrite, !writes.isSynchronizing, writes.keptCount <= maximumKeptWritesSetUnderGate {
+                written += _DeferredUserDefaultsWrites.set(writes.take())
+            }
+            noteDeferring(writes)
         }
+        return written
     }
+
+    /// How many kept writes a hand-over sets while writes wait: about 10 µs each.
+    private static let maximumKeptWritesSetUnderGate = 64
 }
 #endif
