@@ -133,8 +133,10 @@ public enum UserDefaultsPersistence {
     ///   that reads UserDefaults directly sees the write as soon as it returned.
     /// - From this size on, a write made then returns at once: KeyCatalog keeps it, reads through
     ///   the instance written return it, observers hear of it, and it is handed to Foundation when
-    ///   the synchronization ends. Until then, code that reads UserDefaults directly, or through
-    ///   another instance of the suite, still sees the value before it.
+    ///   the synchronization ends (while writes go on through more than 64 keys, at the next
+    ///   synchronization, and every write is kept until then). Until then, code that reads
+    ///   UserDefaults directly, or through another instance of the suite, still sees the value
+    ///   before it.
     ///
     /// Set `0` when every read of the app's suites goes through KeyCatalog, so that no write ever
     /// waits (or turn on ``defersEveryWrite``, so that no write calls Foundation); `.max` so that
