@@ -34,8 +34,7 @@ struct DurabilityTests {
         // (as migrations do) must not send the write anywhere else. The children share a
         // configuration folder of their own, so the real home folder is never touched.
         let home = TemporaryDirectory()
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_CONFIG_HOME"] = home.url.path
+        let environment = TestHelperExecutable.environment(configurationIn: home)
         let key = "KeyCatalogDurability"
         func helper(_ arguments: String...) throws -> (status: Int32, output: String) {
             try TestHelperExecutable.run(["defaults", "standard"] + arguments, environment: environment)
@@ -53,8 +52,7 @@ struct DurabilityTests {
     /// pending and return.
     @Test func aProcessExitingDuringTheDelayedSynchronizeKeepsItsWrite() throws {
         let home = TemporaryDirectory()
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_CONFIG_HOME"] = home.url.path
+        let environment = TestHelperExecutable.environment(configurationIn: home)
         let name = "keycatalog.tests.exitmidsync.\(UUID().uuidString)"
         let writer = try TestHelperExecutable.run(["defaults", name, "set-exit-mid-sync", "Count", "42"], environment: environment)
         #expect(writer.status == 0)
@@ -71,8 +69,7 @@ struct DurabilityTests {
     @Test(arguments: [[], ["kept-from-0"]])
     func aWriteDuringASynchronizationNeitherWaitsNorIsLost(options: [String]) throws {
         let home = TemporaryDirectory()
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_CONFIG_HOME"] = home.url.path
+        let environment = TestHelperExecutable.environment(configurationIn: home)
         let name = "keycatalog.tests.writeduringsync.\(UUID().uuidString)"
         let writer = try TestHelperExecutable.run(["defaults", name, "write-during-sync", "Count"] + options, environment: environment)
         #expect(writer.status == 0)
@@ -86,8 +83,7 @@ struct DurabilityTests {
     /// over and writes it to disk for the next process.
     @Test func aDeferredWriteIsReadBackAtOnceAndOnDiskAfterExit() throws {
         let home = TemporaryDirectory()
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_CONFIG_HOME"] = home.url.path
+        let environment = TestHelperExecutable.environment(configurationIn: home)
         let name = "keycatalog.tests.defereverywrite.\(UUID().uuidString)"
         let writer = try TestHelperExecutable.run(["defaults", name, "defer-every-write", "Count"], environment: environment)
         #expect(writer.status == 0)
@@ -104,8 +100,7 @@ struct DurabilityTests {
     @Test(arguments: [[], ["kept-from-0"]])
     func keptWritesDuringAHandOverAreReadBackAndTheLastIsOnDisk(options: [String]) throws {
         let home = TemporaryDirectory()
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_CONFIG_HOME"] = home.url.path
+        let environment = TestHelperExecutable.environment(configurationIn: home)
         let name = "keycatalog.tests.deferredmany.\(UUID().uuidString)"
         let count = 1_000_000
         let writer = try TestHelperExecutable.run(["defaults", name, "write-deferred-many", "K", "\(count)"] + options, environment: environment)

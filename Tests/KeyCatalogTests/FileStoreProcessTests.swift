@@ -109,8 +109,7 @@ struct AwkwardFailureTests {
     /// tests' writes here.
     @Test func aFailedBackgroundSynchronizeIsReported() throws {
         let home = TemporaryDirectory()
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_CONFIG_HOME"] = home.url.path
+        let environment = TestHelperExecutable.environment(configurationIn: home)
         let name = "keycatalog.tests.blocked.\(UUID().uuidString)"
         let child = try TestHelperExecutable.start(["defaults", name, "set-blocked", "n", "1"], environment: environment, capturingErrors: true)
         let output = String(decoding: (child.standardOutput as! Pipe).fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

@@ -49,8 +49,7 @@ struct UserDefaultsReadCacheTests {
     /// it changes after the key was read.
     @Test func theArgumentDomainOverridesAValueReadBefore() throws {
         let home = TemporaryDirectory()
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_CONFIG_HOME"] = home.url.path
+        let environment = TestHelperExecutable.environment(configurationIn: home)
         let child = try TestHelperExecutable.run(["defaults", "keycatalog.tests.arguments.\(UUID().uuidString)", "argument-override", "Count"], environment: environment)
         #expect(child.status == 0)
         #expect(child.output == "5 9 5\n")

@@ -101,6 +101,14 @@ enum TestHelperExecutable {
         return nil
     }
 
+    /// This process's environment with UserDefaults' configuration folder (`XDG_CONFIG_HOME`) in
+    /// `home`: a child's suites are written there, never in the real home folder.
+    static func environment(configurationIn home: TemporaryDirectory) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CONFIG_HOME"] = home.url.path
+        return environment
+    }
+
     /// Runs the helper to completion; returns its exit status and standard output.
     static func run(_ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, output: String) {
         let process = try start(arguments, environment: environment)
