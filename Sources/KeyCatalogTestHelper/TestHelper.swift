@@ -30,7 +30,9 @@ import KeyCatalog
 /// synchronization go on, writes everything pending and prints what UserDefaults itself holds
 /// (`defaults 2`); `defer-every-write` turns on `defersEveryWrite`, sets the key and prints
 /// whether a read and UserDefaults itself give the new value (`read new contains true defaults
-/// old`), removes it (`removed 0 contains false`), sets it to 42 and exits; `write-deferred-many`
+/// old`), removes it (`removed 0 contains false`), sets it to 7 and reads it with 9 in the
+/// argument domain and after (`argument 9 then 7`), sets it to 1, to 2 through a second instance
+/// of the suite, to 42, and exits; `write-deferred-many`
 /// does the same (or, with `kept-from-0`, sets `keptWritesFileSize` to 0 instead) for
 /// `<key>.<n % 256>` = n, n in 1...count, and prints how many reads right after a write gave
 /// another value (`stale 0`); `set-blocked` puts a
@@ -164,6 +166,16 @@ enum TestHelper {
             }
             store.remove(intKey)
             print("removed \(store.get(intKey)) contains \(store.contains(intKey))")
+            // The argument domain overrides a kept write as it overrides the suite.
+            store.set(intKey, to: 7)
+            defaults.setVolatileDomain([key: 9], forName: UserDefaults.argumentDomain)
+            let overridden = store.get(intKey)
+            defaults.removeVolatileDomain(forName: UserDefaults.argumentDomain)
+            print("argument \(overridden) then \(store.get(intKey))")
+            // Another instance of the suite writes to the same domain: the last write wins on disk.
+            guard let other = UserDefaults(suiteName: arguments[1]) else { fail("bad suite \(arguments[1])") }
+            store.set(intKey, to: 1)
+            other.set(intKey, to: 2)
             store.set(intKey, to: 42)
         case "write-deferred-many":
             // Writes go on while synchronizations hand the kept ones to Foundation: each reads back

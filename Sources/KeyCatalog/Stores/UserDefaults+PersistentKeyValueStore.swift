@@ -9,6 +9,8 @@ extension UserDefaults: PersistentKeyValueStore {
     public func persistentValue(forKey key: String) -> PropertyListValue? {
         #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
         if let deferred = UserDefaultsPersistence.deferredValue(forKey: key, in: self) {
+            // What `object(forKey:)` reads first: the argument domain, which overrides the suite.
+            guard volatileDomain(forName: UserDefaults.argumentDomain)[key] == nil else { return readValue(forKey: key) }
             return deferred ?? UserDefaultsPersistence.registeredValue(forKey: key, in: self)
         }
         if let cache = UserDefaultsPersistence.readCache(of: self) {

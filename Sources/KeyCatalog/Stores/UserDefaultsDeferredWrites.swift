@@ -15,7 +15,8 @@ import Synchronization
 /// So while KeyCatalog synchronizes a suite whose file is at least
 /// ``UserDefaultsPersistence/keptWritesFileSize``, its writes are not handed to Foundation: they
 /// are kept here, by suite and key (the last write of a key wins), and set in UserDefaults as soon
-/// as the synchronization ends, for the next one to write. That hand-over runs outside the lock
+/// as the synchronization ends, for the next one to write, in the order they were made (two
+/// instances of one suite write to the same domain: the last write wins there too). That hand-over runs outside the lock
 /// writes take, and writes made during it are kept too: set under the lock after it when they are
 /// few, else (a writer going through many keys) left for the next synchronization, and every
 /// write is kept until then, so that none is overwritten by an earlier one. Reads and `contains`
@@ -35,11 +36,15 @@ import Synchronization
 /// Foundation's 10 µs on Linux, where its `set` looks up the user's name in `/etc/passwd`), and a
 /// key written a thousand times between two synchronizations is set in Foundation once.
 struct _DeferredUserDefaultsWrites {
-    /// The writes kept for one suite (`nil`: removed), by key.
-    typealias Suite = (defaults: _UncheckedSendable<UserDefaults>, values: [String: PropertyListValue?])
+    /// A kept write: its value (`nil`: a removal), and its place among all the writes kept.
+    typealias Kept = (value: PropertyListValue?, order: Int)
+    /// The writes kept for one instance, by key.
+    typealias Suite = (defaults: _UncheckedSendable<UserDefaults>, values: [String: Kept])
 
     /// KeyCatalog's synchronizations under way.
     var synchronizations = 0
+    /// How many writes were kept, ever: the next one's `order`.
+    private var keptWrites = 0
     /// The writes kept, by suite: a few at most, so a list searched by identity.
     private var suites: [Suite] = []
     /// The writes taken from `suites` that a synchronization is setting in UserDefaults outside the
@@ -62,17 +67,19 @@ struct _DeferredUserDefaultsWrites {
 
     /// Keeps a write of `value` (`nil`: a removal) to `key` in `defaults`.
     mutating func keep(_ value: PropertyListValue?, forKey key: String, in defaults: UserDefaults) {
+        keptWrites += 1
+        let kept = (value, keptWrites)
         if let index = suites.firstIndex(where: { $0.defaults.value === defaults }) {
-            suites[index].values[key] = .some(value)
+            suites[index].values[key] = kept
         } else {
-            suites.append((_UncheckedSendable(defaults), [key: value]))
+            suites.append((_UncheckedSendable(defaults), [key: kept]))
         }
     }
 
     /// The write kept for `key` in `defaults`: `.some(nil)` for a removal, `nil` when none is kept.
     func value(forKey key: String, in defaults: UserDefaults) -> PropertyListValue?? {
-        if let kept = suites.first(where: { $0.defaults.value === defaults })?.values[key] { return kept }
-        return handingOver.first { $0.defaults.value === defaults }?.values[key]
+        if let kept = suites.first(where: { $0.defaults.value === defaults })?.values[key] { return kept.value }
+        return handingOver.first { $0.defaults.value === defaults }?.values[key].map(\.value)
     }
 
     /// Takes the kept writes, to set them in their suites.
@@ -93,16 +100,31 @@ struct _DeferredUserDefaultsWrites {
     }
 
     /// Sets the writes of `suites` in UserDefaults; returns those suites.
+    ///
+    /// One instance's writes are of distinct keys, set in any order. Two instances may be of one
+    /// suite (`UserDefaults(suiteName:)` twice, or `standard` and `UserDefaults()`), writing to the
+    /// same domain: then every write is set in the order it was made, so that the last one wins.
     static func set(_ suites: [Suite]) -> [UserDefaults] {
-        suites.map { suite in
-            for (key, value) in suite.values {
-                if let value {
-                    suite.defaults.value.set(value.foundationObject, forKey: key)
-                } else {
-                    suite.defaults.value.removeObject(forKey: key)
-                }
+        if suites.count > 1 {
+            var writes: [(defaults: UserDefaults, key: String, kept: Kept)] = []
+            for suite in suites {
+                for (key, kept) in suite.values { writes.append((suite.defaults.value, key, kept)) }
             }
-            return suite.defaults.value
+            writes.sort { $0.kept.order < $1.kept.order }
+            for write in writes { set(write.kept.value, forKey: write.key, in: write.defaults) }
+        } else {
+            for suite in suites {
+                for (key, kept) in suite.values { set(kept.value, forKey: key, in: suite.defaults.value) }
+            }
+        }
+        return suites.map(\.defaults.value)
+    }
+
+    private static func set(_ value: PropertyListValue?, forKey key: String, in defaults: UserDefaults) {
+        if let value {
+            defaults.set(value.foundationObject, forKey: key)
+        } else {
+            defaults.removeObject(forKey: key)
         }
     }
 }

@@ -136,11 +136,12 @@ public enum UserDefaultsPersistence {
     ///   the synchronization ends (while writes go on through more than 64 keys, at the next
     ///   synchronization, and every write is kept until then). Until then, code that reads
     ///   UserDefaults directly, or through another instance of the suite, still sees the value
-    ///   before it.
+    ///   before it, and a value it sets for the same key with UserDefaults' own `set(_:forKey:)`
+    ///   is overwritten by the kept write.
     ///
-    /// Set `0` when every read of the app's suites goes through KeyCatalog, so that no write ever
-    /// waits (or turn on ``defersEveryWrite``, so that no write calls Foundation); `.max` so that
-    /// every write waits.
+    /// Set `0` when every read and write of the app's suites goes through KeyCatalog, so that no
+    /// write ever waits (or turn on ``defersEveryWrite``, so that no write calls Foundation);
+    /// `.max` so that every write waits.
     ///
     /// ```swift
     /// UserDefaultsPersistence.keptWritesFileSize = 0
@@ -164,7 +165,13 @@ public enum UserDefaultsPersistence {
     /// unchanged. Reads, `contains` and observers through KeyCatalog see every write at once; code
     /// that reads UserDefaults directly, or through another instance of the suite than the one
     /// written (``suite(named:)`` always gives the same), sees it only once it was handed over. So
-    /// turn it on when every read of the app's suites goes through KeyCatalog.
+    /// turn it on when every read and write of the app's suites goes through KeyCatalog:
+    ///
+    /// - A value set with UserDefaults' own `set(_:forKey:)` after KeyCatalog kept a write of the
+    ///   same key is overwritten when the kept write is handed over.
+    /// - A kept removal reads back as the default registered through KeyCatalog (catalogs register
+    ///   theirs so); one registered with UserDefaults' `register(defaults:)` only, which Foundation
+    ///   on Linux does not let KeyCatalog read, is read again once the removal was handed over.
     ///
     /// ```swift
     /// UserDefaultsPersistence.defersEveryWrite = true
@@ -241,8 +248,10 @@ public enum UserDefaultsPersistence {
     static let synchronizationLock = NSLock()
 
     /// Called by each coalesced or exit synchronization after it took the pending suites and
-    /// before it writes one, while KeyCatalog's writes are kept out of UserDefaults (Linux): the
-    /// seam of the tests that exit or write in that window. Not for apps.
+    /// before it writes one, while KeyCatalog's writes are kept out of UserDefaults or, for a
+    /// suite smaller than ``keptWritesFileSize``, wait (Linux): the seam of the tests that exit or
+    /// write in that window. Not for apps; a hook that writes through KeyCatalog on its own thread
+    /// while writes wait would wait for itself.
     public static var _synchronizationWillWrite: (@Sendable () -> Void)? {
         get { synchronizationWillWrite.withLock { $0 } }
         set { synchronizationWillWrite.withLock { $0 = newValue } }
