@@ -23,6 +23,7 @@ import Testing
     enum Unchanged {}
     enum Changed {}
     enum Custom {}
+    enum OptionalValue {}
 
     @Test func unchangedBytesAreDecodedOnceInEveryStore() {
         let counter = Counted<Unchanged>.counter
@@ -33,6 +34,23 @@ import Testing
             fixture.store.set(key, to: .init(name: "Ann-\(kind)"))
             for _ in 0..<100 { #expect(fixture.store.get(key).name == "Ann-\(kind)") }
             #expect(counter.current - before == 1, "\(kind): \(counter.current - before) decodings for 100 reads")
+        }
+    }
+
+    /// An optional `Value` (the memo once answered `nil` for it: a miss cast to `Value?`).
+    @Test func optionalValuesReadBackAndAreDecodedOnceInEveryStore() {
+        typealias Value = Counted<OptionalValue>?
+        let counter = Counted<OptionalValue>.counter
+        for kind in StoreKind.allCases {
+            let fixture = kind.makeFixture()
+            let key = PersistentKey<Value>(
+                "Profile", defaultValue: nil, representation: CodablePersistentKeyValueRepresentation<Value, JSONEncoder, JSONDecoder>())
+            let before = counter.current
+            fixture.store.set(key, to: .init(name: "Bo-\(kind)"))
+            for _ in 0..<100 { #expect(fixture.store.get(key)?.name == "Bo-\(kind)") }
+            #expect(counter.current - before == 1, "\(kind): \(counter.current - before) decodings for 100 reads")
+            fixture.store.set(key, to: nil)
+            #expect(fixture.store.get(key) == nil)
         }
     }
 

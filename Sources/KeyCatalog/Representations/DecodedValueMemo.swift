@@ -33,7 +33,9 @@ final class DecodedValueMemo: Sendable {
 
     func value<Value>(_: Value.Type, decodedFrom bytes: Data) -> Value? {
         let key = Key(type: ObjectIdentifier(Value.self), bytes: bytes)
-        return entries.withLock { $0[key] } as? Value
+        // Unwrapped before the cast: `nil as? Value` succeeds when `Value` is an optional.
+        guard let kept = entries.withLock({ $0[key] }) else { return nil }
+        return kept as? Value
     }
 
     func keep<Value>(_ value: Value, decodedFrom bytes: Data) {
