@@ -1,5 +1,5 @@
 import Foundation
-import KeyCatalog
+@testable import KeyCatalog
 import Testing
 
 /// Reads of a suite opened by name return the value read before while Foundation holds the same
@@ -22,6 +22,35 @@ struct UserDefaultsReadCacheTests {
         #expect(suite.defaults.get(count) == 0)
         #expect(!suite.defaults.contains(count))
     }
+
+    #if !canImport(Darwin)
+    /// A key removed is dropped from the cache, and the cache keeps at most `capacity` keys: keys
+    /// made from a parameter do not grow it without end.
+    @Test func removedKeysAreDroppedAndTheCacheIsBounded() throws {
+        let suite = TemporarySuite()
+        let count = PersistentKey<Int>("Count", defaultValue: 0)
+        suite.defaults.set(count, to: 1)
+        #expect(suite.defaults.get(count) == 1)
+        let cache = try #require(UserDefaultsPersistence.readCache(of: suite.defaults))
+        #expect(cache.count == 1)
+        suite.defaults.removeObject(forKey: "Count")
+        #expect(suite.defaults.get(count) == 0)
+        #expect(cache.count == 0)
+
+        let small = _UserDefaultsReadCache(suiteName: suite.name, capacity: 8)
+        func read(_ key: String) -> PropertyListValue? {
+            small.value(forKey: key, in: suite.defaults) { suite.defaults.object(forKey: key).flatMap(PropertyListValue.init(foundationObject:)) }
+        }
+        var sizes: [Int] = []
+        for index in 0..<20 {
+            suite.defaults.set(index, forKey: "List.\(index)")
+            #expect(read("List.\(index)") == .int(index))
+            #expect(read("List.\(index)") == .int(index))
+            sizes.append(small.count)
+        }
+        #expect(sizes.max() == 8 && sizes.last! < 8, "\(sizes)")
+    }
+    #endif
 
     @Test func aRegisteredDefaultIsReadWhenTheSuiteHoldsNothing() {
         let suite = TemporarySuite()

@@ -22,9 +22,14 @@ import Foundation
 /// keys the suite does not hold (a registered default, or nothing), are read through
 /// `object(forKey:)` every time.
 ///
-/// Memory: each key read keeps its value, a second copy beside Foundation's, until the next
-/// read finds a new object.
+/// Memory: each key read keeps its value, a second copy beside Foundation's, until a read finds
+/// a new object, or none (the key was removed: the entry goes); at most ``capacity`` keys (all
+/// dropped when full: the next reads keep again the keys in use), so that keys made from a
+/// parameter (`"\(listID).layout"`) do not grow it without end.
 final class _UserDefaultsReadCache: @unchecked Sendable {
+    /// How many keys' values are kept at most: 4,096 unless a test says otherwise.
+    let capacity: Int
+
     private struct Entry {
         let name: CFString
         var object: AnyObject?
@@ -36,8 +41,9 @@ final class _UserDefaultsReadCache: @unchecked Sendable {
     private let entries = _Locked<[String: Entry]>([:])
 
     /// The cache of a suite opened by `name`, or of `standard` (`nil`).
-    init(suiteName name: String?) {
+    init(suiteName name: String?, capacity: Int = 4096) {
         application = name.map(Self.cfString) ?? kCFPreferencesCurrentApplication
+        self.capacity = capacity
     }
 
     /// The value stored for `key` in `defaults`: the one read before if Foundation still holds the
@@ -45,15 +51,24 @@ final class _UserDefaultsReadCache: @unchecked Sendable {
     func value(forKey key: String, in defaults: UserDefaults, read: () -> PropertyListValue?) -> PropertyListValue? {
         let entry = entries.withLock { $0[key] }
         let name = entry?.name ?? Self.cfString(key)
-        guard let object = CFPreferencesCopyAppValue(name, application) else { return read() }
+        guard let object = CFPreferencesCopyAppValue(name, application) else {
+            if entry != nil { entries.withLock { $0[key] = nil } }
+            return read()
+        }
         // What `object(forKey:)` reads first: the argument domain, which overrides the suite.
         guard defaults.volatileDomain(forName: UserDefaults.argumentDomain)[key] == nil else { return read() }
         if let entry, entry.object === object, let value = entry.value { return value }
         let value = read()
         guard let value, CFPreferencesCopyAppValue(name, application) === object else { return value }
-        entries.withLock { $0[key] = Entry(name: name, object: object, value: value) }
+        entries.withLock { entries in
+            if entries.count >= capacity, entries[key] == nil { entries.removeAll(keepingCapacity: true) }
+            entries[key] = Entry(name: name, object: object, value: value)
+        }
         return value
     }
+
+    /// How many keys' values are kept (for tests).
+    var count: Int { entries.withLock { $0.count } }
 
     private static func cfString(_ string: String) -> CFString {
         // On Linux, Foundation's `NSString` is the CoreFoundation string type (toll-free bridged).
