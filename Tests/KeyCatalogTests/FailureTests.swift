@@ -74,6 +74,20 @@ struct UnwritableCase: Sendable, CustomTestStringConvertible {
         var value: Double
     }
 
+    /// A number n stored as n arrays nested around it.
+    struct NestedArrays: PersistentKeyValueRepresentation {
+        func persistentValue(for value: Int) throws -> PropertyListValue? {
+            (0..<value).reduce(.int(value)) { nested, _ in .array([nested]) }
+        }
+        func value(from persistentValue: PropertyListValue) throws -> Int {
+            var value = persistentValue
+            while case .array(let elements) = value, let first = elements.first { value = first }
+            guard case .int(let int) = value else { throw PersistentKeyValueEncodingError("not nested arrays") }
+            return int
+        }
+        var _decodesByTypeAlone: Bool { true }
+    }
+
     static let all: [UnwritableCase] = [
         writing(
             "Double.nan through JSONEncoder",
@@ -91,6 +105,11 @@ struct UnwritableCase: Sendable, CustomTestStringConvertible {
         writing("String with U+0000", PersistentKey<String?>("value", defaultValue: nil), good: "fine", bad: "a\u{0}b", message: "control character U+0000"),
         writing("[String] with U+001F", PersistentKey<[String]>("value", defaultValue: []), good: ["ok"], bad: ["ok", "\u{1F}"], message: "at [1]"),
         writing("dictionary key with U+0002", PersistentKey<[String: Int]>("value", defaultValue: [:]), good: ["ok": 1], bad: ["k\u{2}": 1], message: "dictionary key contains control character U+0002"),
+        // Foundation writes it, and cannot read the file back (every value in it lost).
+        writing(
+            "arrays nested 512 deep", PersistentKey<Int>("value", defaultValue: 0, representation: NestedArrays()),
+            good: 511, bad: 512, message: "nest more than 511 deep"
+        ),
         writing("Character U+0007", PersistentKey<Character>("value", defaultValue: "d"), good: "g", bad: "\u{7}", message: "U+0007"),
         writing(
             "URL with U+0001 in its string",

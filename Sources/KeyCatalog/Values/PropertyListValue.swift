@@ -49,6 +49,8 @@ extension PropertyListValue {
     /// XML property lists, which UserDefaults writes on Linux, may not hold most C0 control
     /// characters (XML 1.0 forbids them): Foundation on Linux writes them anyway, but other
     /// readers of the file may reject it whole. So they are refused everywhere, in memory too.
+    /// So are arrays and dictionaries nested more than ``maximumNesting`` deep: Foundation writes
+    /// them, then cannot read the file back (every value in it lost at the next launch).
     ///
     /// - Throws: ``PropertyListValue/IncompatibilityError`` naming the offending path.
     @inlinable
@@ -60,24 +62,32 @@ extension PropertyListValue {
         }
     }
 
+    /// How deep arrays and dictionaries may nest in a value: 511, an array of numbers being 1.
+    /// Foundation reads a property list file back only up to 512 levels, the file's own
+    /// dictionary among them (measured on Linux, binary and XML alike).
+    public static let maximumNesting = 511
+
     /// The check of a string, array or dictionary.
     @usableFromInline
     func validateContents() throws(IncompatibilityError) {
         // The common case, valid, without building the path of every element; the path is only
         // worked out once something is wrong.
-        guard !isValidForPropertyList else { return }
-        try validate(path: "")
+        guard !isValidForPropertyList(nesting: 1) else { return }
+        try validate(path: "", nesting: 1)
     }
 
-    private var isValidForPropertyList: Bool {
+    /// `nesting`: how many arrays and dictionaries hold this value, itself included if it is one.
+    private func isValidForPropertyList(nesting: Int) -> Bool {
         switch self {
         case .string(let string):
             return !Self.mayHoldControlOrSpecialScalar(string) || Self.forbiddenScalar(in: string) == nil
         case .array(let elements):
-            for element in elements where !element.isValidElement { return false }
+            guard nesting <= Self.maximumNesting else { return false }
+            for element in elements where !element.isValidElement(nesting: nesting + 1) { return false }
             return true
         case .dictionary(let members):
-            for (key, member) in members where Self.forbiddenScalar(in: key) != nil || !member.isValidElement {
+            guard nesting <= Self.maximumNesting else { return false }
+            for (key, member) in members where Self.forbiddenScalar(in: key) != nil || !member.isValidElement(nesting: nesting + 1) {
                 return false
             }
             return true
@@ -89,15 +99,15 @@ extension PropertyListValue {
     /// An element's check, with strings and scalars decided here rather than by a recursive call
     /// (which cost a `[String]` of four about 300 instructions an element).
     @inline(__always)
-    private var isValidElement: Bool {
+    private func isValidElement(nesting: Int) -> Bool {
         switch self {
         case .string(let string): !Self.mayHoldControlOrSpecialScalar(string) || Self.forbiddenScalar(in: string) == nil
         case .bool, .int, .uint, .double, .data, .date: true
-        case .array, .dictionary: isValidForPropertyList
+        case .array, .dictionary: isValidForPropertyList(nesting: nesting)
         }
     }
 
-    private func validate(path: String) throws(IncompatibilityError) {
+    private func validate(path: String, nesting: Int) throws(IncompatibilityError) {
         switch self {
         case .string(let string):
             if let scalar = Self.forbiddenScalar(in: string) {
@@ -107,10 +117,12 @@ extension PropertyListValue {
                 )
             }
         case .array(let elements):
+            try Self.checkNesting(nesting, at: path)
             for (index, element) in elements.enumerated() {
-                try element.validate(path: "\(path)[\(index)]")
+                try element.validate(path: "\(path)[\(index)]", nesting: nesting + 1)
             }
         case .dictionary(let members):
+            try Self.checkNesting(nesting, at: path)
             for (key, member) in members {
                 if let scalar = Self.forbiddenScalar(in: key) {
                     throw IncompatibilityError(
@@ -118,11 +130,19 @@ extension PropertyListValue {
                         reason: "dictionary key contains control character U+\(String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4))"
                     )
                 }
-                try member.validate(path: "\(path)[\"\(key)\"]")
+                try member.validate(path: "\(path)[\"\(key)\"]", nesting: nesting + 1)
             }
         case .bool, .int, .uint, .double, .data, .date:
             break
         }
+    }
+
+    private static func checkNesting(_ nesting: Int, at path: String) throws(IncompatibilityError) {
+        guard nesting > maximumNesting else { return }
+        throw IncompatibilityError(
+            path: path,
+            reason: "arrays and dictionaries nest more than \(maximumNesting) deep here, and Foundation cannot read a property list file holding that back"
+        )
     }
 
     /// The first character an XML property list cannot hold, if any. Scans UTF-8 bytes: every
