@@ -1,6 +1,7 @@
 import Foundation
-@testable import KeyCatalog
 import Testing
+
+@testable import KeyCatalog
 
 /// Reads of a suite opened by name return the value read before while Foundation holds the same
 /// object for the key (Linux: `UserDefaultsReadCache`); whatever replaces that object is read.
