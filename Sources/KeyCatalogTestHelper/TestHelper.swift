@@ -17,6 +17,7 @@ import KeyCatalog
 /// KeyCatalogTestHelper file <path> write-many <prefix> <count>
 /// KeyCatalogTestHelper file <path> write-records <prefix> <first>
 /// KeyCatalogTestHelper file <path> get-scalars <key-scalars>
+/// KeyCatalogTestHelper file <path> compact-set <key> <int>
 /// KeyCatalogTestHelper home <service>
 /// ```
 ///
@@ -47,6 +48,7 @@ import KeyCatalog
 /// `write-records` sets `<prefix>.<n % 16>` to ``TestHelper/record(_:)`` for n = first, first + 1, …
 /// until it is killed, printing `<key> <n>` after each `set` returned;
 /// `get-scalars` takes and prints strings as Unicode scalar values in hex, separated by `.`;
+/// `compact-set` compacts the file store (a new list and journal), then sets the key;
 /// `home` writes `1` under `Home` to `~/home.plist`, `relative.plist` and the keychain's
 /// service, and prints the file stores' descriptions.
 enum TestHelper {
@@ -205,6 +207,16 @@ enum TestHelper {
             let overridden = store.get(intKey)
             defaults.removeVolatileDomain(forName: UserDefaults.argumentDomain)
             print(before, overridden, store.get(intKey))
+        case "compact-set":
+            guard arguments.count >= 5, let value = Int(arguments[4]), let file = store as? FileKeyValueStore else {
+                fail("compact-set needs a file store and an integer")
+            }
+            do {
+                try file.compact()
+                try file._set(PersistentKey<Int>(key, defaultValue: 0), to: value)
+            } catch {
+                fail("compact-set: \(error)")
+            }
         case "get":
             print(store.get(PersistentKey<Int>(key, defaultValue: -1)))
         case "remove":

@@ -68,6 +68,71 @@ struct FileStoreJournalTests {
         }
     }
 
+    /// A record whose checksum holds but whose payload does not read (an operation this version
+    /// does not know): whole, so the records after it are still read.
+    static let unreadableRecord: [UInt8] = {
+        let payload: [UInt8] = [7, 1, 0x6B]
+        let checksum = payload.withUnsafeBytes { CRC32.checksum($0) }
+        return withUnsafeBytes(of: UInt32(payload.count).littleEndian, Array.init)
+            + withUnsafeBytes(of: checksum.littleEndian, Array.init) + payload
+    }()
+
+    @Test func aWholeRecordThatDoesNotReadIsSkippedAndCounted() throws {
+        let first = FileStoreJournal.record(key: "a", value: .int(1))
+        let last = FileStoreJournal.record(key: "b", value: .int(2))
+        let scan = Self.scan(first + Self.unreadableRecord + last)
+        #expect(scan.records == [.init(key: "a", value: .int(1)), .init(key: "b", value: .int(2))])
+        #expect(scan.unreadable == 1)
+        #expect(scan.length == first.count + Self.unreadableRecord.count + last.count)
+        #expect(!scan.hasDamagedTail)
+
+        // In a store: the write after it is read, and the skipped record is reported.
+        let directory = TemporaryDirectory()
+        let url = directory.file("settings.plist")
+        let store = FileKeyValueStore(url: url)
+        store.set(PersistentKey<Int>("a", defaultValue: 0), to: 1)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: url.path + ".journal"))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Self.unreadableRecord + last)
+        try handle.close()
+        let recorder = FailureRecorder()
+        #expect(recorder.record { store.get(PersistentKey<Int>("b", defaultValue: 0)) } == 2)
+        #expect(recorder.failures.count == 1)
+        let message = try #require(recorder.failures.first?.message)
+        #expect(message.contains("1 whole record") && message.contains("skipped"), "\(message)")
+    }
+
+    /// A reload opens the journal, then reads the list. Another process that compacts twice in
+    /// between, with a write between, leaves a list newer than the records of the journal opened:
+    /// laid over it, they would undo that write.
+    @Test func aReloadBetweenTwoCompactionsOfAnotherProcessReadsTheNewestValues() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("settings.plist")
+        let key = PersistentKey<Int>("n", defaultValue: -1)
+        @Sendable func child(_ arguments: String...) {
+            #expect((try? TestHelperExecutable.run(["file", url.path] + arguments))?.status == 0, "\(arguments)")
+        }
+        child("set", "n", "0")
+        let store = FileKeyValueStore(url: url)
+        #expect(store.get(key) == 0)
+        // A new list (n = 0) and a journal holding n = 1: the next read reloads both.
+        child("compact-set", "n", "1")
+        let path = PropertyListFile.canonicalPath(of: url)
+        let compacted = Locked(false)
+        PropertyListFile._journalOpenedForReload.withLock { hook in
+            hook = { opened in
+                guard PropertyListFile.canonicalPath(of: opened) == path, !compacted.current else { return }
+                compacted.withLock { $0 = true }
+                // The list then holds n = 2; the journal opened still says n = 1.
+                child("compact-set", "n", "2")
+                child("compact-set", "other", "0")
+            }
+        }
+        defer { PropertyListFile._journalOpenedForReload.withLock { $0 = nil } }
+        #expect(store.get(key) == 2)
+        #expect(compacted.current, "the reload went through the seam")
+    }
+
     @Test func aTornTailIsIgnoredByReadersThenMovedAsideAndCutOffByTheNextWriter() throws {
         let directory = TemporaryDirectory()
         let url = directory.file("settings.plist")

@@ -18,7 +18,9 @@ import Foundation
 /// little-endian), payload. A payload is an operation byte (0: remove, 1: set), the key
 /// (length-prefixed UTF-8) and, for a set, the value (see ``FileStoreJournal/appendValue(_:to:)``).
 /// A record that is incomplete or fails its checksum ends the journal: it is a write that was cut
-/// short (power loss) or is still being made (another process, seen without the lock).
+/// short (power loss) or is still being made (another process, seen without the lock). A whole
+/// record (its checksum holds) whose payload does not read is skipped and counted, so that the
+/// writes after it are still read.
 enum FileStoreJournal {
     static let header: [UInt8] = [0x4B, 0x43, 0x4A, 0x4C, 1, 0, 0, 0]
     static let recordHeaderSize = 8
@@ -51,10 +53,12 @@ enum FileStoreJournal {
         var length = 0
         /// Bytes follow the last intact record: an incomplete or damaged one.
         var hasDamagedTail = false
+        /// Whole records whose payload did not read (none that this version writes), skipped.
+        var unreadable = 0
     }
 
     /// Reads records from `bytes` (which start at a record boundary) up to the first that is
-    /// incomplete or damaged.
+    /// incomplete or damaged, skipping whole ones that do not read.
     static func scan(_ bytes: UnsafeRawBufferPointer) -> Scan {
         var scan = Scan()
         var offset = 0
@@ -65,9 +69,13 @@ enum FileStoreJournal {
             let start = offset + recordHeaderSize
             guard length > 0, length <= bytes.count - start else { break }
             let payload = UnsafeRawBufferPointer(rebasing: bytes[start..<(start + length)])
-            guard CRC32.checksum(payload) == checksum, let record = decodePayload(payload) else { break }
-            scan.records.append(record)
+            guard CRC32.checksum(payload) == checksum else { break }
             offset = start + length
+            guard let record = decodePayload(payload) else {
+                scan.unreadable += 1
+                continue
+            }
+            scan.records.append(record)
         }
         scan.length = offset
         scan.hasDamagedTail = offset < bytes.count
