@@ -75,6 +75,25 @@ import Testing
         #expect(Counted<Custom>.counter.current == 3, "its configuration is the caller's: decoded every time")
     }
 
+    /// Two representations made by `init()`, one of them with its decoder configured: the same
+    /// bytes read as two values, each as its decoder reads them, in either order.
+    @Test(arguments: [false, true])
+    func aDecoderConfiguredThroughTheRepresentationIsNotMemoized(configuredFirst: Bool) throws {
+        struct Event: Codable, Equatable, Sendable { var at: Date }
+        let plain = CodablePersistentKeyValueRepresentation<Event, JSONEncoder, JSONDecoder>()
+        let unix = CodablePersistentKeyValueRepresentation<Event, JSONEncoder, JSONDecoder>()
+        unix.decoder.dateDecodingStrategy = .secondsSince1970
+        let bytes = PropertyListValue.data(Data(#"{"at":1700000000}"#.utf8))
+        typealias Read = (representation: CodablePersistentKeyValueRepresentation<Event, JSONEncoder, JSONDecoder>, expected: Date)
+        let plainRead: Read = (plain, Date(timeIntervalSinceReferenceDate: 1_700_000_000))
+        let unixRead: Read = (unix, Date(timeIntervalSince1970: 1_700_000_000))
+        for _ in 0..<2 {
+            for read in configuredFirst ? [unixRead, plainRead] : [plainRead, unixRead] {
+                #expect(try read.representation.value(from: bytes).at == read.expected)
+            }
+        }
+    }
+
     final class Reference: Codable, @unchecked Sendable {
         var name = ""
     }

@@ -42,11 +42,20 @@ where Encoder.Output == Decoder.Input {
     /// The encoder that writes values.
     public let encoder: Encoder
     /// The decoder that reads them back.
-    public let decoder: Decoder
-    /// Whether decoded values are memoized by their bytes: for the JSON decoder ``init()`` makes,
-    /// whose configuration is known. (A decoder passed in may be configured, or reconfigured,
-    /// in ways the bytes alone do not capture.)
-    let memoizesDecodedValues: Bool
+    ///
+    /// Asking for the decoder of a representation made with ``init()`` (to configure it) turns
+    /// off that representation's memo of decoded values: its reads decode every time, with the
+    /// decoder as configured.
+    public var decoder: Decoder {
+        memoization?.withLock { $0 = false }
+        return configuredDecoder
+    }
+    private let configuredDecoder: Decoder
+    /// Whether decoded values are memoized by their bytes (`nil`: never): for the JSON decoder
+    /// ``init()`` makes, while its configuration is the known one, which the memo's values were
+    /// all decoded with. A decoder passed in may be configured, or reconfigured, in ways the bytes
+    /// alone do not capture, and so may one asked for through ``decoder``.
+    private let memoization: _Locked<Bool>?
 
     /// Uses the given encoder and decoder, which must agree on their format.
     public init(encoder: Encoder, decoder: Decoder) {
@@ -55,9 +64,12 @@ where Encoder.Output == Decoder.Input {
 
     init(encoder: Encoder, decoder: Decoder, memoizesDecodedValues: Bool) {
         self.encoder = encoder
-        self.decoder = decoder
-        self.memoizesDecodedValues = memoizesDecodedValues
+        self.configuredDecoder = decoder
+        self.memoization = memoizesDecodedValues ? _Locked(true) : nil
     }
+
+    /// Whether this representation's reads use the memo now.
+    var memoizesDecodedValues: Bool { memoization?.withLock { $0 } ?? false }
 
     public func persistentValue(for value: Value) throws -> PropertyListValue? {
         try Encoder.Output.persistentKeyValueRepresentation.persistentValue(for: encoder.encode(value))
@@ -68,12 +80,14 @@ where Encoder.Output == Decoder.Input {
         if memoizesDecodedValues, case .data(let bytes) = persistentValue, memo.accepts(Value.self, bytes) {
             // Stored bytes decoded before: the same value, without decoding them again.
             if let value = memo.value(Value.self, decodedFrom: bytes) { return value }
-            let value = try decoder.decode(Value.self, from: Decoder.Input.persistentKeyValueRepresentation.value(from: persistentValue))
-            memo.keep(value, decodedFrom: bytes)
+            let value = try configuredDecoder.decode(Value.self, from: Decoder.Input.persistentKeyValueRepresentation.value(from: persistentValue))
+            // Not if the decoder was handed out meanwhile: it may have been configured before it
+            // decoded (it is handed out only after the memo is turned off).
+            if memoizesDecodedValues { memo.keep(value, decodedFrom: bytes) }
             return value
         }
         let input = try Decoder.Input.persistentKeyValueRepresentation.value(from: persistentValue)
-        return try decoder.decode(Value.self, from: input)
+        return try configuredDecoder.decode(Value.self, from: input)
     }
 }
 
