@@ -63,6 +63,42 @@ import Testing
         #expect(store.get(key) == 7 && store.get(PersistentKey<String>("Other", defaultValue: "")) == "kept")
     }
 
+    /// Subscribing, as the file's first observed key, after another process wrote it: the check
+    /// for changes made before the watch started once delivered on the subscribing thread, inside
+    /// `values(for:)`'s own lock, and the process crashed (a recursive lock).
+    @Test func aStreamOpenedAfterAnotherProcesssWriteStartsWithIt() async throws {
+        let folder = TemporaryDirectory()
+        let url = folder.url.appendingPathComponent("settings.plist")
+        let store = FileKeyValueStore(url: url)
+        let key = PersistentKey<Int>("Count", defaultValue: 0)
+        store.set(key, to: 1)
+        #expect(store.get(key) == 1)
+        #expect(try TestHelperExecutable.run(["file", url.path, "set", "Count", "2"]).status == 0)
+        for await value in store.values(for: key) {
+            #expect(value == 2)
+            break
+        }
+    }
+
+    /// A suite's observer hears another process change a key back to the value it had when the
+    /// observation began (the watch once compared with that value, not with the last delivered).
+    @Test func aSuiteObserverHearsAnotherProcessChangeAKeyBack() throws {
+        let suite = TemporarySuite(#function)
+        let key = PersistentKey<Int>("Count", defaultValue: 0)
+        suite.defaults.set(key, to: 1)
+        let elapsed = try latency(observe: { handler in suite.defaults.observe(key) { handler($0) } }, expected: 1) {
+            // The watch's first check (of changes made while it started) runs on another thread:
+            // done by then, having seen 1.
+            Thread.sleep(forTimeInterval: 0.2)
+            suite.defaults.set(key, to: 2)
+            try suite.defaults.flushPersistentValues()
+            let child = try TestHelperExecutable.run(["defaults", suite.name, "set", "Count", "1"])
+            #expect(child.status == 0, "\(child.output)")
+        }
+        #expect(elapsed != nil, "the observer never saw the other process's write")
+        #expect(suite.defaults.get(key) == 1)
+    }
+
     /// Only observed keys are announced, each once, and this process's own writes are not
     /// announced a second time when the watch sees the file change.
     @Test func ownWritesAreAnnouncedOnceAndUnchangedKeysNotAtAll() throws {

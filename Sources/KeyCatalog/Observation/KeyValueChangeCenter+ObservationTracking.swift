@@ -33,12 +33,18 @@ final class _ObservationTracking: Observable, Sendable {
 
     func access(_ key: String, in center: KeyValueChangeCenter) {
         registrar.access(self, keyPath: \.[key: key])
-        observations.withLock { observations in
-            guard observations[key] == nil else { return }
-            observations[key] = center.addObserver(forKey: key) { [weak self] _ in
-                guard let self else { return }
-                self.registrar.withMutation(of: self, keyPath: \.[key: key]) {}
-            }
+        // The key is claimed under the lock and observed outside it: `addObserver` may deliver on
+        // this thread (a watcher's check as it starts), and an `onChange` may read a tracked key.
+        let isNew = observations.withLock { observations in
+            guard observations[key] == nil else { return false }
+            observations[key] = PersistentKeyObservation {}
+            return true
         }
+        guard isNew else { return }
+        let observation = center.addObserver(forKey: key) { [weak self] _ in
+            guard let self else { return }
+            self.registrar.withMutation(of: self, keyPath: \.[key: key]) {}
+        }
+        observations.withLock { $0[key] = observation }
     }
 }

@@ -180,6 +180,12 @@ public final class KeyValueChangeCenter: Sendable {
         state.withLock { $0.handlers[key] != nil }
     }
 
+    /// The value last delivered for `key` while a watcher is attached (`.some(nil)`: a removal);
+    /// `nil` when none was since the key gained observers.
+    func lastDeliveredValue(forKey key: String) -> PropertyListValue?? {
+        state.withLock { $0.lastDelivered[key] }
+    }
+
     /// Attaches the watcher that announces changes made outside KeyCatalog, unless one is
     /// attached; returns the attached one.
     func attach(_ newWatcher: any _KeyValueChangeWatching) -> any _KeyValueChangeWatching {

@@ -11,7 +11,14 @@ extension PersistentKeyValueStore {
     /// On Apple platforms, a UserDefaults store also sees writes by other code and processes
     /// (through KVO; for keys containing `.`, only writes in this process), and the iCloud store
     /// changes from other devices. On Linux, where Foundation has neither KVO nor change
-    /// notifications, this sees the changes made through KeyCatalog in this process.
+    /// notifications, file stores, `standard` and suites opened with
+    /// ``UserDefaultsPersistence/suite(named:)`` also see other processes' writes (their files are
+    /// watched); other UserDefaults instances see the changes made through KeyCatalog in this
+    /// process.
+    ///
+    /// `onChange` may be called before `observe` returns, on the calling thread, with a change
+    /// found as the observation starts (another process's write): do not hold a lock it takes
+    /// while you subscribe.
     public func observe<Key: PersistentKeyProtocol>(
         _ key: Key,
         _ onChange: @escaping @Sendable (Key.Value) -> Void
@@ -43,17 +50,26 @@ extension PersistentKeyValueStore {
         startingWithCurrentValue: Bool
     ) -> AsyncStream<Key.Value> {
         let (stream, continuation) = AsyncStream.makeStream(of: Key.Value.self)
-        // The gate orders the current value before any change that races with subscribing.
-        let gate = _Locked(())
         let decoder = _ChangeDecoder(key: key, store: persistentStoreDescription)
-        gate.withLock { _ in
-            let observation = keyValueChanges.addObserver(forKey: key.id) { stored in
-                gate.withLock { _ in _ = continuation.yield(decoder.value(from: stored)) }
+        // The changes delivered while subscribing (`nil` once subscribed), yielded after the
+        // current value. They are kept rather than held at a lock: one may be delivered on this
+        // very thread, inside `addObserver` (a watcher's check for changes made as it starts).
+        let pending = _Locked<[PropertyListValue?]?>([])
+        let observation = keyValueChanges.addObserver(forKey: key.id) { stored in
+            let isSubscribed = pending.withLock { pending -> Bool in
+                guard pending != nil else { return true }
+                pending?.append(stored)
+                return false
             }
-            continuation.onTermination = { _ in observation.cancel() }
-            if startingWithCurrentValue {
-                continuation.yield(get(key))
-            }
+            // A key's deliveries run one at a time, so these yields keep their order.
+            if isSubscribed { continuation.yield(decoder.value(from: stored)) }
+        }
+        continuation.onTermination = { _ in observation.cancel() }
+        let current = startingWithCurrentValue ? get(key) : nil
+        pending.withLock { pending in
+            if let current { continuation.yield(current) }
+            for stored in pending ?? [] { continuation.yield(decoder.value(from: stored)) }
+            pending = nil
         }
         return stream
     }

@@ -22,7 +22,7 @@ import Foundation
 ///
 /// The underscore: the machinery of Apple platforms' observation, public for tests.
 public final class _UserDefaultsChangeWatcher: _KeyValueChangeWatching, Sendable {
-    /// A key's value as last posted (`nil`: no value).
+    /// A key's value as last read (`nil`: no value).
     private struct Seen {
         var value: PropertyListValue?
     }
@@ -34,7 +34,7 @@ public final class _UserDefaultsChangeWatcher: _KeyValueChangeWatching, Sendable
     private let defaults: _UncheckedSendable<UserDefaults>
     nonisolated(unsafe) private weak var center: KeyValueChangeCenter?
     private let keyValueObserving: (any _KeyValueObservingRegistrar)?
-    /// The watched keys, with the value last posted for each.
+    /// The watched keys, with the value last read for each.
     private let lastSeen = _Locked<[String: Seen]>([:])
     /// Serializes starting and stopping to watch a key, so that KVO registrations stay balanced.
     private let transitions = NSLock()
@@ -99,20 +99,22 @@ public final class _UserDefaultsChangeWatcher: _KeyValueChangeWatching, Sendable
         keyValueObserving != nil && Self.canObserveWithKeyValueObserving(key)
     }
 
-    /// Posts each watched key among `keys` whose stored value differs from the last one posted.
+    /// Posts each watched key among `keys` whose stored value differs from the one its observers
+    /// heard last: the center's last delivery (KeyCatalog's own writes reach observers without
+    /// passing here), else the value when watching began.
     private func check(_ keys: [String]) {
         guard let center else { return }
-        let changed: [(key: String, value: PropertyListValue?)] = lastSeen.withLock { lastSeen in
-            keys.compactMap { key in
-                guard let seen = lastSeen[key] else { return nil }
+        let changed: [String] = lastSeen.withLock { lastSeen in
+            keys.filter { key in
+                guard let seen = lastSeen[key] else { return false }
                 let current = defaults.value.persistentValue(forKey: key)
-                guard current != seen.value else { return nil }
+                let heard = center.lastDeliveredValue(forKey: key) ?? seen.value
                 lastSeen[key] = Seen(value: current)
-                return (key, current)
+                return current != heard
             }
         }
-        for change in changed {
-            center.postCurrentValue(forKey: change.key, in: defaults.value)
+        for key in changed {
+            center.postCurrentValue(forKey: key, in: defaults.value)
         }
     }
 
