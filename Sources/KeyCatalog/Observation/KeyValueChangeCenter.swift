@@ -1,3 +1,4 @@
+import Foundation
 #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
 import Synchronization
 #endif
@@ -137,6 +138,11 @@ public final class KeyValueChangeCenter: Sendable {
         #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
         guard observedKeyCount.load(ordering: .acquiring) > 0 else { return }
         #endif
+        if let held = Self.heldDeliveriesOfThisThread() {
+            guard let source = state.withLock({ $0.handlers[key] != nil ? makeSource() : nil }) else { return }
+            held.deliveries.append { [self] in deliver(key) { source } }
+            return
+        }
         let source = state.withLock { state -> Source? in
             // Nobody observes anything (checked before hashing the key), or not this key.
             guard !state.handlers.isEmpty, state.handlers[key] != nil else { return nil }
@@ -174,6 +180,36 @@ public final class KeyValueChangeCenter: Sendable {
             source = next
         }
     }
+
+    /// Runs `body` with the deliveries it causes on this thread held, and makes them (on this
+    /// thread) once it returned: for code that writes a store while it holds a lock that an
+    /// observer may take, since a store may announce a write before the write returns
+    /// (UserDefaults' Key-Value Observing does, on Apple platforms). Nested calls hold until the
+    /// outermost returns.
+    static func holdingDeliveries<Result>(_ body: () throws -> Result) rethrows -> Result {
+        let thread = Thread.current.threadDictionary
+        if thread[heldDeliveriesKey] is _HeldDeliveries { return try body() }
+        let held = _HeldDeliveries()
+        thread[heldDeliveriesKey] = held
+        holdingThreads.withLock { $0 += 1 }
+        defer {
+            thread.removeObject(forKey: heldDeliveriesKey)
+            holdingThreads.withLock { $0 -= 1 }
+            for delivery in held.deliveries { delivery() }
+        }
+        return try body()
+    }
+
+    /// The deliveries held on this thread, if it is in ``holdingDeliveries(_:)``.
+    private static func heldDeliveriesOfThisThread() -> _HeldDeliveries? {
+        // Nobody holds (the common case): one lock, no thread dictionary.
+        guard holdingThreads.withLock({ $0 }) > 0 else { return nil }
+        return Thread.current.threadDictionary[heldDeliveriesKey] as? _HeldDeliveries
+    }
+
+    private static let heldDeliveriesKey = "KeyCatalog.KeyValueChangeCenter.heldDeliveries"
+    /// How many threads are in ``holdingDeliveries(_:)``.
+    private static let holdingThreads = _Locked(0)
 
     /// Whether anybody observes `key`; posting can be skipped otherwise.
     public func hasObservers(forKey key: String) -> Bool {
@@ -244,4 +280,10 @@ public final class PersistentKeyObservation: Sendable, Hashable {
     public func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(self))
     }
+}
+
+/// The deliveries one thread holds (``KeyValueChangeCenter/holdingDeliveries(_:)``); only that
+/// thread touches it.
+private final class _HeldDeliveries {
+    var deliveries: [() -> Void] = []
 }

@@ -85,6 +85,14 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
 
     private let state = _Locked(State())
 
+    /// Runs `body` under the engine's lock, with the deliveries that its writes to local stores
+    /// cause on this thread held until the lock is released: a store may announce a write before
+    /// it returns (UserDefaults' Key-Value Observing on Apple platforms), and an observer that
+    /// then wrote a synced key, or asked ``isSyncing``, would wait for this thread's own lock.
+    private func withState<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        try KeyValueChangeCenter.holdingDeliveries { try state.withLock(body) }
+    }
+
     /// An engine over `backend`, observing its external changes and synchronizing it once.
     ///
     /// ```swift
@@ -159,7 +167,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
         var attached: Set<String> = []
         var effects = Effects()
         let cacheHoldsSyncedKeys = backend.dictionaryRepresentation.keys.contains { $0.hasPrefix(Self.keyPrefix) }
-        state.withLock { state in
+        withState { state in
             if state.replicas[id] == nil {
                 var metadata =
                     UbiquitousSyncMetadata(base.persistentValue(forKey: UbiquitousSyncMetadata.storageKey))
@@ -210,7 +218,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
     ///   provisional writes stop being provisional: they are pushed and win by their stamps.
     public func assumeInitialSyncComplete() {
         var effects = Effects()
-        state.withLock { state in
+        withState { state in
             guard !isCloudKnown(state) else { return }
             state.heardFromCloud = true
             for id in state.replicas.keys.sorted(by: { "\($0)" < "\($1)" }) {
@@ -240,7 +248,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
     public func restorePreviousAccountValues(in store: some PersistentKeyValueStore) {
         let id = ObjectIdentifier(store.keyValueChanges)
         var effects = Effects()
-        state.withLock { state in
+        withState { state in
             guard let replica = state.replicas[id] else { return }
             for (key, value) in replica.metadata.previousAccount.sorted(by: { $0.key < $1.key }) where replica.keys.contains(key) {
                 do throws(PersistentKeyValueFailure) {
@@ -264,7 +272,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
     public func discardPreviousAccountValues(in store: some PersistentKeyValueStore) {
         let id = ObjectIdentifier(store.keyValueChanges)
         var effects = Effects()
-        state.withLock { state in
+        withState { state in
             guard state.replicas[id] != nil else { return }
             state.replicas[id]?.metadata.previousAccount = [:]
             save(id, &state, &effects)
@@ -285,7 +293,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
         let id = ObjectIdentifier(store.keyValueChanges)
         var effects = Effects()
         defer { effects.run() }
-        try state.withLock { state in
+        try withState { state in
             try write(value, forKey: key, in: id, &state, &effects)
         }
     }
@@ -323,7 +331,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
 
     private func handle(_ change: UbiquitousExternalChange) {
         var effects = Effects()
-        state.withLock { state in
+        withState { state in
             state.sizes = nil
             switch change.reason {
             case .initialSync, .serverChange:

@@ -48,6 +48,49 @@ struct SyncContractTests {
         #expect(b.stamp("Note")?.time == 0)
     }
 
+    /// A store that announces each write before the write returns, as UserDefaults' Key-Value
+    /// Observing does on Apple platforms.
+    final class AnnouncingStore: PersistentKeyValueStore, @unchecked Sendable {
+        let base = InMemoryKeyValueStore()
+        let keyValueChanges = KeyValueChangeCenter()
+        var persistentStoreDescription: String { "announcing store" }
+        func persistentValue(forKey key: String) -> PropertyListValue? { base.persistentValue(forKey: key) }
+        func hasPersistentValue(forKey key: String) -> Bool { base.hasPersistentValue(forKey: key) }
+        func setPersistentValue(_ value: PropertyListValue, forKey key: String) throws {
+            try base.setPersistentValue(value, forKey: key)
+            keyValueChanges.postCurrentValue(forKey: key, in: self)
+        }
+        func removePersistentValue(forKey key: String) throws {
+            try base.removePersistentValue(forKey: key)
+            keyValueChanges.postCurrentValue(forKey: key, in: self)
+        }
+        func registerPersistentValues(_ values: [String: PropertyListValue]) { base.registerPersistentValues(values) }
+        func flushPersistentValues() throws {}
+    }
+
+    @Test("an observer called while the engine writes the local store may write a synced key")
+    func anObserverCalledDuringTheEnginesWriteMayWriteASyncedKey() {
+        let cloud = SimulatedCloud()
+        let a = cloud.makeDevice("A", local: AnnouncingStore())
+        let b = cloud.makeDevice("B")
+        cloud.deliverAll()
+        // Font sizes over 30 are brought back to 30 as soon as they are stored: the engine's own
+        // write of the local store calls this, under the engine's lock without the hold.
+        let store = a.store
+        let observation = store.observe(K.fontSize) { size in
+            if size > 30 { store.set(K.fontSize, to: 30) }
+        }
+        defer { observation.cancel() }
+        a.store.set(K.fontSize, to: 40)
+        #expect(a.get(K.fontSize) == 30)
+        // iCloud's value, applied by the engine.
+        b.store.set(K.fontSize, to: 50)
+        cloud.deliverAll()
+        #expect(a.get(K.fontSize) == 30)
+        cloud.deliverAll()
+        #expect(b.get(K.fontSize) == 30, "the value brought back is synced")
+    }
+
     @Test("a default is never pushed, and a value stored before syncing is offered with the oldest stamp")
     func defaultsAreNeverPushedAndStaleValuesLoseToAnyWrite() {
         let cloud = SimulatedCloud()
