@@ -317,7 +317,8 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
         } catch {
             throw failure(.write, key, String(describing: error))
         }
-        let time = max(Int64((clock().timeIntervalSince1970 * 1000).rounded()), state.newestSeen + 1)
+        // Saturating: iCloud may hold a stamp of any time (another app version, a damaged entry).
+        let time = max(Int64((clock().timeIntervalSince1970 * 1000).rounded()), state.newestSeen == .max ? .max : state.newestSeen + 1)
         state.newestSeen = time
         let stamp = UbiquitousSyncStamp(time: time, device: replica.metadata.device)
         state.replicas[id]?.metadata.entries[key] = UbiquitousSyncMetadata.Entry(stamp: stamp, isPending: true)
@@ -433,7 +434,13 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
         let cloud = envelope(forKey: key)
         if let cloud { state.newestSeen = max(state.newestSeen, cloud.stamp.time) }
         let local = replica.metadata.entries[key]
-        if let cloud, isFirstSync || local.map({ cloud.stamp > $0.stamp }) ?? true {
+        // Two writes of one stamp (see `UbiquitousSyncEnvelope.precedes`): the greater value wins.
+        var tie: (cloudWins: Bool, localWins: Bool) = (false, false)
+        if let cloud, let local, cloud.stamp == local.stamp {
+            let mine = replica.store.hasPersistentValue(forKey: key) ? replica.store.persistentValue(forKey: key) : nil
+            tie = (UbiquitousSyncEnvelope.precedes(mine, cloud.value), UbiquitousSyncEnvelope.precedes(cloud.value, mine))
+        }
+        if let cloud, isFirstSync || tie.cloudWins || local.map({ cloud.stamp > $0.stamp }) ?? true {
             // iCloud's is newer; at a first sync it also wins over provisional and older local values.
             do throws(PersistentKeyValueFailure) {
                 try apply(cloud.value, forKey: key, to: replica.store, &effects)
@@ -441,7 +448,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
             } catch {
                 effects.failures.append(error)
             }
-        } else if let local, local.isPending || cloud.map({ local.stamp > $0.stamp }) ?? true {
+        } else if let local, local.isPending || tie.localWins || cloud.map({ local.stamp > $0.stamp }) ?? true {
             // Newer than iCloud's, or handed over before but refused (over quota): push it.
             push(key, stamp: local.stamp, in: id, &state, &effects)
         } else if local == nil, cloud == nil, replica.store.hasPersistentValue(forKey: key) {

@@ -63,3 +63,55 @@ struct UbiquitousSyncEnvelope: Equatable {
         self.value = value
     }
 }
+
+extension UbiquitousSyncEnvelope {
+    /// Whether `lhs` comes before `rhs` in an order every device computes alike (a removal first),
+    /// which breaks the tie between two writes of one stamp: the greater value wins everywhere.
+    /// Two writes share a stamp only when two stores share a device identifier (a backup restored
+    /// onto another device, an app and its extension on one App Group suite) and write in the
+    /// same millisecond of their hybrid clocks.
+    static func precedes(_ lhs: PropertyListValue?, _ rhs: PropertyListValue?) -> Bool {
+        guard let rhs else { return false }
+        guard let lhs else { return true }
+        return lhs.canonicallyPrecedes(rhs)
+    }
+}
+
+extension PropertyListValue {
+    /// A total order of values independent of the platform and of hashing: by kind, then by
+    /// contents (numbers and dates by their bits, strings by their UTF-8, dictionaries by their
+    /// sorted keys, then their values).
+    fileprivate func canonicallyPrecedes(_ other: PropertyListValue) -> Bool {
+        switch (self, other) {
+        case (.bool(let a), .bool(let b)): return !a && b
+        case (.int(let a), .int(let b)): return a < b
+        case (.uint(let a), .uint(let b)): return a < b
+        case (.double(let a), .double(let b)): return a.bitPattern < b.bitPattern
+        case (.date(let a), .date(let b)): return a.timeIntervalSinceReferenceDate.bitPattern < b.timeIntervalSinceReferenceDate.bitPattern
+        case (.string(let a), .string(let b)): return a.utf8.lexicographicallyPrecedes(b.utf8)
+        case (.data(let a), .data(let b)): return a.lexicographicallyPrecedes(b)
+        case (.array(let a), .array(let b)):
+            return a.lexicographicallyPrecedes(b) { $0.canonicallyPrecedes($1) }
+        case (.dictionary(let a), .dictionary(let b)):
+            let aKeys = a.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            let bKeys = b.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            guard aKeys == bKeys else { return aKeys.lexicographicallyPrecedes(bKeys) { $0.utf8.lexicographicallyPrecedes($1.utf8) } }
+            return aKeys.map { a[$0]! }.lexicographicallyPrecedes(bKeys.map { b[$0]! }) { $0.canonicallyPrecedes($1) }
+        default: return kindRank < other.kindRank
+        }
+    }
+
+    private var kindRank: Int {
+        switch self {
+        case .bool: 0
+        case .int: 1
+        case .uint: 2
+        case .double: 3
+        case .date: 4
+        case .string: 5
+        case .data: 6
+        case .array: 7
+        case .dictionary: 8
+        }
+    }
+}

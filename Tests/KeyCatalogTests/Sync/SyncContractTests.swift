@@ -170,6 +170,43 @@ struct SyncContractTests {
         #expect(a.get(K.fontSize) == 2 && b.get(K.fontSize) == 2, "B > A")
     }
 
+    /// Two stores with one device identifier (a backup restored onto a second device, an app and
+    /// its extension): their writes of one millisecond share a stamp, and once left each device
+    /// with its own value.
+    @Test("a tie in stamp is broken by the value, the same way everywhere", arguments: [false, true])
+    func stampTiesAreBrokenByValue(greaterFirst: Bool) {
+        let cloud = SimulatedCloud()
+        let clock = ManualClock()
+        let a = cloud.makeDevice("A", clock: clock.reading())
+        let restored = cloud.makeDevice("A", clock: clock.reading())
+        cloud.deliverAll()
+        let (first, second) = greaterFirst ? (a, restored) : (restored, a)
+        first.store.set(K.theme, to: "zebra")
+        second.store.set(K.theme, to: "apple")
+        #expect(a.stamp("Theme") == restored.stamp("Theme"))
+        cloud.deliverAll()
+        #expect(a.get(K.theme) == "zebra" && restored.get(K.theme) == "zebra", "the greater value, on both")
+        #expect(a.cloudEnvelope("Theme")?.value == .string("zebra"))
+        #expect(UbiquitousSyncEnvelope(cloud.server()["kc:Theme"])?.value == .string("zebra"))
+    }
+
+    @Test("a stamp at the end of time in iCloud (a damaged entry) does not stop local writes")
+    func aStampAtTheEndOfTimeDoesNotStopWrites() {
+        let cloud = SimulatedCloud()
+        let a = cloud.makeDevice("A")
+        let other = cloud.makeDevice("Z")
+        cloud.deliverAll()
+        let far = UbiquitousSyncEnvelope(stamp: UbiquitousSyncStamp(time: .max, device: "Z"), value: .string("far"))
+        other.backend.set(far.propertyListValue.foundationObject, forKey: "kc:Theme")
+        cloud.deliverAll()
+        #expect(a.get(K.theme) == "far")
+        a.store.set(K.theme, to: "near")
+        #expect(a.stamp("Theme")?.time == .max, "the clock saturates instead of overflowing")
+        cloud.deliverAll()
+        #expect(a.get(K.theme) == "far", "the entry's stamp still wins, as any newer stamp would")
+        #expect(UbiquitousSyncEnvelope(cloud.server()["kc:Theme"]) == far)
+    }
+
     @Test("a device whose clock is behind still wins with a write made after seeing the other's")
     func hybridClockOrdersCausalWrites() {
         let cloud = SimulatedCloud()
