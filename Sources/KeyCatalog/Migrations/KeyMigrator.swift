@@ -2,7 +2,8 @@
 ///
 /// For each key, if it holds no value, the first source holding a value that converts is
 /// written to the key, read back and compared, made durable, and only then removed from its
-/// source. A key that already holds a value keeps it; a source holding the very value the key
+/// source; a move that cannot finish is taken back out of the key, so that a value is never in
+/// both places (a key emptied later would get it again). A key that already holds a value keeps it; a source holding the very value the key
 /// holds is what an interrupted run left behind, and is removed. Everything else stays in place
 /// and is reported. Running twice is the same as running once; a run killed at any point and run
 /// again ends as an uninterrupted run would.
@@ -114,19 +115,39 @@ public enum KeyMigrator {
                 continue
             }
             target.keyValueChanges.postCurrentValue(forKey: migration.storageKey, in: target)
+            // All or nothing: left in both places, the value would come back at the next run into
+            // a key emptied meanwhile (a sign-out), so a move that cannot finish is taken back.
             do {
                 try target.flushPersistentValues()
             } catch {
-                record(&report, migration, source, .failed("the key was written but could not be made durable: \(error)"))
+                record(&report, migration, source, .failed(takeBack(migration, from: target, because: "the key was written but could not be made durable: \(error)")))
                 continue
             }
             do {
                 try origin.removePersistentValue(forKey: source.fromKey)
-                origin.keyValueChanges.postCurrentValue(forKey: source.fromKey, in: origin)
-                record(&report, migration, source, .migrated)
             } catch {
-                record(&report, migration, source, .failed("the key was written but the source could not be removed (the next run removes it): \(error)"))
+                if origin.hasPersistentValue(forKey: source.fromKey) {
+                    record(&report, migration, source, .failed(takeBack(migration, from: target, because: "the key was written but the source could not be removed: \(error)")))
+                } else {
+                    origin.keyValueChanges.postCurrentValue(forKey: source.fromKey, in: origin)
+                    record(&report, migration, source, .failed("the source's removal reported a failure, but the source is gone and the key keeps the value: \(error)"))
+                }
+                continue
             }
+            origin.keyValueChanges.postCurrentValue(forKey: source.fromKey, in: origin)
+            record(&report, migration, source, .migrated)
+        }
+    }
+
+    /// Takes the value a move wrote back out of the key, leaving it at its source only, for the
+    /// next run to move again; returns `reason` with what became of the key.
+    private static func takeBack(_ migration: KeyMigration, from target: any PersistentKeyValueStore, because reason: String) -> String {
+        do {
+            try target.removePersistentValue(forKey: migration.storageKey)
+            target.keyValueChanges.postCurrentValue(forKey: migration.storageKey, in: target)
+            return "\(reason); the key's value was taken back, the source kept, and the next run moves it again"
+        } catch {
+            return "\(reason); the key's value could not be taken back either (\(error)), so both hold it"
         }
     }
 

@@ -35,6 +35,7 @@ enum Linter {
         SecretStoreRule(),
         MigrationTransformRule(),
         SelfMigrationRule(),
+        SharedMigrationSourceRule(),
         KeyValueObservingRule(),
         OptionalDefaultRule(),
         SecretDefaultRule(),

@@ -89,4 +89,48 @@ struct KeyMigrationStoreMoveTests {
         #expect(stores.contents(.userDefaults) == ["legacyCount": .int(1)])
         #expect(failures.failures.map(\.key) == ["count"])
     }
+
+    /// A store whose removals fail, as a keychain's may while the device is locked.
+    final class UnremovableStore: PersistentKeyValueStore, @unchecked Sendable {
+        let base: InMemoryKeyValueStore
+        init(_ base: InMemoryKeyValueStore) { self.base = base }
+        var keyValueChanges: KeyValueChangeCenter { base.keyValueChanges }
+        var persistentStoreDescription: String { "unremovable store" }
+        func persistentValue(forKey key: String) -> PropertyListValue? { base.persistentValue(forKey: key) }
+        func hasPersistentValue(forKey key: String) -> Bool { base.hasPersistentValue(forKey: key) }
+        func setPersistentValue(_ value: PropertyListValue, forKey key: String) throws { try base.setPersistentValue(value, forKey: key) }
+        func removePersistentValue(forKey key: String) throws { throw PersistentKeyValueEncodingError("locked") }
+        func registerPersistentValues(_ values: [String: PropertyListValue]) {}
+        func flushPersistentValues() throws {}
+    }
+
+    @Test("a move whose source cannot be removed is taken back: a key emptied later never gets the old value again")
+    func aMoveThatCannotRemoveItsSourceIsTakenBack() {
+        let legacy = InMemoryKeyValueStore(["token": .string("secret")])
+        let secrets = InMemoryKeyValueStore()
+        let key = PersistentKey<String?>("APIToken", defaultValue: nil)
+        let migration = KeyMigration(
+            name: "apiToken", key: key, store: "secrets",
+            sources: [KeyMigrationSource(fromKey: "token", store: "standard", representationOf: key)])
+        var stores: [String: any PersistentKeyValueStore] = ["secrets": secrets, "standard": UnremovableStore(legacy)]
+        let failures = FailureRecorder()
+
+        let report = failures.record { KeyMigrator.run([migration], stores: { stores[$0] }) }
+        #expect(
+            report.entries.map(\.outcome) == [
+                .failed("the key was written but the source could not be removed: locked; the key's value was taken back, the source kept, and the next run moves it again")
+            ])
+        #expect(secrets.storedValues.isEmpty, "the value is at its source only")
+        #expect(legacy.storedValues == ["token": .string("secret")])
+        #expect(failures.failures.count == 1)
+
+        // Once the source can be removed, the next run moves it; signing out then empties the key
+        // for good.
+        stores["standard"] = legacy
+        #expect(KeyMigrator.run([migration], stores: { stores[$0] }).entries.map(\.outcome) == [.migrated])
+        #expect(secrets.get(key) == "secret" && legacy.storedValues.isEmpty)
+        secrets.remove(key)
+        #expect(KeyMigrator.run([migration], stores: { stores[$0] }).entries.isEmpty)
+        #expect(secrets.get(key) == nil)
+    }
 }

@@ -196,16 +196,19 @@ struct UbiquitousSynchronizeTests {
 
         let recorder = FailureRecorder()
         let report = recorder.record { KeyMigrator.run([migration], stores: { stores[$0] }) }
-        let reason = "the key was written but could not be made durable: KeyCatalog: write of \(description) failed: synchronize() returned false: iCloud is unavailable to this app (no iCloud key-value store entitlement, or no iCloud account), so the values written may not be kept"
+        let reason =
+            "the key was written but could not be made durable: KeyCatalog: write of \(description) failed: synchronize() returned false: iCloud is unavailable to this app (no iCloud key-value store entitlement, or no iCloud account), so the values written may not be kept"
+            + "; the key's value was taken back, the source kept, and the next run moves it again"
         #expect(report.entries.map(\.outcome) == [.failed(reason)])
         #expect(local.storedValues == ["OldTheme": .string("dark")], "the source stays")
+        #expect(!cloud.contains(key), "and only the source: the move is taken back")
         #expect(recorder.failures.map(\.operation) == [.migrate])
         #expect(recorder.failures.map(\.message) == ["from 'OldTheme': \(reason)"])
 
-        // Once iCloud synchronizes, the next run completes the move.
+        // Once iCloud synchronizes, the next run makes the move.
         backend.synchronizeResult = true
         let second = recorder.record { KeyMigrator.run([migration], stores: { stores[$0] }) }
-        #expect(second.entries.map(\.outcome) == [.completedInterruptedMove])
+        #expect(second.entries.map(\.outcome) == [.migrated])
         #expect(local.storedValues == [:])
         #expect(cloud.get(key) == "dark")
         #expect(recorder.failures.count == 1)

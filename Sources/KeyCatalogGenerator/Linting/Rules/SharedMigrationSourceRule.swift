@@ -1,0 +1,54 @@
+/// A migration source that another migration also names, or that is a declared key's own storage
+/// key: the migrator moves a source's value into the first key that asks and removes it, so a
+/// second key never gets it, and a declared key's value would be moved out of it at every launch
+/// while the migrating key is empty.
+///
+/// ```json
+/// { "name": "a", "type": "Int", "default": 0, "migrations": [{ "fromKey": "old" }] },
+/// { "name": "b", "type": "Int", "default": 0, "migrations": [{ "fromKey": "old" }] }
+/// // error: key 'b' migrates from 'old' in store 'standard', which key 'a' (3:60) migrates from too: …
+/// { "name": "c", "type": "Int", "default": 0, "migrations": [{ "fromKey": "a" }] }
+/// // error: key 'c' migrates from 'a' in store 'standard', the storage key of key 'a' (3:14): …
+/// ```
+struct SharedMigrationSourceRule: LintRule {
+    let id = "shared-migration-source"
+    let summary = "A migration source is another migration's source, or a declared key's storage key."
+
+    func check(_ context: LintContext) -> [Diagnostic] {
+        var findings: [Diagnostic] = []
+        var storageKeys: [String: [String: (label: String, location: SourceLocation)]] = [:]
+        for key in context.keys {
+            guard let template = key.validStorageKey, template.isLiteral, !template.text.isEmpty else { continue }
+            storageKeys[key.store, default: [:]][template.text] = storageKeys[key.store]?[template.text] ?? (key.label, key.storageKeyLocation)
+        }
+        var sources: [String: [String: (label: String, location: SourceLocation)]] = [:]
+        for key in context.keys {
+            let ownStorageKey = key.validStorageKey?.text
+            for migration in key.value["migrations"]?.elements ?? [] {
+                guard let fromKey = migration["fromKey"], let name = fromKey.string, !name.isEmpty else { continue }
+                let store = migration["fromStore"]?.string ?? key.store
+                // A change of type or representation in place is the key's own value.
+                if name == ownStorageKey, store == key.store { continue }
+                let quoted = "'\(name.truncatedForMessage)' in store '\(store)'"
+                if let owner = storageKeys[store]?[name] {
+                    findings.append(
+                        error(
+                            "\(key.label) migrates from \(quoted), the storage key of \(owner.label) (\(owner.location.line):\(owner.location.column)): its value would be moved out of it at every launch while \(key.label) is empty; migrate from a key no longer declared",
+                            at: fromKey.location
+                        )
+                    )
+                } else if let first = sources[store]?[name] {
+                    findings.append(
+                        error(
+                            "\(key.label) migrates from \(quoted), which \(first.label) (\(first.location.line):\(first.location.column)) migrates from too: the first key takes the value and removes it, and this one never gets it; keep one of the two migrations",
+                            at: fromKey.location
+                        )
+                    )
+                } else {
+                    sources[store, default: [:]][name] = (key.label, fromKey.location)
+                }
+            }
+        }
+        return findings
+    }
+}
