@@ -17,7 +17,10 @@ import Foundation
 ///
 /// - **First launch.** Nothing is pushed until iCloud's values are known to be here: the initial
 ///   download or any other change from iCloud arrived, this store synced on an earlier launch, the
-///   iCloud cache already holds synced keys, or the app calls ``assumeInitialSyncComplete()``.
+///   iCloud cache already holds synced keys, the app calls ``assumeInitialSyncComplete()``, or
+///   ``initialSyncTimeout`` passed without word from iCloud (an account that holds nothing yet:
+///   iCloud announces no download then, and every device of a new account would wait for
+///   another forever).
 ///   Writes made before are provisional: local (observers see them) until iCloud's values arrive;
 ///   then a key iCloud holds takes iCloud's value, and only keys iCloud lacks are pushed. A value
 ///   stored before the key was synced is pushed only where iCloud has none, with the oldest
@@ -104,10 +107,13 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
     ///   - deviceID: This device's identifier in stamps; by default each synced local store makes
     ///     a UUID once and keeps it.
     ///   - clock: The wall clock stamps start from.
+    ///   - initialSyncTimeout: How long to wait for word from iCloud before pushing, when nothing
+    ///     says iCloud's values are here (``initialSyncTimeout``); `nil`: wait until something does.
     public init(
         backend: any UbiquitousKeyValueBackend,
         deviceID: String? = nil,
-        clock: @escaping @Sendable () -> Date = { Date() }
+        clock: @escaping @Sendable () -> Date = { Date() },
+        initialSyncTimeout: TimeInterval? = UbiquitousSyncEngine.initialSyncTimeout
     ) {
         self.backend = backend
         self.deviceID = deviceID
@@ -123,8 +129,21 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
                     message: "synchronize() returned false: iCloud is unavailable to this app (no iCloud key-value store entitlement, no iCloud account, or no iCloud on this platform); synced keys stay on this device and nothing is pushed until iCloud's values arrive"
                 )
             )
+        } else if let initialSyncTimeout {
+            DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + initialSyncTimeout) { [weak self] in
+                self?.assumeInitialSyncComplete()
+            }
         }
     }
+
+    /// How long an engine waits for word from iCloud on a device that never synced before it
+    /// pushes: 30 seconds.
+    ///
+    /// iCloud announces its initial download only when it brings values, so on an account that
+    /// holds none yet nothing would ever come. Writes made meanwhile are then pushed with their
+    /// stamps; iCloud values that arrive later still win where they are newer, and values stored
+    /// before the key synced still go with the oldest stamp, so they lose to any write.
+    public static let initialSyncTimeout: TimeInterval = 30
 
     /// The one engine over `backend`, made on first use.
     ///

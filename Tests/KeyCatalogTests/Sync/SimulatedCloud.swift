@@ -44,6 +44,13 @@ final class SimulatedCloud: @unchecked Sendable {
     private(set) var uploadsBeforeInitialSync: [Message] = []
     /// Every upload that reached a server, in arrival order.
     private(set) var arrivedUploads: [Message] = []
+    /// Whether an initial download that brings nothing (an empty account) is announced. iCloud
+    /// announces none; most tests let it be announced, to say when a device starts syncing.
+    let announcesEmptyInitialSync: Bool
+
+    init(announcesEmptyInitialSync: Bool = true) {
+        self.announcesEmptyInitialSync = announcesEmptyInitialSync
+    }
 
     /// A new device signed in to `account`; its initial download is queued.
     func addDevice(account: String = "person") -> SimulatedDevice {
@@ -105,6 +112,7 @@ final class SimulatedCloud: @unchecked Sendable {
                 device.hasInitialSync = true
                 let server = servers[device.account] ?? [:]
                 device.cache.withLock { $0 = server }
+                guard !server.isEmpty || announcesEmptyInitialSync else { return nil }
                 return (device, UbiquitousExternalChange(reason: .initialSync, changedKeys: server.keys.sorted()))
             }
         }

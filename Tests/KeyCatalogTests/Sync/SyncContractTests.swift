@@ -91,6 +91,35 @@ struct SyncContractTests {
         #expect(b.get(K.fontSize) == 30, "the value brought back is synced")
     }
 
+    /// iCloud announces no initial download for an account that holds nothing: without a bound on
+    /// the wait, every device of a new account would wait for another forever.
+    @Test("on an account that holds nothing, devices start syncing once the initial-sync wait is over")
+    func anEmptyAccountStartsSyncingAfterTheWait() async throws {
+        let cloud = SimulatedCloud(announcesEmptyInitialSync: false)
+        let a = cloud.makeDevice("A", initialSyncTimeout: 0.05)
+        cloud.deliverAll()
+        a.store.set(K.theme, to: "dark")
+        cloud.deliverAll()
+        #expect(cloud.server().isEmpty, "nothing is pushed during the wait")
+        let deadline = Date().addingTimeInterval(30)
+        while !a.engine.isSyncing && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(a.engine.isSyncing)
+        cloud.deliverAll()
+        #expect(UbiquitousSyncEnvelope(cloud.server()["kc:Theme"])?.value == .string("dark"), "the write made during the wait is pushed")
+        let b = cloud.makeDevice("B")
+        cloud.deliverAll()
+        #expect(b.get(K.theme) == "dark")
+
+        // Without the bound, A would still wait.
+        let waiting = SimulatedCloud(announcesEmptyInitialSync: false)
+        let c = waiting.makeDevice("C")
+        waiting.deliverAll()
+        c.store.set(K.theme, to: "dark")
+        try await Task.sleep(for: .milliseconds(100))
+        waiting.deliverAll()
+        #expect(!c.engine.isSyncing && waiting.server().isEmpty)
+    }
+
     @Test("a default is never pushed, and a value stored before syncing is offered with the oldest stamp")
     func defaultsAreNeverPushedAndStaleValuesLoseToAnyWrite() {
         let cloud = SimulatedCloud()

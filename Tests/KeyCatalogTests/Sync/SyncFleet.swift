@@ -40,10 +40,11 @@ extension SimulatedCloud {
         local: any PersistentKeyValueStore = InMemoryKeyValueStore(),
         account: String = "person",
         clock: @escaping @Sendable () -> Date = ManualClock().reading(),
-        keys: [String] = SyncKeys.synced
+        keys: [String] = SyncKeys.synced,
+        initialSyncTimeout: TimeInterval? = nil
     ) -> FleetDevice {
         let backend = addDevice(account: account)
-        return relaunch(id, backend: backend, local: local, clock: clock, keys: keys)
+        return relaunch(id, backend: backend, local: local, clock: clock, keys: keys, initialSyncTimeout: initialSyncTimeout)
     }
 
     /// A new engine (a new launch of the app) over an existing device's cache and local store.
@@ -52,9 +53,10 @@ extension SimulatedCloud {
         backend: SimulatedDevice,
         local: any PersistentKeyValueStore,
         clock: @escaping @Sendable () -> Date = ManualClock().reading(),
-        keys: [String] = SyncKeys.synced
+        keys: [String] = SyncKeys.synced,
+        initialSyncTimeout: TimeInterval? = nil
     ) -> FleetDevice {
-        let engine = UbiquitousSyncEngine(backend: backend, deviceID: id, clock: clock)
+        let engine = UbiquitousSyncEngine(backend: backend, deviceID: id, clock: clock, initialSyncTimeout: initialSyncTimeout)
         let store = engine.attach(local, keys: keys)
         return FleetDevice(backend: backend, local: local, engine: engine, store: store, id: id)
     }
