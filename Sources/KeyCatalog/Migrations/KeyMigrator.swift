@@ -34,17 +34,34 @@ public enum KeyMigrator {
                 }
                 continue
             }
-            migrate(migration, into: target, stores: store, report: &report)
+            // A key synced through iCloud: its value moves into the local store, and the sync
+            // engine takes it as one stored before the key synced, which any write made on any
+            // device beats (a fresh stamp would make an old value win over newer ones in iCloud).
+            // (A conversion in place is a new write of the key's own value, and stays one.)
+            let base = (target as? AnyPersistentKeyValueStore)?.base ?? target
+            if let synced = base as? SyncedKeyValueStore, synced.keys.contains(migration.storageKey) {
+                if migrate(migration, into: target, movingInto: synced.local, stores: store, report: &report) {
+                    synced.engine.adoptMigratedValue(forKey: migration.storageKey, in: synced.local)
+                }
+            } else {
+                migrate(migration, into: target, movingInto: target, stores: store, report: &report)
+            }
         }
         return report
     }
 
+    /// Migrates into the key's store `keyStore`, writing values moved from other keys or stores
+    /// to `target` (`keyStore` itself, or the local store of a synced key); returns whether a
+    /// value was moved.
+    @discardableResult
     private static func migrate(
         _ migration: KeyMigration,
-        into target: any PersistentKeyValueStore,
+        into keyStore: any PersistentKeyValueStore,
+        movingInto target: any PersistentKeyValueStore,
         stores store: (String) -> (any PersistentKeyValueStore)?,
         report: inout KeyMigrationReport
-    ) {
+    ) -> Bool {
+        var moved = false
         for source in migration.sources {
             guard let origin = store(source.store) else {
                 record(&report, migration, source, .failed("store '\(source.store)' is not in the catalog"))
@@ -55,7 +72,7 @@ public enum KeyMigrator {
             else { continue }
             let isInPlace =
                 source.fromKey == migration.storageKey
-                && (source.store == migration.store || isSameStore(origin, target))
+                && (source.store == migration.store || isSameStore(origin, keyStore))
             // In place, a value the key already reads is migrated: converting it again would
             // apply the transform twice, and "removing the source" would remove the key's value.
             if isInPlace && migration.isCurrent(stored) { continue }
@@ -76,7 +93,7 @@ public enum KeyMigrator {
             }
 
             if isInPlace {
-                convertInPlace(migration, source, from: stored, to: migrated, in: target, report: &report)
+                convertInPlace(migration, source, from: stored, to: migrated, in: keyStore, report: &report)
                 continue
             }
 
@@ -136,7 +153,9 @@ public enum KeyMigrator {
             }
             origin.keyValueChanges.postCurrentValue(forKey: source.fromKey, in: origin)
             record(&report, migration, source, .migrated)
+            moved = true
         }
+        return moved
     }
 
     /// Takes the value a move wrote back out of the key, leaving it at its source only, for the
@@ -186,10 +205,15 @@ public enum KeyMigrator {
         record(&report, migration, source, .migrated)
     }
 
-    /// Whether two stores are the same one, seen through any ``AnyPersistentKeyValueStore`` wrapping.
+    /// Whether two stores are the same one, seen through any ``AnyPersistentKeyValueStore`` wrapping
+    /// and iCloud sync.
     private static func isSameStore(_ first: any PersistentKeyValueStore, _ second: any PersistentKeyValueStore) -> Bool {
-        let first = (first as? AnyPersistentKeyValueStore)?.base ?? first
-        let second = (second as? AnyPersistentKeyValueStore)?.base ?? second
+        func unwrapped(_ store: any PersistentKeyValueStore) -> any PersistentKeyValueStore {
+            let base = (store as? AnyPersistentKeyValueStore)?.base ?? store
+            return (base as? SyncedKeyValueStore)?.local ?? base
+        }
+        let first = unwrapped(first)
+        let second = unwrapped(second)
         if first === second { return true }
         if let first = first as? FileKeyValueStore, let second = second as? FileKeyValueStore {
             // One shared file object per file, whatever path spelling or symlink led to it.

@@ -347,6 +347,24 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
         save(id, &state, &effects)
     }
 
+    /// Takes the value a migration moved into `store`'s synced `key` (written to the local store
+    /// itself) as a value stored before the key synced: the oldest stamp, so that any write made
+    /// on any device wins over it, and it is pushed only where iCloud has none.
+    func adoptMigratedValue(forKey key: String, in store: any PersistentKeyValueStore) {
+        let id = ObjectIdentifier(store.keyValueChanges)
+        var effects = Effects()
+        withState { state in
+            guard let replica = state.replicas[id], replica.keys.contains(key) else { return }
+            let oldest = UbiquitousSyncStamp(time: 0, device: replica.metadata.device)
+            state.replicas[id]?.metadata.entries[key] = UbiquitousSyncMetadata.Entry(stamp: oldest, isPending: true)
+            if isCloudKnown(state) {
+                reconcile(key, in: id, isFirstSync: false, &state, &effects)
+            }
+            save(id, &state, &effects)
+        }
+        effects.run()
+    }
+
     // MARK: - External changes
 
     private func handle(_ change: UbiquitousExternalChange) {

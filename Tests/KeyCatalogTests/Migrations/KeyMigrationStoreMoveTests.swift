@@ -98,7 +98,7 @@ struct KeyMigrationStoreMoveTests {
         var persistentStoreDescription: String { "unremovable store" }
         func persistentValue(forKey key: String) -> PropertyListValue? { base.persistentValue(forKey: key) }
         func hasPersistentValue(forKey key: String) -> Bool { base.hasPersistentValue(forKey: key) }
-        func setPersistentValue(_ value: PropertyListValue, forKey key: String) throws { try base.setPersistentValue(value, forKey: key) }
+        func setPersistentValue(_ value: PropertyListValue, forKey key: String) throws { base.setPersistentValue(value, forKey: key) }
         func removePersistentValue(forKey key: String) throws { throw PersistentKeyValueEncodingError("locked") }
         func registerPersistentValues(_ values: [String: PropertyListValue]) {}
         func flushPersistentValues() throws {}

@@ -57,11 +57,11 @@ struct SyncContractTests {
         func persistentValue(forKey key: String) -> PropertyListValue? { base.persistentValue(forKey: key) }
         func hasPersistentValue(forKey key: String) -> Bool { base.hasPersistentValue(forKey: key) }
         func setPersistentValue(_ value: PropertyListValue, forKey key: String) throws {
-            try base.setPersistentValue(value, forKey: key)
+            base.setPersistentValue(value, forKey: key)
             keyValueChanges.postCurrentValue(forKey: key, in: self)
         }
         func removePersistentValue(forKey key: String) throws {
-            try base.removePersistentValue(forKey: key)
+            base.removePersistentValue(forKey: key)
             keyValueChanges.postCurrentValue(forKey: key, in: self)
         }
         func registerPersistentValues(_ values: [String: PropertyListValue]) { base.registerPersistentValues(values) }
@@ -118,6 +118,31 @@ struct SyncContractTests {
         try await Task.sleep(for: .milliseconds(100))
         waiting.deliverAll()
         #expect(!c.engine.isSyncing && waiting.server().isEmpty)
+    }
+
+    @Test("a value a migration moves into a synced key loses to any write made anywhere, and is pushed where iCloud has none")
+    func migratedValuesTakeTheOldestStamp() {
+        let cloud = SimulatedCloud()
+        let a = cloud.makeDevice("A")
+        let legacy = InMemoryKeyValueStore(["OldTheme": .string("sepia"), "OldSize": .int(20)])
+        let b = cloud.makeDevice("B", local: legacy)
+        cloud.deliverAll()
+        // A writes while B is offline; then B's new version migrates its old keys.
+        cloud.setOnline(b.backend, false)
+        a.store.set(K.theme, to: "dark")
+        cloud.deliverAll()
+        let migrations = [
+            KeyMigration(name: "theme", key: K.theme, store: "local", sources: [KeyMigrationSource(fromKey: "OldTheme", store: "local", representationOf: K.theme)]),
+            KeyMigration(name: "fontSize", key: K.fontSize, store: "local", sources: [KeyMigrationSource(fromKey: "OldSize", store: "local", representationOf: K.fontSize)]),
+        ]
+        let report = KeyMigrator.run(migrations) { $0 == "local" ? b.store : nil }
+        #expect(report.entries.map(\.outcome) == [.migrated, .migrated])
+        #expect(b.stamp("Theme")?.time == 0 && b.stamp("FontSize")?.time == 0)
+        cloud.setOnline(b.backend, true)
+        cloud.deliverAll()
+        #expect(a.get(K.theme) == "dark" && b.get(K.theme) == "dark", "A's write beats the migrated value")
+        #expect(a.get(K.fontSize) == 20 && b.get(K.fontSize) == 20, "iCloud had no FontSize: the migrated value is pushed")
+        #expect(legacy.storedValues["OldTheme"] == nil && legacy.storedValues["OldSize"] == nil)
     }
 
     @Test("a default is never pushed, and a value stored before syncing is offered with the oldest stamp")
