@@ -73,6 +73,9 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
         var newestSeen: Int64 = 0
         /// Each iCloud entry's size; `nil` until measured, and again after an external change.
         var sizes: [String: Int]?
+        /// The storage keys pushed since iCloud last reported a quota violation: those it may
+        /// have refused when a report names no key.
+        var pushedSinceQuotaViolation: Set<String> = []
     }
 
     /// What to do once the lock is released: observers and the failure handler may call back in.
@@ -396,7 +399,10 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
                 }
                 for id in touched { save(id, &state, &effects) }
             case .quotaViolation:
-                let keys = change.changedKeys.filter { $0.hasPrefix(Self.keyPrefix) }.map { String($0.dropFirst(Self.keyPrefix.count)) }
+                var keys = change.changedKeys.filter { $0.hasPrefix(Self.keyPrefix) }.map { String($0.dropFirst(Self.keyPrefix.count)) }
+                // A report that names no key: any push since the last one may have been refused.
+                if change.changedKeys.isEmpty { keys = state.pushedSinceQuotaViolation.sorted() }
+                state.pushedSinceQuotaViolation = []
                 let message = "iCloud refused a write over its quota (\(UbiquitousKeyValueStore.maximumKeyCount) keys, 1 MB per value and in all); the local value stays on this device and is pushed again with the next change from iCloud, so remove values or keep large ones unsynced"
                 if keys.isEmpty { effects.failures.append(failure(.write, nil, message)) }
                 var touched: Set<ObjectIdentifier> = []
@@ -547,6 +553,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
             return
         }
         backend.set(object, forKey: cloudKey)
+        state.pushedSinceQuotaViolation.insert(key)
         sizes[cloudKey] = size
         state.sizes = sizes
         state.replicas[id]?.metadata.entries[key]?.isPending = false

@@ -47,9 +47,12 @@ final class SimulatedCloud: @unchecked Sendable {
     /// Whether an initial download that brings nothing (an empty account) is announced. iCloud
     /// announces none; most tests let it be announced, to say when a device starts syncing.
     let announcesEmptyInitialSync: Bool
+    /// Whether a quota violation names the refused key (iCloud's reports may name none).
+    let quotaViolationsNameKeys: Bool
 
-    init(announcesEmptyInitialSync: Bool = true) {
+    init(announcesEmptyInitialSync: Bool = true, quotaViolationsNameKeys: Bool = true) {
         self.announcesEmptyInitialSync = announcesEmptyInitialSync
+        self.quotaViolationsNameKeys = quotaViolationsNameKeys
     }
 
     /// A new device signed in to `account`; its initial download is queued.
@@ -94,7 +97,7 @@ final class SimulatedCloud: @unchecked Sendable {
             switch message {
             case .upload(let from, let account, let key, let value):
                 if refused.contains(key) {
-                    return (devices[from], UbiquitousExternalChange(reason: .quotaViolation, changedKeys: [key]))
+                    return (devices[from], UbiquitousExternalChange(reason: .quotaViolation, changedKeys: quotaViolationsNameKeys ? [key] : []))
                 }
                 arrivedUploads.append(message)
                 servers[account, default: [:]][key] = value

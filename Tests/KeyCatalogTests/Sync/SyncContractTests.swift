@@ -401,9 +401,11 @@ struct SyncContractTests {
         #expect(recorder.failures.first?.message.contains("allows 1000000 per value") == true)
     }
 
-    @Test("a quota violation from iCloud is reported with its keys; the local value stays and is pushed again later")
-    func quotaViolationIsReported() {
-        let cloud = SimulatedCloud()
+    @Test(
+        "a quota violation from iCloud is reported with its keys; the local value stays and is pushed again later",
+        arguments: [true, false])
+    func quotaViolationIsReported(reportNamesKeys: Bool) {
+        let cloud = SimulatedCloud(quotaViolationsNameKeys: reportNamesKeys)
         let a = cloud.makeDevice("A")
         let b = cloud.makeDevice("B")
         cloud.deliverAll()
