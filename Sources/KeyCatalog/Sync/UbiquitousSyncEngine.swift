@@ -54,6 +54,9 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
     public let backend: any UbiquitousKeyValueBackend
 
     private let clock: @Sendable () -> Date
+    /// The iCloud entries' sizes, shared with every other writer of the backend (a
+    /// ``UbiquitousKeyValueStore`` over it).
+    private let ledger: _UbiquitousSizeLedger
     private let deviceID: String?
     private let engineDescription: String
 
@@ -71,8 +74,6 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
         var heardFromCloud = false
         /// The newest stamp time seen, for the hybrid clock.
         var newestSeen: Int64 = 0
-        /// Each iCloud entry's size; `nil` until measured, and again after an external change.
-        var sizes: [String: Int]?
         /// The storage keys pushed since iCloud last reported a quota violation: those it may
         /// have refused when a report names no key.
         var pushedSinceQuotaViolation: Set<String> = []
@@ -119,6 +120,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
         initialSyncTimeout: TimeInterval? = UbiquitousSyncEngine.initialSyncTimeout
     ) {
         self.backend = backend
+        ledger = .shared(for: backend)
         self.deviceID = deviceID
         self.clock = clock
         engineDescription = "iCloud sync (\(type(of: backend)))"
@@ -372,8 +374,8 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
 
     private func handle(_ change: UbiquitousExternalChange) {
         var effects = Effects()
+        ledger.invalidate()
         withState { state in
-            state.sizes = nil
             switch change.reason {
             case .initialSync, .serverChange:
                 if !isCloudKnown(state) {
@@ -529,47 +531,31 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
         state.replicas[id]?.metadata.entries[key] = UbiquitousSyncMetadata.Entry(stamp: stamp, isPending: true)
         let size: Int
         do {
-            size = try cloudKey.utf8.count + PropertyListSerialization.data(fromPropertyList: object, format: .binary, options: 0).count
+            size = try _UbiquitousSizeLedger.size(key: cloudKey, object: object)
         } catch {
             effects.failures.append(failure(.write, key, "not pushed to iCloud: its size could not be measured as a property list: \(error)"))
             return
         }
-        var sizes = state.sizes ?? measureCloudEntries()
         let limit = UbiquitousKeyValueStore.maximumBytes
-        let total = sizes.reduce(size) { $0 + ($1.key == cloudKey ? 0 : $1.value) }
-        let refusal: String? =
-            if size > limit {
-                "it takes \(size) bytes in iCloud (name, value and stamp as a binary property list); iCloud's key-value store allows \(limit) per value"
-            } else if sizes[cloudKey] == nil, sizes.count >= UbiquitousKeyValueStore.maximumKeyCount {
-                "iCloud's key-value store holds \(sizes.count) keys, its maximum"
-            } else if total > limit {
-                "iCloud's key-value store would hold \(total) bytes; it allows \(limit) in all"
-            } else {
-                nil
-            }
-        if let refusal {
-            state.sizes = sizes
+        do throws(_UbiquitousSizeLedger.Refusal) {
+            try ledger.write(cloudKey, size: size) { backend.set(object, forKey: cloudKey) }
+        } catch {
+            let refusal =
+                switch error {
+                case .entryTooLarge(let size):
+                    "it takes \(size) bytes in iCloud (name, value and stamp as a binary property list); iCloud's key-value store allows \(limit) per value"
+                case .tooManyKeys(let count): "iCloud's key-value store holds \(count) keys, its maximum"
+                case .totalTooLarge(let total): "iCloud's key-value store would hold \(total) bytes; it allows \(limit) in all"
+                }
             effects.failures.append(failure(.write, key, "not pushed to iCloud: \(refusal); the value stays on this device, so store less or keep the key unsynced"))
             return
         }
-        backend.set(object, forKey: cloudKey)
         state.pushedSinceQuotaViolation.insert(key)
-        sizes[cloudKey] = size
-        state.sizes = sizes
         state.replicas[id]?.metadata.entries[key]?.isPending = false
     }
 
     private func envelope(forKey key: String) -> UbiquitousSyncEnvelope? {
         backend.object(forKey: Self.keyPrefix + key).flatMap(PropertyListValue.init(foundationObject:)).flatMap(UbiquitousSyncEnvelope.init)
-    }
-
-    private func measureCloudEntries() -> [String: Int] {
-        var sizes: [String: Int] = [:]
-        for (key, object) in backend.dictionaryRepresentation {
-            let data = try? PropertyListSerialization.data(fromPropertyList: object, format: .binary, options: 0)
-            sizes[key] = key.utf8.count + (data?.count ?? 0)
-        }
-        return sizes
     }
 
     private func save(_ id: ObjectIdentifier, _ state: inout State, _ effects: inout Effects) {

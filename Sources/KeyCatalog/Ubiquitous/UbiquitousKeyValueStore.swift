@@ -47,15 +47,16 @@ public final class UbiquitousKeyValueStore: PersistentKeyValueStore, @unchecked 
 
     private struct State {
         var registered: [String: PropertyListValue] = [:]
-        /// Each stored entry's size; `nil` until measured, and again after an external change.
-        var sizes: [String: Int]?
         var hasReceivedInitialSync = false
     }
 
     private let state = _Locked(State())
+    /// The entries' sizes, shared with every other writer of the backend (an iCloud sync engine).
+    private let ledger: _UbiquitousSizeLedger
 
     private init(backend: any UbiquitousKeyValueBackend) {
         self.backend = backend
+        ledger = .shared(for: backend)
         persistentStoreDescription = "iCloud key-value store (\(type(of: backend)))"
     }
 
@@ -138,31 +139,30 @@ public final class UbiquitousKeyValueStore: PersistentKeyValueStore, @unchecked 
 
     public func setPersistentValue(_ value: PropertyListValue, forKey key: String) throws {
         if let failure = keyLengthFailure(key, .write) { throw failure }
-        let size = try entrySize(key: key, object: value.foundationObject)
-        try state.withLock { state in
-            var sizes = state.sizes ?? measureStoredEntries()
-            if size > Self.maximumBytes {
+        let object = value.foundationObject
+        let size: Int
+        do {
+            size = try _UbiquitousSizeLedger.size(key: key, object: object)
+        } catch {
+            throw failure(.write, key, "value not written: its size could not be measured as a property list: \(error)")
+        }
+        do throws(_UbiquitousSizeLedger.Refusal) {
+            try ledger.write(key, size: size) { backend.set(object, forKey: key) }
+        } catch {
+            switch error {
+            case .entryTooLarge(let size):
                 throw failure(.write, key, "value not written: it takes \(size) bytes (key plus value as a binary property list); iCloud's key-value store allows \(Self.maximumBytes) per value, so store less, or keep large data in a file")
-            }
-            if sizes[key] == nil, sizes.count >= Self.maximumKeyCount {
-                throw failure(.write, key, "value not written: the store holds \(sizes.count) keys, iCloud's key-value store's maximum; remove a key first, or keep this one in a local store")
-            }
-            let total = sizes.reduce(size) { $0 + ($1.key == key ? 0 : $1.value) }
-            if total > Self.maximumBytes {
+            case .tooManyKeys(let count):
+                throw failure(.write, key, "value not written: the store holds \(count) keys, iCloud's key-value store's maximum; remove a key first, or keep this one in a local store")
+            case .totalTooLarge(let total):
                 throw failure(.write, key, "value not written: the store would hold \(total) bytes; iCloud's key-value store allows \(Self.maximumBytes) in all, so remove values or keep large ones in a local store")
             }
-            backend.set(value.foundationObject, forKey: key)
-            sizes[key] = size
-            state.sizes = sizes
         }
     }
 
     public func removePersistentValue(forKey key: String) throws {
         if let failure = keyLengthFailure(key, .remove) { throw failure }
-        state.withLock { state in
-            backend.removeObject(forKey: key)
-            state.sizes?[key] = nil
-        }
+        ledger.remove(key) { backend.removeObject(forKey: key) }
     }
 
     public func registerPersistentValues(_ values: [String: PropertyListValue]) {
@@ -182,8 +182,8 @@ public final class UbiquitousKeyValueStore: PersistentKeyValueStore, @unchecked 
     // MARK: - External changes
 
     private func handle(_ change: UbiquitousExternalChange) {
+        ledger.invalidate()
         state.withLock { state in
-            state.sizes = nil
             if change.reason == .initialSync { state.hasReceivedInitialSync = true }
         }
         switch change.reason {
@@ -212,26 +212,6 @@ public final class UbiquitousKeyValueStore: PersistentKeyValueStore, @unchecked 
         let bytes = key.utf8.count
         guard bytes > Self.maximumKeyBytes else { return nil }
         return failure(operation, key, "the storage key is \(bytes) bytes of UTF-8; iCloud's key-value store allows \(Self.maximumKeyBytes) (a longer key raises an exception that ends the app), so shorten it")
-    }
-
-    /// The key's UTF-8 bytes plus the value as a binary property list.
-    private func entrySize(key: String, object: Any) throws(PersistentKeyValueFailure) -> Int {
-        do {
-            let data = try PropertyListSerialization.data(fromPropertyList: object, format: .binary, options: 0)
-            return key.utf8.count + data.count
-        } catch {
-            throw failure(.write, key, "value not written: its size could not be measured as a property list: \(error)")
-        }
-    }
-
-    /// The size of every entry the backend holds now.
-    private func measureStoredEntries() -> [String: Int] {
-        var sizes: [String: Int] = [:]
-        for (key, object) in backend.dictionaryRepresentation {
-            // An entry that cannot be measured still counts as a key, with the smallest size.
-            sizes[key] = (try? entrySize(key: key, object: object)) ?? key.utf8.count
-        }
-        return sizes
     }
 
     private func failure(_ operation: PersistentKeyValueFailure.Operation, _ key: String?, _ message: String) -> PersistentKeyValueFailure {

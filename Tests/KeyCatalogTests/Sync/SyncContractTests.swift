@@ -422,6 +422,31 @@ struct SyncContractTests {
         #expect(recorder.failures.count == 1)
     }
 
+    @Test("a sync engine and a ubiquitous store over one iCloud store check its 1 MB against their writes together")
+    func engineAndUbiquitousStoreShareTheLimits() throws {
+        let cloud = SimulatedCloud()
+        let a = cloud.makeDevice("A")
+        cloud.deliverAll()
+        let ubiquitous = UbiquitousKeyValueStore.shared(over: a.backend)
+        let blob = PersistentKey<Data>("Blob", defaultValue: Data())
+        let recorder = FailureRecorder()
+        recorder.record {
+            a.store.set(K.theme, to: "dark")  // the engine has measured iCloud's entries
+            ubiquitous.set(blob, to: Data(count: 600_000))
+            a.store.set(K.note, to: String(repeating: "x", count: 500_000))
+        }
+        #expect(recorder.failures.map(\.key) == ["Note"])
+        #expect(recorder.failures.first?.message.contains("it allows 1000000 in all") == true, "\(recorder.failures)")
+        #expect(a.get(K.note)?.count == 500_000, "the value stays on this device")
+        // And the other way round: the store sees what the engine pushed.
+        recorder.record {
+            a.store.set(K.note, to: String(repeating: "y", count: 300_000))
+            ubiquitous.set(blob, to: Data(count: 800_000))
+        }
+        #expect(recorder.failures.map(\.key) == ["Note", "Blob"])
+        #expect(ubiquitous.get(blob).count == 600_000)
+    }
+
     @Test("a 1,025th key in iCloud is refused before it is pushed")
     func keyCountLimit() {
         let cloud = SimulatedCloud()

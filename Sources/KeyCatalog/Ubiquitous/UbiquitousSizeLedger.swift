@@ -1,0 +1,88 @@
+import Foundation
+
+/// What iCloud's key-value store holds, entry by entry, as every writer over one backend object
+/// sees it: a ``UbiquitousKeyValueStore`` and a ``UbiquitousSyncEngine`` over the same
+/// `NSUbiquitousKeyValueStore` check iCloud's limits against their writes together (each with
+/// its own account of the sizes, together they could pass 1 MB or 1,024 keys unchecked).
+///
+/// Sizes are measured from the backend on first use and again after any external change, and
+/// each write through it is counted as it is made.
+final class _UbiquitousSizeLedger: @unchecked Sendable {
+    // @unchecked: the backend is required to be thread-safe, and the sizes are behind a lock.
+
+    /// Why iCloud would refuse a write.
+    enum Refusal: Error {
+        /// The entry alone takes this many bytes.
+        case entryTooLarge(Int)
+        /// The store holds this many keys already.
+        case tooManyKeys(Int)
+        /// The store would hold this many bytes in all.
+        case totalTooLarge(Int)
+    }
+
+    private let backend: any UbiquitousKeyValueBackend
+    /// Each entry's size (its key's UTF-8 plus the value as a binary property list); `nil` until
+    /// measured.
+    private let sizes = _Locked<[String: Int]?>(nil)
+
+    private init(backend: any UbiquitousKeyValueBackend) {
+        self.backend = backend
+    }
+
+    /// The ledger of `backend`: one per backend object, kept (with the backend) for the life of
+    /// the process, so that an identifier is never reused.
+    static func shared(for backend: any UbiquitousKeyValueBackend) -> _UbiquitousSizeLedger {
+        ledgers.withLock { ledgers in
+            if let ledger = ledgers[ObjectIdentifier(backend)] { return ledger }
+            let ledger = _UbiquitousSizeLedger(backend: backend)
+            ledgers[ObjectIdentifier(backend)] = ledger
+            return ledger
+        }
+    }
+
+    private static let ledgers = _Locked<[ObjectIdentifier: _UbiquitousSizeLedger]>([:])
+
+    /// The size of an entry: the key's UTF-8 plus `object` as a binary property list.
+    static func size(key: String, object: Any) throws -> Int {
+        key.utf8.count + (try PropertyListSerialization.data(fromPropertyList: object, format: .binary, options: 0)).count
+    }
+
+    /// Calls `set` (which writes `key` to the backend) and counts the entry's `size`, unless
+    /// iCloud would refuse it.
+    func write(_ key: String, size: Int, _ set: () -> Void) throws(Refusal) {
+        let refusal = sizes.withLock { sizes -> Refusal? in
+            var measured = sizes ?? measure()
+            defer { sizes = measured }
+            if size > UbiquitousKeyValueStore.maximumBytes { return .entryTooLarge(size) }
+            if measured[key] == nil, measured.count >= UbiquitousKeyValueStore.maximumKeyCount { return .tooManyKeys(measured.count) }
+            let total = measured.reduce(size) { $0 + ($1.key == key ? 0 : $1.value) }
+            if total > UbiquitousKeyValueStore.maximumBytes { return .totalTooLarge(total) }
+            set()
+            measured[key] = size
+            return nil
+        }
+        if let refusal { throw refusal }
+    }
+
+    /// Calls `remove` (which removes `key` from the backend) and stops counting the entry.
+    func remove(_ key: String, _ remove: () -> Void) {
+        sizes.withLock { sizes in
+            remove()
+            sizes?[key] = nil
+        }
+    }
+
+    /// Forgets the sizes, to measure them again: after a change from outside the app.
+    func invalidate() {
+        sizes.withLock { $0 = nil }
+    }
+
+    private func measure() -> [String: Int] {
+        var sizes: [String: Int] = [:]
+        for (key, object) in backend.dictionaryRepresentation {
+            // An entry that cannot be measured still counts as a key, with the smallest size.
+            sizes[key] = (try? Self.size(key: key, object: object)) ?? key.utf8.count
+        }
+        return sizes
+    }
+}
