@@ -28,6 +28,9 @@ struct KeyCatalogEntryParsingTests {
             (entry(Bool.self, default: false), "yes", "'yes' is not a valid value for 'k': not a Bool; write true or false"),
             (entry(Double.self, default: 0), "fast", "'fast' is not a valid value for 'k': not a number; write it like 1.5"),
             (entry(Date.self, default: Date(timeIntervalSince1970: 0)), "tomorrow", "'tomorrow' is not a valid value for 'k': not an ISO 8601 date with a time zone; write it like 2026-01-01T00:00:00Z"),
+            (entry(Float.self, default: 0), "1e39", "'1e39' is not a valid value for 'k': out of range for Float (nonzero magnitudes from 1e-45 to 3.4028235e+38)"),
+            (entry(Float.self, default: 0), "1e-50", "'1e-50' is not a valid value for 'k': out of range for Float (nonzero magnitudes from 1e-45 to 3.4028235e+38)"),
+            (entry(Int?.self, default: 5), "nothing", "'nothing' is not a valid value for 'k': not an integer; Int holds whole numbers in -9223372036854775808...9223372036854775807"),
         ])
     func rejection(entry: KeyCatalogEntry, text: String, message: String) {
         let store = InMemoryKeyValueStore()
@@ -46,10 +49,48 @@ struct KeyCatalogEntryParsingTests {
             (entry(Shade.self, default: .system), "dark", "dark"),
             (entry(URL?.self, default: nil), "https://example.com/x", "https://example.com/x"),
             (entry(Int.self, default: 0), "3", "3"),
+            // What JSON does not allow, but a person writes.
+            (entry(Int.self, default: 0), "+5", "5"),
+            (entry(Int.self, default: 0), "042", "42"),
+            (entry(UInt64.self, default: 0), "+18446744073709551615", "18446744073709551615"),
+            // The documented form of a date, for a key with the default representation.
+            (entry(Date.self, default: Date(timeIntervalSince1970: 0)), "2026-01-01T00:00:00Z", "\(Date(timeIntervalSince1970: 1_767_225_600))"),
+            // Exactly the double written (Linux's JSONSerialization read 0.3000000000000001).
+            (entry(Double.self, default: 0), "0.30000000000000004", "0.30000000000000004"),
+            (entry(Float.self, default: 0), "1e38", "1e+38"),
+            // `null` is no value for any optional key (it then reads its default); for other keys
+            // it is the text.
+            (entry(Int?.self, default: 5), "null", "5"),
+            (entry(String?.self, default: "x"), "null", "\"x\""),
+            (entry(String.self, default: "x"), "null", "\"null\""),
+            (entry(String?.self, default: "x"), #""null""#, "\"null\""),
         ])
     func accepted(entry: KeyCatalogEntry, text: String, description: String) throws {
         let store = InMemoryKeyValueStore()
         try entry.setValue(parsing: text, in: store)
         #expect(entry.currentValueDescription(in: store) == description)
+    }
+
+    @Test("null removes an optional key's value")
+    func nullRemoves() throws {
+        let store = InMemoryKeyValueStore()
+        let entry = Self.entry(String?.self, default: "x")
+        try entry.setValue(parsing: "stored", in: store)
+        #expect(entry.isStored(in: store))
+        try entry.setValue(parsing: "null", in: store)
+        #expect(!entry.isStored(in: store))
+    }
+
+    @Test("a debug key in a Release build is fixed: text for it is refused, not dropped")
+    func debugKeyInReleaseRefusesText() {
+        let store = InMemoryKeyValueStore(["Flag": .int(99)])
+        let key = PersistentDebugKey("Flag", debugDefaultValue: 1, releaseDefaultValue: 2, configuration: .release)
+        let entry = KeyCatalogEntry(name: "flag", key: key, store: "memory", typeName: "Int", isDebugKey: true)
+        #expect {
+            try entry.setValue(parsing: "8", in: store)
+        } throws: { error in
+            "\(error)" == "'8' is not a valid value for 'flag': a debug key, fixed at its release default in this build"
+        }
+        #expect(store.storedValues == ["Flag": .int(99)])
     }
 }

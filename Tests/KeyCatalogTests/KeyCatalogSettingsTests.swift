@@ -58,6 +58,38 @@ import Testing
         #expect(keychain.get(PersistentKey<String>("Token", defaultValue: "")) == "")
     }
 
+    /// Exactly what was stored comes back: a double JSONSerialization read to a neighbouring one
+    /// on Linux, and a URL without a scheme, which the store holds and export writes.
+    @Test func exportThenImportGivesBackExactlyWhatWasStored() throws {
+        let ratio = PersistentKey<Double>("Ratio", defaultValue: 1)
+        let homepage = PersistentKey<URL?>("Homepage", defaultValue: nil)
+        suite.defaults.set(ratio, to: 0.1 + 0.2)
+        suite.defaults.set(homepage, to: URL(string: "/just/path"))
+        let data = try KeyCatalogSettings.export(catalog: "Keys", entries: entries, store: store)
+        suite.defaults.remove(ratio)
+        suite.defaults.remove(homepage)
+        let report = try KeyCatalogSettings.importSettings(from: data, entries: entries, store: store)
+        #expect(report.applied == ["homepage", "ratio"])
+        #expect(suite.defaults.get(ratio) == 0.1 + 0.2)
+        #expect(suite.defaults.get(homepage) == URL(string: "/just/path"))
+    }
+
+    /// A debug key in a Release build reads its release default whatever is stored: it is neither
+    /// exported nor imported (an import once reported it applied and wrote nothing).
+    @Test func aDebugKeyFixedInThisBuildIsNeitherExportedNorImported() throws {
+        let flag = PersistentDebugKey("Flag", debugDefaultValue: 1, releaseDefaultValue: 2, configuration: .release)
+        let entries = [KeyCatalogEntry(name: "flag", key: flag, store: "suite", typeName: "Int", isDebugKey: true)]
+        suite.defaults.set(99, forKey: "Flag")
+        let data = try KeyCatalogSettings.export(catalog: "Keys", entries: entries, store: store)
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect((object["values"] as? [String: Any])?.isEmpty == true)
+        let error = try #require(throws: KeyCatalogSettings.ImportError.self) {
+            try KeyCatalogSettings.importSettings(from: document(#"{ "flag": 7 }"#), entries: entries, store: store)
+        }
+        #expect(error.invalidValues.map(\.reason) == ["a debug key, fixed at its release default in this build"])
+        #expect(suite.defaults.integer(forKey: "Flag") == 99)
+    }
+
     @Test func anInvalidValueRefusesTheWholeImportAndNamesEachBadKey() throws {
         let count = PersistentKey<Int>("Count", defaultValue: 0)
         suite.defaults.set(count, to: 5)

@@ -12,6 +12,14 @@ extension PersistentKeyValueStore {
     /// starts at the subscriber's first request with the value current then, honours its demand
     /// (changes made while it has none are coalesced to the latest), and cancelling it ends only
     /// that subscriber's stream.
+    ///
+    /// Values arrive on the thread of the change: another process's write, iCloud's changes and
+    /// writes made off the main thread arrive on background threads. Before assigning to
+    /// `@Published` state or driving a view, hop to the main thread:
+    ///
+    /// ```swift
+    /// store.publisher(for: .theme).receive(on: DispatchQueue.main).assign(to: &$theme)
+    /// ```
     public func publisher<Key: PersistentKeyProtocol>(for key: Key) -> AnyPublisher<Key.Value, Never> {
         PersistentValuePublisher(key: key, store: AnyPersistentKeyValueStore(self)).eraseToAnyPublisher()
     }

@@ -56,6 +56,11 @@ public struct PersistentValue<Key: PersistentKeyProtocol>: @preconcurrency Dynam
         source = .key(key, explicitStore: store.map { AnyPersistentKeyValueStore($0) })
     }
 
+    /// Follows `key` in `store`: `@PersistentValue(.key, store: .ubiquitous)`.
+    public init(_ key: Key, store: some PersistentKeyValueStore) {
+        source = .key(key, explicitStore: AnyPersistentKeyValueStore(store))
+    }
+
     /// Follows a catalog's key in its declared store, in the environment's catalog of that type.
     ///
     /// ```swift
@@ -140,7 +145,7 @@ extension View {
     ///
     /// ```swift
     /// SettingsView()
-    ///     .defaultPersistentKeyValueStore(UserDefaults(suiteName: "group.com.example.app")!)
+    ///     .defaultPersistentKeyValueStore(UserDefaultsPersistence.suite(named: "group.com.example.app")!)
     /// ```
     public func defaultPersistentKeyValueStore(_ store: some PersistentKeyValueStore) -> some View {
         environment(\.defaultPersistentKeyValueStore, AnyPersistentKeyValueStore(store))

@@ -62,7 +62,7 @@ extension AnyPersistentKeyValueStore {
         #if canImport(Security)
         AnyPersistentKeyValueStore(KeychainKeyValueStore(service: service, accessGroup: accessGroup, accessibility: accessibility))
         #else
-        AnyPersistentKeyValueStore(FileKeyValueStore(url: keychainFallbackURL(service: service)))
+        AnyPersistentKeyValueStore(keychainStandIn: FileKeyValueStore(url: keychainFallbackURL(service: service)))
         #endif
     }
 

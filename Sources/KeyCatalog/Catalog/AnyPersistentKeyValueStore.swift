@@ -15,10 +15,25 @@ import Foundation
 public final class AnyPersistentKeyValueStore: PersistentKeyValueStore, @unchecked Sendable {
     /// The wrapped store.
     public let base: any PersistentKeyValueStore
+    /// Whether the store is a keychain, or its file stand-in where there is none (Linux): settings
+    /// export leaves its keys out.
+    let isKeychain: Bool
 
     /// Wraps `base`; wrapping an `AnyPersistentKeyValueStore` wraps its base instead of nesting.
     public init(_ base: any PersistentKeyValueStore) {
-        self.base = (base as? AnyPersistentKeyValueStore)?.base ?? base
+        if let wrapped = base as? AnyPersistentKeyValueStore {
+            self.base = wrapped.base
+            isKeychain = wrapped.isKeychain
+        } else {
+            self.base = base
+            isKeychain = base is KeychainKeyValueStore
+        }
+    }
+
+    /// Wraps the store that stands in for a keychain where there is none.
+    init(keychainStandIn base: any PersistentKeyValueStore) {
+        self.base = base
+        isKeychain = true
     }
 
     public func persistentValue(forKey key: String) -> PropertyListValue? {
@@ -43,6 +58,10 @@ public final class AnyPersistentKeyValueStore: PersistentKeyValueStore, @uncheck
 
     public func flushPersistentValues() throws {
         try base.flushPersistentValues()
+    }
+
+    public func _hasPersistentValueIfKnown(forKey key: String) -> Bool? {
+        base._hasPersistentValueIfKnown(forKey: key)
     }
 
     public var keyValueChanges: KeyValueChangeCenter { base.keyValueChanges }

@@ -181,13 +181,17 @@ extension KeyCatalogEntry {
         let validate: @Sendable (PropertyListValue) throws -> Write
 
         init<Key: PersistentKeyProtocol>(_ key: Key) {
+            // A debug key in a Release build: fixed at its release default, its stored value unused.
+            let isFixed = !key.isStoreAccessEnabled
+            let fixed = "a debug key, fixed at its release default in this build"
             exported = { store in
-                guard store.hasPersistentValue(forKey: key.id), let stored = store.persistentValue(forKey: key.id) else { return nil }
+                guard !isFixed, store.hasPersistentValue(forKey: key.id), let stored = store.persistentValue(forKey: key.id) else { return nil }
                 // Through the key's type: what the document holds must be a value the key accepts.
                 guard let value = try? key.representation.persistentValue(for: store._decode(stored, for: key)) else { return nil }
                 return value == (try? key.representation.persistentValue(for: key.defaultValue)) ? nil : value
             }
             validate = { stored in
+                if isFixed { throw ParseError(key: key.id, text: "\(stored)", reason: fixed) }
                 // JSON numbers lose the difference between 3 and 3.0: try the other reading too.
                 var candidates = [stored]
                 switch stored {
@@ -199,7 +203,9 @@ extension KeyCatalogEntry {
                 for candidate in candidates {
                     do {
                         let value = try key.representation.value(from: candidate)
-                        if let url = _unwrapped(value) as? URL, url.scheme == nil {
+                        // A URL without a scheme (a path) is one only if it reads back as written:
+                        // the store holds such URLs, and export writes them.
+                        if let url = _unwrapped(value) as? URL, url.scheme == nil, candidate != .string(url.absoluteString) {
                             throw ParseError(key: key.id, text: "\(candidate)", reason: "not an absolute URL")
                         }
                         try key.representation.persistentValue(for: value)?.validateForPropertyList()
@@ -217,22 +223,44 @@ extension KeyCatalogEntry {
             remove = { store in store.remove(key) }
             register = { store in store.register(key) }
             setParsing = { store, text in
-                let value = try Self.parse(text, for: key)
-                try store._set(key, to: value)
+                if isFixed { throw ParseError(key: key.id, text: text, reason: fixed) }
+                switch try Self.parse(text, for: key) {
+                case .value(let value): try store._set(key, to: value)
+                case .removal: store.remove(key)
+                }
             }
         }
 
-        static func parse<Key: PersistentKeyProtocol>(_ text: String, for key: Key) throws -> Key.Value {
+        /// What a text stands for: a value, or, for an optional key, `null`: no value.
+        enum Parsed<Value> {
+            case value(Value)
+            case removal
+        }
+
+        static func parse<Key: PersistentKeyProtocol>(_ text: String, for key: Key) throws -> Parsed<Key.Value> {
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
             var candidates: [PropertyListValue] = []
-            if let json = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]) {
+            if let json = try? _JSONDocument.object(from: Data(text.utf8)) {
                 if json is NSNull {
-                    // Only a default that is stored as nothing (an optional's nil) can stand for `null`.
-                    if (try? key.representation.persistentValue(for: key.defaultValue)).flatMap({ $0 }) == nil {
-                        return key.defaultValue
-                    }
+                    // `null` for an optional key: no value (reads the default). Other keys read it
+                    // as the text "null" below.
+                    if Key.Value.self is any _OptionalWrapping.Type { return .removal }
                 } else if let value = PropertyListValue(foundationObject: json) {
                     candidates.append(value)
                 }
+            }
+            let valueType = _unwrappedType(Key.Value.self)
+            // Numbers JSON does not allow: `+5`, `042`.
+            if valueType is any FixedWidthInteger.Type, candidates.isEmpty {
+                if let int = Int(trimmed) {
+                    candidates.append(.int(int))
+                } else if let uint = UInt64(trimmed) {
+                    candidates.append(.uint(uint))
+                }
+            }
+            // The documented form of a date: ISO 8601 with a time zone, whatever the representation.
+            if valueType == Date.self, let date = try? ISO8601DatePersistentKeyValueRepresentation().value(from: .string(trimmed)) {
+                candidates.append(.date(date))
             }
             let typedAsJSON: Bool
             if case .string = candidates.first ?? .string("") { typedAsJSON = false } else { typedAsJSON = true }
@@ -244,7 +272,7 @@ extension KeyCatalogEntry {
                     if let url = _unwrapped(value) as? URL, url.scheme == nil {
                         throw ParseError(key: key.id, text: text, reason: "not an absolute URL; write it with its scheme, like https://example.com/path")
                     }
-                    return value
+                    return .value(value)
                 } catch let error as ParseError {
                     throw error
                 } catch {
@@ -254,7 +282,7 @@ extension KeyCatalogEntry {
             // Say why in the value type's terms; else the representation's own words, for the JSON
             // reading when the text was JSON other than a string (`3.5`, `[1]`), the text otherwise.
             let fallback = (typedAsJSON ? errors.first : errors.last).map { String(describing: $0) } ?? "unreadable"
-            throw ParseError(key: key.id, text: text, reason: rejectionReason(text, for: _unwrappedType(Key.Value.self)) ?? fallback)
+            throw ParseError(key: key.id, text: text, reason: rejectionReason(text, for: valueType) ?? fallback)
         }
 
         /// The cases as they are written: raw values for a raw-value enum, names otherwise.
@@ -279,6 +307,9 @@ extension KeyCatalogEntry {
                 return "not a case of \(type); the cases are: \(caseNames(enumeration).joined(separator: ", "))"
             }
             if type == Bool.self { return "not a Bool; write true or false" }
+            if type == Float.self, let double = Double(trimmed), double.isFinite {
+                return "out of range for Float (nonzero magnitudes from \(Float.leastNonzeroMagnitude) to \(Float.greatestFiniteMagnitude))"
+            }
             if type == Double.self || type == Float.self { return "not a number; write it like 1.5" }
             if type == URL.self { return "not an absolute URL; write it with its scheme, like https://example.com/path" }
             if type == UUID.self { return "not a UUID; write it like 123E4567-E89B-12D3-A456-426614174000" }

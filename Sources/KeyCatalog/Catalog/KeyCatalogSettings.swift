@@ -101,10 +101,9 @@ public enum KeyCatalogSettings {
     ) throws -> ImportReport {
         let object: Any
         do {
-            object = try JSONSerialization.jsonObject(with: data)
+            object = try _JSONDocument.object(from: data)
         } catch {
-            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? String(describing: error)
-            throw ImportError(document: "not JSON (\(detail))")
+            throw ImportError(document: "not JSON (\(error))")
         }
         guard let document = object as? [String: Any], document["format"] as? String == format else {
             throw ImportError(document: "not a settings document (its \"format\" must be \"\(format)\")")
@@ -166,9 +165,10 @@ public enum KeyCatalogSettings {
         return report
     }
 
-    /// Secrets stay on the device: `secret` keys, and every key whose store is a keychain.
+    /// Secrets stay on the device: `secret` keys, and every key whose store is a keychain (or the
+    /// file that stands in for one on Linux).
     static func isExportable(_ entry: KeyCatalogEntry, store: AnyPersistentKeyValueStore?) -> Bool {
-        !entry.isParameterized && !entry.isSecret && !(store?.base is KeychainKeyValueStore)
+        !entry.isParameterized && !entry.isSecret && !(store?.isKeychain ?? false)
     }
 
     /// The JSON form of a stored value.

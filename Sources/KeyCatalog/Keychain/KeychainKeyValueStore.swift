@@ -149,9 +149,15 @@ public final class KeychainKeyValueStore: PersistentKeyValueStore, Sendable {
     }
 
     public func hasPersistentValue(forKey key: String) -> Bool {
+        _hasPersistentValueIfKnown(forKey: key) ?? false
+    }
+
+    /// `nil` when the keychain refuses to say (a locked device): not the same as no item.
+    public func _hasPersistentValueIfKnown(forKey key: String) -> Bool? {
         switch lookup(key) {
         case .stored, .unreadable: true
-        case .absent, .unavailable: false
+        case .absent: false
+        case .unavailable: nil
         }
     }
 

@@ -143,7 +143,8 @@ public enum KeyMigrator {
             do {
                 try origin.removePersistentValue(forKey: source.fromKey)
             } catch {
-                if origin.hasPersistentValue(forKey: source.fromKey) {
+                // Gone only if the store says so (a locked keychain cannot say).
+                if origin._hasPersistentValueIfKnown(forKey: source.fromKey) != false {
                     record(&report, migration, source, .failed(takeBack(migration, from: target, because: "the key was written but the source could not be removed: \(error)")))
                 } else {
                     origin.keyValueChanges.postCurrentValue(forKey: source.fromKey, in: origin)

@@ -77,7 +77,14 @@ extension Float: PrimitiveKeyValuePersistible {
 
     @inlinable
     public init(primitivePersistentValue stored: PropertyListValue) throws {
-        self = Float(try Double(primitivePersistentValue: stored))
+        let double = try Double(primitivePersistentValue: stored)
+        let float = Float(double)
+        // Beyond Float's range a value would become infinity, or zero: refused, as an integer
+        // out of its type's range is.
+        guard float.isFinite || !double.isFinite, float != 0 || double == 0 else {
+            throw PersistentKeyValueDecodingError(expectedType: "Float", found: "\(stored) (out of range)")
+        }
+        self = float
     }
 }
 

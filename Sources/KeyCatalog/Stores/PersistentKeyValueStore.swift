@@ -67,6 +67,11 @@ public protocol PersistentKeyValueStore: AnyObject {
     /// ``PersistentKeyValueRepresentation/_keepsUnencoded(_:)`` `value` (so its stored form is
     /// valid). By default, the stored form is built and given to ``setPersistentValue(_:forKey:)``.
     func _setUnencodedValue<Value: Sendable>(_ value: Value, representation: any PersistentKeyValueRepresentation<Value>, forKey key: String) throws
+
+    /// Whether a value is stored for `key`, or `nil` when the store cannot tell now (a locked
+    /// device's keychain): what a migration asks before it decides its source is gone. By default
+    /// ``hasPersistentValue(forKey:)``.
+    func _hasPersistentValueIfKnown(forKey key: String) -> Bool?
 }
 
 /// A decoded value as a store keeps it (see ``PersistentKeyValueStore/_decodedValue(forKey:representation:decode:)``).
@@ -122,6 +127,10 @@ extension PersistentKeyValueStore {
         guard let stored = try representation.persistentValue(for: value) else { return try removePersistentValue(forKey: key) }
         try stored.validateForPropertyList()
         try setPersistentValue(stored, forKey: key)
+    }
+
+    public func _hasPersistentValueIfKnown(forKey key: String) -> Bool? {
+        hasPersistentValue(forKey: key)
     }
 }
 

@@ -21,6 +21,10 @@ final class SyncedKeyValueStore: PersistentKeyValueStore, @unchecked Sendable {
         local.hasPersistentValue(forKey: key)
     }
 
+    func _hasPersistentValueIfKnown(forKey key: String) -> Bool? {
+        local._hasPersistentValueIfKnown(forKey: key)
+    }
+
     func setPersistentValue(_ value: PropertyListValue, forKey key: String) throws {
         if keys.contains(key) {
             try engine.localWrite(value, forKey: key, in: local)

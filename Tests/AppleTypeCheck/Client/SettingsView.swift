@@ -23,6 +23,8 @@ struct SettingsView: View {
     @PersistentValue(.handLaunchCount) var launchCount
     @PersistentValue(.handHasSeenOnboarding) var hasSeenOnboarding: Bool
     @PersistentValue(.handUsername, store: UbiquitousKeyValueStore.default) var username
+    // PersistentKeyValueKit's README forms.
+    @PersistentValue(.handHasSeenOnboarding, store: .ubiquitous) var hasSeenOnboardingEverywhere
 
     var body: some View {
         VStack {
@@ -74,9 +76,11 @@ struct RootView: View {
     var body: some View {
         VStack {
             SettingsView()
-                .defaultPersistentKeyValueStore(UserDefaults(suiteName: "group.com.example.app")!)
+                .defaultPersistentKeyValueStore(UserDefaultsPersistence.suite(named: "group.com.example.app")!)
             SettingsView()
                 .defaultPersistentKeyValueStore(UbiquitousKeyValueStore.default)
+            SettingsView()
+                .defaultPersistentKeyValueStore(.ubiquitous)
             CatalogView()
             CatalogSettingsView()
             CatalogSettingsView()

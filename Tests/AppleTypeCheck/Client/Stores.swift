@@ -79,3 +79,9 @@ func keychainItemExists(service: String, account: String) -> Bool {
     }
     return status == errSecSuccess
 }
+
+/// PersistentKeyValueKit's README reads the iCloud store itself as a store.
+func readsTheUbiquitousStoreDirectly() -> Int {
+    NSUbiquitousKeyValueStore.default.set(.handLaunchCount, to: 2)
+    return NSUbiquitousKeyValueStore.default.get(.handLaunchCount)
+}

@@ -133,4 +133,29 @@ struct KeyMigrationStoreMoveTests {
         #expect(KeyMigrator.run([migration], stores: { stores[$0] }).entries.isEmpty)
         #expect(secrets.get(key) == nil)
     }
+
+    @Test("a keychain source that the device locks before its removal is taken back too: locked is not gone")
+    func aLockedKeychainSourceIsNotGone() {
+        let keychainBackend = FakeKeychain()
+        let keychain = KeychainKeyValueStore(service: "keycatalog.tests.migration.\(UUID().uuidString)", backend: keychainBackend)
+        let key = PersistentKey<String?>("APIToken", defaultValue: nil)
+        keychain.set(PersistentKey<String?>("token", defaultValue: nil), to: "secret")
+        // The device locks between the read and the removal: the keychain refuses both.
+        keychainBackend.force(KeychainStatus.interactionNotAllowed, on: .delete)
+        keychainBackend.force(KeychainStatus.interactionNotAllowed, on: .copy)
+        let memory = InMemoryKeyValueStore()
+        let migration = KeyMigration(
+            name: "apiToken", key: key, store: "memory",
+            sources: [KeyMigrationSource(fromKey: "token", store: "secrets", representationOf: key)])
+        let stores: [String: any PersistentKeyValueStore] = ["memory": memory, "secrets": keychain]
+        let failures = FailureRecorder()
+        let report = failures.record { KeyMigrator.run([migration], stores: { stores[$0] }) }
+        guard case .failed(let reason)? = report.entries.first?.outcome else {
+            Issue.record("not a failure: \(report)")
+            return
+        }
+        #expect(reason.hasSuffix("the key's value was taken back, the source kept, and the next run moves it again"), "\(reason)")
+        #expect(memory.storedValues.isEmpty, "the value is at its source only")
+        #expect(keychainBackend.items.count == 1)
+    }
 }

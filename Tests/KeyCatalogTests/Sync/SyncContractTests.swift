@@ -96,11 +96,15 @@ struct SyncContractTests {
     @Test("on an account that holds nothing, devices start syncing once the initial-sync wait is over")
     func anEmptyAccountStartsSyncingAfterTheWait() async throws {
         let cloud = SimulatedCloud(announcesEmptyInitialSync: false)
-        let a = cloud.makeDevice("A", initialSyncTimeout: 0.05)
+        let wait: TimeInterval = 0.5
+        let start = Date()
+        let a = cloud.makeDevice("A", initialSyncTimeout: wait)
         cloud.deliverAll()
         a.store.set(K.theme, to: "dark")
         cloud.deliverAll()
-        #expect(cloud.server().isEmpty, "nothing is pushed during the wait")
+        let isServerEmpty = cloud.server().isEmpty
+        // (Only while the wait lasts: a loaded machine may take longer to get here.)
+        if Date().timeIntervalSince(start) < wait { #expect(isServerEmpty, "nothing is pushed during the wait") }
         let deadline = Date().addingTimeInterval(30)
         while !a.engine.isSyncing && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
         #expect(a.engine.isSyncing)
