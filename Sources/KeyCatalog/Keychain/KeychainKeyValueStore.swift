@@ -20,8 +20,9 @@ import Foundation
 /// - Reads are cached in memory, so that repeated reads (SwiftUI reads on the main actor) do not
 ///   call the keychain each time. Writes and removals through any store of this process update
 ///   the cache, so it is never stale for them. Writes by other processes (an app extension
-///   sharing the access group) are not seen until ``discardCachedValues()`` is called, for example
-///   when the app becomes active. A read that fails is not cached: the next one asks again.
+///   sharing the access group) to items read before are not seen until ``discardCachedValues()``
+///   is called, for example when the app becomes active; with an access group, an item found
+///   missing is looked for again at every read (another process may add it). A read that fails is not cached: the next one asks again.
 /// - The first read of each key, and every write, calls the keychain synchronously.
 public final class KeychainKeyValueStore: PersistentKeyValueStore, Sendable {
     /// The service items are filed under (`kSecAttrService`).
@@ -127,7 +128,9 @@ public final class KeychainKeyValueStore: PersistentKeyValueStore, Sendable {
                 return .unreadable
             }
         case KeychainStatus.itemNotFound:
-            state.cache(.absent, account: key, accessGroup: accessGroup, readAt: generation)
+            // Not for a shared access group: an app extension may add the item any time, and a
+            // cached "absent" would let `if !contains { set(…) }` overwrite the extension's item.
+            if accessGroup == nil { state.cache(.absent, account: key, accessGroup: accessGroup, readAt: generation) }
             return .absent
         default:
             let error = KeychainError(operation: "SecItemCopyMatching", status: status, systemMessage: backend.message(for: status))

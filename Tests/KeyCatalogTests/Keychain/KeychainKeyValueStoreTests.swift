@@ -225,6 +225,18 @@ struct KeychainWriteTests {
         #expect(store.get(count) == 7)
     }
 
+    /// An item another process adds to a shared access group after this one found none: the
+    /// next read finds it, so "set if missing" does not overwrite it.
+    @Test func anItemMissingFromASharedGroupIsLookedForAgain() throws {
+        let keychain = FakeKeychain()
+        let store = KeychainKeyValueStore(service: service, accessGroup: "TEAMID.shared", backend: keychain)
+        #expect(!store.contains(token))
+        let query = KeychainItemQuery(service: service, account: "token", accessGroup: "TEAMID.shared", accessibility: .afterFirstUnlock)
+        #expect(keychain.add(query, data: try KeychainItemCoding.data(for: .string("the extension's"))) == KeychainStatus.success)
+        #expect(store.contains(token))
+        #expect(store.get(token) == "the extension's")
+    }
+
     @Test func everyQueryUsesTheDataProtectionKeychainWithTheStoresServiceAndGroup() throws {
         let keychain = FakeKeychain()
         let store = KeychainKeyValueStore(service: service, accessGroup: "TEAMID.shared", backend: keychain)
