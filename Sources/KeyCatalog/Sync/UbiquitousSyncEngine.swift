@@ -210,6 +210,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
                     state.owners[key] = id
                     state.replicas[id]?.keys.insert(key)
                     attached.insert(key)
+                    restampIfWrittenAfterItsStamp(key, in: id, &state)
                 }
             }
             if cacheHoldsSyncedKeys { state.heardFromCloud = true }
@@ -345,7 +346,9 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
         let time = max(Int64((clock().timeIntervalSince1970 * 1000).rounded()), state.newestSeen == .max ? .max : state.newestSeen + 1)
         state.newestSeen = time
         let stamp = UbiquitousSyncStamp(time: time, device: replica.metadata.device)
-        state.replicas[id]?.metadata.entries[key] = UbiquitousSyncMetadata.Entry(stamp: stamp, isPending: true)
+        // Of the value as the store reads it back, as a later launch will.
+        let stored = replica.store.hasPersistentValue(forKey: key) ? replica.store.persistentValue(forKey: key) : nil
+        state.replicas[id]?.metadata.entries[key] = UbiquitousSyncMetadata.Entry(stamp: stamp, isPending: true, digest: UbiquitousSyncMetadata.digest(stored))
         if isCloudKnown(state) {
             reconcile(key, in: id, isFirstSync: false, &state, &effects)
         }
@@ -361,13 +364,28 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
         withState { state in
             guard let replica = state.replicas[id], replica.keys.contains(key) else { return }
             let oldest = UbiquitousSyncStamp(time: 0, device: replica.metadata.device)
-            state.replicas[id]?.metadata.entries[key] = UbiquitousSyncMetadata.Entry(stamp: oldest, isPending: true)
+            let local = replica.store.hasPersistentValue(forKey: key) ? replica.store.persistentValue(forKey: key) : nil
+            state.replicas[id]?.metadata.entries[key] = UbiquitousSyncMetadata.Entry(stamp: oldest, isPending: true, digest: UbiquitousSyncMetadata.digest(local))
             if isCloudKnown(state) {
                 reconcile(key, in: id, isFirstSync: false, &state, &effects)
             }
             save(id, &state, &effects)
         }
         effects.run()
+    }
+
+    /// A local value that is not the one its saved stamp is for was written, and the process ended
+    /// before the stamp of that write was saved: it is stamped now, as a write of this launch, so
+    /// that it is pushed (not lost, nor undone by the older value iCloud holds under the old stamp).
+    private func restampIfWrittenAfterItsStamp(_ key: String, in id: ObjectIdentifier, _ state: inout State) {
+        guard let replica = state.replicas[id], let entry = replica.metadata.entries[key], let saved = entry.digest else { return }
+        let local = replica.store.hasPersistentValue(forKey: key) ? replica.store.persistentValue(forKey: key) : nil
+        let digest = UbiquitousSyncMetadata.digest(local)
+        guard digest != saved else { return }
+        let time = max(Int64((clock().timeIntervalSince1970 * 1000).rounded()), state.newestSeen == .max ? .max : state.newestSeen + 1)
+        state.newestSeen = time
+        state.replicas[id]?.metadata.entries[key] = UbiquitousSyncMetadata.Entry(
+            stamp: UbiquitousSyncStamp(time: time, device: replica.metadata.device), isPending: true, digest: digest)
     }
 
     // MARK: - External changes
@@ -439,7 +457,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
                 if let cloud { state.newestSeen = max(state.newestSeen, cloud.stamp.time) }
                 try apply(cloud?.value, forKey: key, to: replica.store, &effects)
                 if let cloud {
-                    replica.metadata.entries[key] = UbiquitousSyncMetadata.Entry(stamp: cloud.stamp, isPending: false)
+                    replica.metadata.entries[key] = UbiquitousSyncMetadata.Entry(stamp: cloud.stamp, isPending: false, digest: UbiquitousSyncMetadata.digest(cloud.value))
                 } else {
                     replica.metadata.entries[key] = nil
                 }
@@ -489,7 +507,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
             // iCloud's is newer; at a first sync it also wins over provisional and older local values.
             do throws(PersistentKeyValueFailure) {
                 try apply(cloud.value, forKey: key, to: replica.store, &effects)
-                state.replicas[id]?.metadata.entries[key] = UbiquitousSyncMetadata.Entry(stamp: cloud.stamp, isPending: false)
+                state.replicas[id]?.metadata.entries[key] = UbiquitousSyncMetadata.Entry(stamp: cloud.stamp, isPending: false, digest: UbiquitousSyncMetadata.digest(cloud.value))
             } catch {
                 effects.failures.append(error)
             }
@@ -528,7 +546,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
         let value = replica.store.hasPersistentValue(forKey: key) ? replica.store.persistentValue(forKey: key) : nil
         let object = UbiquitousSyncEnvelope(stamp: stamp, value: value).propertyListValue.foundationObject
         let cloudKey = Self.keyPrefix + key
-        state.replicas[id]?.metadata.entries[key] = UbiquitousSyncMetadata.Entry(stamp: stamp, isPending: true)
+        state.replicas[id]?.metadata.entries[key] = UbiquitousSyncMetadata.Entry(stamp: stamp, isPending: true, digest: UbiquitousSyncMetadata.digest(value))
         let size: Int
         do {
             size = try _UbiquitousSizeLedger.size(key: cloudKey, object: object)

@@ -11,6 +11,10 @@ struct UbiquitousSyncMetadata: Equatable {
         var stamp: UbiquitousSyncStamp
         /// Whether the write has yet to be handed to iCloud.
         var isPending: Bool
+        /// The ``UbiquitousSyncMetadata/digest(_:)`` of the value the stamp is for (`nil`: not
+        /// known, in metadata saved before it was kept): a local value that differs was written
+        /// after its stamp was saved (the process ended between the two writes).
+        var digest: Int64?
     }
 
     /// This store's device identifier: a UUID made once.
@@ -35,7 +39,8 @@ struct UbiquitousSyncMetadata: Equatable {
                     let envelope = UbiquitousSyncEnvelope(.dictionary(fields.filter { $0.key != "v" }))
                 else { continue }
                 let isPending = if case .bool(true)? = fields["p"] { true } else { false }
-                entries[key] = Entry(stamp: envelope.stamp, isPending: isPending)
+                let digest: Int64? = if case .int(let digest)? = fields["h"] { Int64(digest) } else { nil }
+                entries[key] = Entry(stamp: envelope.stamp, isPending: isPending, digest: digest)
             }
         }
         if case .dictionary(let previous)? = members["previous"] { previousAccount = previous }
@@ -43,10 +48,58 @@ struct UbiquitousSyncMetadata: Equatable {
 
     var propertyListValue: PropertyListValue {
         let keys = entries.mapValues { entry -> PropertyListValue in
-            .dictionary(["t": .int(Int(entry.stamp.time)), "d": .string(entry.stamp.device), "p": .bool(entry.isPending)])
+            var fields: [String: PropertyListValue] = ["t": .int(Int(entry.stamp.time)), "d": .string(entry.stamp.device), "p": .bool(entry.isPending)]
+            if let digest = entry.digest { fields["h"] = .int(Int(digest)) }
+            return .dictionary(fields)
         }
         var members: [String: PropertyListValue] = ["device": .string(device), "synced": .bool(hasSynced), "keys": .dictionary(keys)]
         if !previousAccount.isEmpty { members["previous"] = .dictionary(previousAccount) }
         return .dictionary(members)
+    }
+}
+
+extension UbiquitousSyncMetadata {
+    /// A digest of `value` (`nil`: no value) that every process and platform computes alike:
+    /// 64-bit FNV-1a over a canonical encoding (dictionaries by sorted keys, numbers and dates by
+    /// their bits).
+    static func digest(_ value: PropertyListValue?) -> Int64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix(_ byte: UInt8) {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        func mix(_ word: UInt64) {
+            for shift in stride(from: 0, to: 64, by: 8) { mix(UInt8(truncatingIfNeeded: word >> UInt64(shift))) }
+        }
+        func mix(_ string: String) {
+            mix(UInt64(string.utf8.count))
+            for byte in string.utf8 { mix(byte) }
+        }
+        func mix(_ value: PropertyListValue) {
+            switch value {
+            case .bool(let bool): mix(UInt8(bool ? 1 : 2))
+            case .int(let int): mix(UInt8(3)); mix(UInt64(bitPattern: Int64(int)))
+            case .uint(let uint): mix(UInt8(4)); mix(uint)
+            case .double(let double): mix(UInt8(5)); mix(double.bitPattern)
+            case .date(let date): mix(UInt8(6)); mix(date.timeIntervalSinceReferenceDate.bitPattern)
+            case .string(let string): mix(UInt8(7)); mix(string)
+            case .data(let data):
+                mix(UInt8(8))
+                mix(UInt64(data.count))
+                for byte in data { mix(byte) }
+            case .array(let elements):
+                mix(UInt8(9))
+                mix(UInt64(elements.count))
+                for element in elements { mix(element) }
+            case .dictionary(let members):
+                mix(UInt8(10))
+                mix(UInt64(members.count))
+                for key in members.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+                    mix(key)
+                    mix(members[key]!)
+                }
+            }
+        }
+        if let value { mix(value) } else { mix(UInt8(0)) }
+        return Int64(bitPattern: hash)
     }
 }

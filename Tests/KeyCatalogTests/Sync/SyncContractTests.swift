@@ -149,6 +149,30 @@ struct SyncContractTests {
         #expect(legacy.storedValues["OldTheme"] == nil && legacy.storedValues["OldSize"] == nil)
     }
 
+    /// The local value is written before its stamp is saved: a process that ends between the two
+    /// leaves a new value under the old stamp, which iCloud's older value (same stamp) once beat.
+    @Test("a value written just before the process ended, its stamp unsaved, is stamped at the next launch and wins")
+    func aValueWhoseStampWasNotSavedIsStampedAtTheNextLaunch() {
+        let cloud = SimulatedCloud()
+        let clock = ManualClock()
+        let local = InMemoryKeyValueStore()
+        let a = cloud.makeDevice("A", local: local, clock: clock.reading())
+        let b = cloud.makeDevice("B", clock: clock.reading())
+        cloud.deliverAll()
+        a.store.set(K.theme, to: "dark")
+        cloud.deliverAll()
+        // The app writes "apple", and ends before the stamp of that write is saved.
+        local.setPersistentValue(.string("apple"), forKey: "Theme")
+        clock.advance(by: 1000)
+        let relaunched = cloud.relaunch("A", backend: a.backend, local: local, clock: clock.reading())
+        cloud.deliverAll()
+        #expect(relaunched.get(K.theme) == "apple" && b.get(K.theme) == "apple")
+        #expect(relaunched.stamp("Theme")?.time == 1_800_000_001_000)
+        // An unchanged value is not stamped again at a launch.
+        let again = cloud.relaunch("A", backend: a.backend, local: local, clock: clock.reading())
+        #expect(again.stamp("Theme") == relaunched.stamp("Theme"))
+    }
+
     @Test("a default is never pushed, and a value stored before syncing is offered with the oldest stamp")
     func defaultsAreNeverPushedAndStaleValuesLoseToAnyWrite() {
         let cloud = SimulatedCloud()
