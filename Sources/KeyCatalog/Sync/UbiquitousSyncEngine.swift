@@ -346,9 +346,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
         let time = max(Int64((clock().timeIntervalSince1970 * 1000).rounded()), state.newestSeen == .max ? .max : state.newestSeen + 1)
         state.newestSeen = time
         let stamp = UbiquitousSyncStamp(time: time, device: replica.metadata.device)
-        // Of the value as the store reads it back, as a later launch will.
-        let stored = replica.store.hasPersistentValue(forKey: key) ? replica.store.persistentValue(forKey: key) : nil
-        state.replicas[id]?.metadata.entries[key] = UbiquitousSyncMetadata.Entry(stamp: stamp, isPending: true, digest: UbiquitousSyncMetadata.digest(stored))
+        state.replicas[id]?.metadata.entries[key] = UbiquitousSyncMetadata.Entry(stamp: stamp, isPending: true, digest: storedDigest(key, in: replica.store))
         if isCloudKnown(state) {
             reconcile(key, in: id, isFirstSync: false, &state, &effects)
         }
@@ -364,8 +362,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
         withState { state in
             guard let replica = state.replicas[id], replica.keys.contains(key) else { return }
             let oldest = UbiquitousSyncStamp(time: 0, device: replica.metadata.device)
-            let local = replica.store.hasPersistentValue(forKey: key) ? replica.store.persistentValue(forKey: key) : nil
-            state.replicas[id]?.metadata.entries[key] = UbiquitousSyncMetadata.Entry(stamp: oldest, isPending: true, digest: UbiquitousSyncMetadata.digest(local))
+            state.replicas[id]?.metadata.entries[key] = UbiquitousSyncMetadata.Entry(stamp: oldest, isPending: true, digest: storedDigest(key, in: replica.store))
             if isCloudKnown(state) {
                 reconcile(key, in: id, isFirstSync: false, &state, &effects)
             }
@@ -379,13 +376,17 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
     /// that it is pushed (not lost, nor undone by the older value iCloud holds under the old stamp).
     private func restampIfWrittenAfterItsStamp(_ key: String, in id: ObjectIdentifier, _ state: inout State) {
         guard let replica = state.replicas[id], let entry = replica.metadata.entries[key], let saved = entry.digest else { return }
-        let local = replica.store.hasPersistentValue(forKey: key) ? replica.store.persistentValue(forKey: key) : nil
-        let digest = UbiquitousSyncMetadata.digest(local)
+        let digest = storedDigest(key, in: replica.store)
         guard digest != saved else { return }
         let time = max(Int64((clock().timeIntervalSince1970 * 1000).rounded()), state.newestSeen == .max ? .max : state.newestSeen + 1)
         state.newestSeen = time
         state.replicas[id]?.metadata.entries[key] = UbiquitousSyncMetadata.Entry(
             stamp: UbiquitousSyncStamp(time: time, device: replica.metadata.device), isPending: true, digest: digest)
+    }
+
+    /// The digest of `key`'s value as `store` reads it (as a later launch will read it back).
+    private func storedDigest(_ key: String, in store: any PersistentKeyValueStore) -> Int64 {
+        UbiquitousSyncMetadata.digest(store.hasPersistentValue(forKey: key) ? store.persistentValue(forKey: key) : nil)
     }
 
     // MARK: - External changes
@@ -457,7 +458,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
                 if let cloud { state.newestSeen = max(state.newestSeen, cloud.stamp.time) }
                 try apply(cloud?.value, forKey: key, to: replica.store, &effects)
                 if let cloud {
-                    replica.metadata.entries[key] = UbiquitousSyncMetadata.Entry(stamp: cloud.stamp, isPending: false, digest: UbiquitousSyncMetadata.digest(cloud.value))
+                    replica.metadata.entries[key] = UbiquitousSyncMetadata.Entry(stamp: cloud.stamp, isPending: false, digest: storedDigest(key, in: replica.store))
                 } else {
                     replica.metadata.entries[key] = nil
                 }
@@ -507,7 +508,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
             // iCloud's is newer; at a first sync it also wins over provisional and older local values.
             do throws(PersistentKeyValueFailure) {
                 try apply(cloud.value, forKey: key, to: replica.store, &effects)
-                state.replicas[id]?.metadata.entries[key] = UbiquitousSyncMetadata.Entry(stamp: cloud.stamp, isPending: false, digest: UbiquitousSyncMetadata.digest(cloud.value))
+                state.replicas[id]?.metadata.entries[key] = UbiquitousSyncMetadata.Entry(stamp: cloud.stamp, isPending: false, digest: storedDigest(key, in: replica.store))
             } catch {
                 effects.failures.append(error)
             }
