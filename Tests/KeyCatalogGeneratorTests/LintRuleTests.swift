@@ -719,7 +719,7 @@ struct LintRuleTests {
                 }
                 """#,
             expected: [
-                #"keys.json:5:77: error: key 'b' migrates from 'old' in store 'standard', which key 'a' (4:77) migrates from too: the first key takes the value and removes it, and this one never gets it; keep one of the two migrations"#,
+                #"keys.json:5:77: warning: key 'b' migrates from 'old' in store 'standard', which key 'a' (4:77) migrates from too: the first key takes the value and removes it, and this one never gets it; keep one of the two migrations"#,
                 #"keys.json:5:99: error: key 'b' migrates from 'a' in store 'standard', the storage key of key 'a' (4:15): its value would be moved out of it at every launch while key 'b' is empty; migrate from a key no longer declared"#,
             ]
         ),

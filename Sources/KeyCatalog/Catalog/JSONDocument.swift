@@ -3,8 +3,9 @@ import Foundation
 /// Reads JSON into the objects `JSONSerialization` gives (`[String: Any]`, `[Any]`, `String`,
 /// `Bool`, `Int`, `UInt64`, `Double`, `NSNull`), exactly: on Linux `JSONSerialization` reads some
 /// numbers as a neighbouring double (`0.30000000000000004` as `0.3000000000000001`, measured with
-/// Swift 6.3.1), and a settings import or a parsed value must not change what was written.
-/// `JSONDecoder` reads them exactly.
+/// Swift 6.3.1), and a settings import or a parsed value must not change what was written. There,
+/// `JSONDecoder` reads them exactly (a whole number, `3.0` too, as an integer; a number beyond
+/// `Double`'s range, like `1e400`, not at all).
 enum _JSONDocument {
     /// Why the text is not JSON.
     struct Malformed: Error, CustomStringConvertible {
@@ -13,6 +14,14 @@ enum _JSONDocument {
 
     /// The object `data` holds (a scalar too, at the top level).
     static func object(from data: Data) throws(Malformed) -> Any {
+        #if canImport(Darwin)
+        // Apple's JSONSerialization reads numbers exactly, and gives what earlier releases gave.
+        do {
+            return try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch {
+            throw Malformed(description: (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(error)")
+        }
+        #else
         do {
             return try JSONDecoder().decode(Node.self, from: data).object
         } catch let error as DecodingError {
@@ -26,6 +35,7 @@ enum _JSONDocument {
         } catch {
             throw Malformed(description: "\(error)")
         }
+        #endif
     }
 
     private enum Node: Decodable {

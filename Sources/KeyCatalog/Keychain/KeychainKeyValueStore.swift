@@ -21,8 +21,9 @@ import Foundation
 ///   call the keychain each time. Writes and removals through any store of this process update
 ///   the cache, so it is never stale for them. Writes by other processes (an app extension
 ///   sharing the access group) to items read before are not seen until ``discardCachedValues()``
-///   is called, for example when the app becomes active; with an access group, an item found
-///   missing is looked for again at every read (another process may add it). A read that fails is not cached: the next one asks again.
+///   is called, for example when the app becomes active; with an access group, `contains` looks
+///   again for an item found missing (another process may have added it, and "set if missing"
+///   must not overwrite it), while reads use what they found. A read that fails is not cached: the next one asks again.
 /// - The first read of each key, and every write, calls the keychain synchronously.
 public final class KeychainKeyValueStore: PersistentKeyValueStore, Sendable {
     /// The service items are filed under (`kSecAttrService`).
@@ -108,12 +109,15 @@ public final class KeychainKeyValueStore: PersistentKeyValueStore, Sendable {
         case unavailable
     }
 
-    private func lookup(_ key: String) -> Lookup {
+    /// - Parameter trustsCachedAbsence: `false` to ask the keychain again about an item found
+    ///   missing before: `contains`, with a shared access group, where an app extension may have
+    ///   added it since (and "set if missing" would overwrite it).
+    private func lookup(_ key: String, trustsCachedAbsence: Bool = true) -> Lookup {
         let (cached, generation) = state.cachedItem(account: key, accessGroup: accessGroup)
         switch cached {
         case .stored(let value)?: return .stored(value)
-        case .absent?: return .absent
-        case nil: break
+        case .absent? where trustsCachedAbsence: return .absent
+        case .absent?, nil: break
         }
         let (status, data) = backend.copyData(matching: searchQuery(key))
         switch status {
@@ -128,9 +132,7 @@ public final class KeychainKeyValueStore: PersistentKeyValueStore, Sendable {
                 return .unreadable
             }
         case KeychainStatus.itemNotFound:
-            // Not for a shared access group: an app extension may add the item any time, and a
-            // cached "absent" would let `if !contains { set(…) }` overwrite the extension's item.
-            if accessGroup == nil { state.cache(.absent, account: key, accessGroup: accessGroup, readAt: generation) }
+            state.cache(.absent, account: key, accessGroup: accessGroup, readAt: generation)
             return .absent
         default:
             let error = KeychainError(operation: "SecItemCopyMatching", status: status, systemMessage: backend.message(for: status))
@@ -157,7 +159,7 @@ public final class KeychainKeyValueStore: PersistentKeyValueStore, Sendable {
 
     /// `nil` when the keychain refuses to say (a locked device): not the same as no item.
     public func _hasPersistentValueIfKnown(forKey key: String) -> Bool? {
-        switch lookup(key) {
+        switch lookup(key, trustsCachedAbsence: accessGroup == nil) {
         case .stored, .unreadable: true
         case .absent: false
         case .unavailable: nil

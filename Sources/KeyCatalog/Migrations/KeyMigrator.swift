@@ -134,11 +134,13 @@ public enum KeyMigrator {
             target.keyValueChanges.postCurrentValue(forKey: migration.storageKey, in: target)
             // All or nothing: left in both places, the value would come back at the next run into
             // a key emptied meanwhile (a sign-out), so a move that cannot finish is taken back.
+            // After a take-back, older sources are not tried: one would move in and win for good
+            // over the newer source, taken back only for now.
             do {
                 try target.flushPersistentValues()
             } catch {
                 record(&report, migration, source, .failed(takeBack(migration, from: target, because: "the key was written but could not be made durable: \(error)")))
-                continue
+                return moved
             }
             do {
                 try origin.removePersistentValue(forKey: source.fromKey)
@@ -146,6 +148,7 @@ public enum KeyMigrator {
                 // Gone only if the store says so (a locked keychain cannot say).
                 if origin._hasPersistentValueIfKnown(forKey: source.fromKey) != false {
                     record(&report, migration, source, .failed(takeBack(migration, from: target, because: "the key was written but the source could not be removed: \(error)")))
+                    return moved
                 } else {
                     origin.keyValueChanges.postCurrentValue(forKey: source.fromKey, in: origin)
                     record(&report, migration, source, .failed("the source's removal reported a failure, but the source is gone and the key keeps the value: \(error)"))

@@ -138,15 +138,15 @@ public final class KeyValueChangeCenter: Sendable {
         #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
         guard observedKeyCount.load(ordering: .acquiring) > 0 else { return }
         #endif
-        if let held = Self.heldDeliveriesOfThisThread() {
-            guard let source = state.withLock({ $0.handlers[key] != nil ? makeSource() : nil }) else { return }
-            held.deliveries.append { [self] in deliver(key) { source } }
-            return
-        }
         let source = state.withLock { state -> Source? in
             // Nobody observes anything (checked before hashing the key), or not this key.
             guard !state.handlers.isEmpty, state.handlers[key] != nil else { return nil }
             let source = makeSource()
+            // Held on this thread (``holdingDeliveries(_:)``): made when the hold ends.
+            if let held = Self.heldDeliveriesOfThisThread() {
+                held.deliveries.append { [self] in deliver(key) { source } }
+                return nil
+            }
             if state.deliveries[key] != nil {
                 state.deliveries[key] = .some(source)
                 return nil

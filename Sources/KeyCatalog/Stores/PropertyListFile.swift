@@ -670,7 +670,8 @@ final class PropertyListFile: Sendable {
         let descriptor = open(folder, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw POSIXFailure("open the folder \(folder) to flush it") }
         defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else { throw POSIXFailure("flush the folder \(folder)") }
+        // Some file systems (FUSE, 9p, network mounts) cannot flush a folder at all: nothing to wait for.
+        guard fsync(descriptor) == 0 || errno == EINVAL || errno == ENOTSUP else { throw POSIXFailure("flush the folder \(folder)") }
     }
 
     /// The current time for the names of files moved aside: `20261124T101500.123Z`.

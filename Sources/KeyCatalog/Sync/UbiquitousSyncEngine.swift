@@ -17,10 +17,10 @@ import Foundation
 ///
 /// - **First launch.** Nothing is pushed until iCloud's values are known to be here: the initial
 ///   download or any other change from iCloud arrived, this store synced on an earlier launch, the
-///   iCloud cache already holds synced keys, the app calls ``assumeInitialSyncComplete()``, or
-///   ``initialSyncTimeout`` passed without word from iCloud (an account that holds nothing yet:
-///   iCloud announces no download then, and every device of a new account would wait for
-///   another forever).
+///   iCloud cache already holds synced keys, or the app calls ``assumeInitialSyncComplete()``.
+///   After ``initialSyncTimeout`` without word from iCloud, writes are pushed too (on an account
+///   that holds nothing yet iCloud announces no download, and every device of a new account would
+///   wait for another forever), but they stay provisional until iCloud's first word.
 ///   Writes made before are provisional: local (observers see them) until iCloud's values arrive;
 ///   then a key iCloud holds takes iCloud's value, and only keys iCloud lacks are pushed. A value
 ///   stored before the key was synced is pushed only where iCloud has none, with the oldest
@@ -72,6 +72,9 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
         /// Which replica mirrors each storage key.
         var owners: [String: ObjectIdentifier] = [:]
         var heardFromCloud = false
+        /// ``initialSyncTimeout`` passed without word from iCloud: writes are pushed, and the first
+        /// word that comes is still taken as iCloud's initial download.
+        var initialSyncWaitIsOver = false
         /// The newest stamp time seen, for the hybrid clock.
         var newestSeen: Int64 = 0
         /// The storage keys pushed since iCloud last reported a quota violation: those it may
@@ -136,7 +139,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
             )
         } else if let initialSyncTimeout {
             DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + initialSyncTimeout) { [weak self] in
-                self?.assumeInitialSyncComplete()
+                self?.stopWaitingForInitialSync()
             }
         }
     }
@@ -145,10 +148,24 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
     /// pushes: 30 seconds.
     ///
     /// iCloud announces its initial download only when it brings values, so on an account that
-    /// holds none yet nothing would ever come. Writes made meanwhile are then pushed with their
-    /// stamps; iCloud values that arrive later still win where they are newer, and values stored
-    /// before the key synced still go with the oldest stamp, so they lose to any write.
+    /// holds none yet nothing would ever come. Writes are then pushed, but stay provisional: the
+    /// first word from iCloud (its download, late) is still taken as the initial download, and
+    /// every key iCloud holds takes iCloud's value. (iCloud itself drops writes made before its
+    /// initial download.) Values stored before the key synced go with the oldest stamp.
     public static let initialSyncTimeout: TimeInterval = 30
+
+    /// After ``initialSyncTimeout``: pushes, without taking iCloud's values as known.
+    private func stopWaitingForInitialSync() {
+        var effects = Effects()
+        withState { state in
+            guard !isPushing(state) else { return }
+            state.initialSyncWaitIsOver = true
+            for id in state.replicas.keys.sorted(by: { "\($0)" < "\($1)" }) {
+                reconcileAll(id, marksSynced: false, &state, &effects)
+            }
+        }
+        effects.run()
+    }
 
     /// The one engine over `backend`, made on first use.
     ///
@@ -214,8 +231,8 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
                 }
             }
             if cacheHoldsSyncedKeys { state.heardFromCloud = true }
-            if isCloudKnown(state) {
-                reconcileAll(id, &state, &effects)
+            if isPushing(state) {
+                reconcileAll(id, marksSynced: isCloudKnown(state), &state, &effects)
             }
         }
         effects.run()
@@ -228,7 +245,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
     /// if !UbiquitousSyncEngine.default.isSyncing { showSyncingBadge() }
     /// ```
     public var isSyncing: Bool {
-        state.withLock { isCloudKnown($0) }
+        state.withLock { isPushing($0) }
     }
 
     /// Starts pushing without waiting for iCloud's initial download, which iCloud sends only
@@ -247,7 +264,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
             guard !isCloudKnown(state) else { return }
             state.heardFromCloud = true
             for id in state.replicas.keys.sorted(by: { "\($0)" < "\($1)" }) {
-                reconcileAll(id, &state, &effects)
+                reconcileAll(id, marksSynced: true, &state, &effects)
             }
         }
         effects.run()
@@ -346,8 +363,8 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
         let time = max(Int64((clock().timeIntervalSince1970 * 1000).rounded()), state.newestSeen == .max ? .max : state.newestSeen + 1)
         state.newestSeen = time
         let stamp = UbiquitousSyncStamp(time: time, device: replica.metadata.device)
-        state.replicas[id]?.metadata.entries[key] = UbiquitousSyncMetadata.Entry(stamp: stamp, isPending: true, digest: storedDigest(key, in: replica.store))
-        if isCloudKnown(state) {
+        state.replicas[id]?.metadata.entries[key] = UbiquitousSyncMetadata.Entry(stamp: stamp, isPending: true, digest: UbiquitousSyncMetadata.digest(value))
+        if isPushing(state) {
             reconcile(key, in: id, isFirstSync: false, &state, &effects)
         }
         save(id, &state, &effects)
@@ -363,7 +380,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
             guard let replica = state.replicas[id], replica.keys.contains(key) else { return }
             let oldest = UbiquitousSyncStamp(time: 0, device: replica.metadata.device)
             state.replicas[id]?.metadata.entries[key] = UbiquitousSyncMetadata.Entry(stamp: oldest, isPending: true, digest: storedDigest(key, in: replica.store))
-            if isCloudKnown(state) {
+            if isPushing(state) {
                 reconcile(key, in: id, isFirstSync: false, &state, &effects)
             }
             save(id, &state, &effects)
@@ -372,14 +389,18 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
     }
 
     /// A local value that is not the one its saved stamp is for was written, and the process ended
-    /// before the stamp of that write was saved: it is stamped now, as a write of this launch, so
-    /// that it is pushed (not lost, nor undone by the older value iCloud holds under the old stamp).
+    /// before the stamp of that write was saved: it is stamped just after the saved stamp, so
+    /// that it is pushed (not lost, nor undone by the older value iCloud holds under that stamp).
     private func restampIfWrittenAfterItsStamp(_ key: String, in id: ObjectIdentifier, _ state: inout State) {
         guard let replica = state.replicas[id], let entry = replica.metadata.entries[key], let saved = entry.digest else { return }
+        // A launch argument (`-Theme dark`) reads instead of the stored value: nothing was written.
+        if let defaults = replica.store as? UserDefaults, defaults.volatileDomain(forName: UserDefaults.argumentDomain)[key] != nil { return }
         let digest = storedDigest(key, in: replica.store)
         guard digest != saved else { return }
-        let time = max(Int64((clock().timeIntervalSince1970 * 1000).rounded()), state.newestSeen == .max ? .max : state.newestSeen + 1)
-        state.newestSeen = time
+        // Just after the saved stamp: it wins over the value iCloud holds under that stamp, not
+        // over writes other devices made later (the write's own time is unknown).
+        let time = entry.stamp.time == .max ? .max : entry.stamp.time + 1
+        state.newestSeen = max(state.newestSeen, time)
         state.replicas[id]?.metadata.entries[key] = UbiquitousSyncMetadata.Entry(
             stamp: UbiquitousSyncStamp(time: time, device: replica.metadata.device), isPending: true, digest: digest)
     }
@@ -400,7 +421,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
                 if !isCloudKnown(state) {
                     state.heardFromCloud = true
                     for id in state.replicas.keys.sorted(by: { "\($0)" < "\($1)" }) {
-                        reconcileAll(id, &state, &effects)
+                        reconcileAll(id, marksSynced: true, &state, &effects)
                     }
                     return
                 }
@@ -483,12 +504,19 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
         state.heardFromCloud || state.replicas.values.contains { $0.metadata.hasSynced }
     }
 
-    private func reconcileAll(_ id: ObjectIdentifier, _ state: inout State, _ effects: inout Effects) {
+    /// Whether synced writes are pushed: iCloud's values are known, or the wait for them is over.
+    private func isPushing(_ state: State) -> Bool {
+        isCloudKnown(state) || state.initialSyncWaitIsOver
+    }
+
+    /// Reconciles every key of the replica; `marksSynced`: its first sync is over (iCloud's values
+    /// are known), so later launches push at once.
+    private func reconcileAll(_ id: ObjectIdentifier, marksSynced: Bool, _ state: inout State, _ effects: inout Effects) {
         guard let replica = state.replicas[id] else { return }
         for key in replica.keys.sorted() {
             reconcile(key, in: id, isFirstSync: !replica.metadata.hasSynced, &state, &effects)
         }
-        state.replicas[id]?.metadata.hasSynced = true
+        if marksSynced { state.replicas[id]?.metadata.hasSynced = true }
         save(id, &state, &effects)
     }
 

@@ -39,7 +39,7 @@ struct UbiquitousSyncMetadata: Equatable {
                     let envelope = UbiquitousSyncEnvelope(.dictionary(fields.filter { $0.key != "v" }))
                 else { continue }
                 let isPending = if case .bool(true)? = fields["p"] { true } else { false }
-                let digest: Int64? = if case .int(let digest)? = fields["h"] { Int64(digest) } else { nil }
+                let digest: Int64? = if case .string(let hex)? = fields["h"] { UInt64(hex, radix: 16).map { Int64(bitPattern: $0) } } else { nil }
                 entries[key] = Entry(stamp: envelope.stamp, isPending: isPending, digest: digest)
             }
         }
@@ -48,8 +48,9 @@ struct UbiquitousSyncMetadata: Equatable {
 
     var propertyListValue: PropertyListValue {
         let keys = entries.mapValues { entry -> PropertyListValue in
-            var fields: [String: PropertyListValue] = ["t": .int(Int(entry.stamp.time)), "d": .string(entry.stamp.device), "p": .bool(entry.isPending)]
-            if let digest = entry.digest { fields["h"] = .int(Int(digest)) }
+            var fields: [String: PropertyListValue] = ["t": UbiquitousSyncEnvelope.storedTime(entry.stamp.time), "d": .string(entry.stamp.device), "p": .bool(entry.isPending)]
+            // Hexadecimal: a 64-bit digest fits no `Int` on arm64_32.
+            if let digest = entry.digest { fields["h"] = .string(String(UInt64(bitPattern: digest), radix: 16)) }
             return .dictionary(fields)
         }
         var members: [String: PropertyListValue] = ["device": .string(device), "synced": .bool(hasSynced), "keys": .dictionary(keys)]

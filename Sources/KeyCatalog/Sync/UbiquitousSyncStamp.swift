@@ -40,8 +40,14 @@ struct UbiquitousSyncEnvelope: Equatable {
     /// `nil`: a tombstone, the key was removed.
     var value: PropertyListValue?
 
+    /// A stamp's time as stored: an `Int` where it fits, else unsigned (a 32-bit `Int`, on the
+    /// watches of arm64_32, holds no time in milliseconds since 1970).
+    static func storedTime(_ time: Int64) -> PropertyListValue {
+        Int(exactly: time).map(PropertyListValue.int) ?? .uint(UInt64(max(time, 0)))
+    }
+
     var propertyListValue: PropertyListValue {
-        var members: [String: PropertyListValue] = ["t": .int(Int(stamp.time)), "d": .string(stamp.device)]
+        var members: [String: PropertyListValue] = ["t": Self.storedTime(stamp.time), "d": .string(stamp.device)]
         if let value { members["v"] = value }
         return .dictionary(members)
     }

@@ -225,8 +225,8 @@ struct KeychainWriteTests {
         #expect(store.get(count) == 7)
     }
 
-    /// An item another process adds to a shared access group after this one found none: the
-    /// next read finds it, so "set if missing" does not overwrite it.
+    /// An item another process adds to a shared access group after this one found none:
+    /// `contains` finds it, so "set if missing" does not overwrite it.
     @Test func anItemMissingFromASharedGroupIsLookedForAgain() throws {
         let keychain = FakeKeychain()
         let store = KeychainKeyValueStore(service: service, accessGroup: "TEAMID.shared", backend: keychain)

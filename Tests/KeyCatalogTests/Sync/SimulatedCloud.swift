@@ -49,10 +49,14 @@ final class SimulatedCloud: @unchecked Sendable {
     let announcesEmptyInitialSync: Bool
     /// Whether a quota violation names the refused key (iCloud's reports may name none).
     let quotaViolationsNameKeys: Bool
+    /// Whether a write made before the device's initial download is dropped, as iCloud drops it;
+    /// most tests keep it, to see that the engine sends none.
+    let dropsUploadsBeforeInitialSync: Bool
 
-    init(announcesEmptyInitialSync: Bool = true, quotaViolationsNameKeys: Bool = true) {
+    init(announcesEmptyInitialSync: Bool = true, quotaViolationsNameKeys: Bool = true, dropsUploadsBeforeInitialSync: Bool = false) {
         self.announcesEmptyInitialSync = announcesEmptyInitialSync
         self.quotaViolationsNameKeys = quotaViolationsNameKeys
+        self.dropsUploadsBeforeInitialSync = dropsUploadsBeforeInitialSync
     }
 
     /// A new device signed in to `account`; its initial download is queued.
@@ -174,7 +178,10 @@ final class SimulatedCloud: @unchecked Sendable {
     fileprivate func upload(from device: SimulatedDevice, key: String, value: PropertyListValue?) {
         lock.withLock {
             let message = Message.upload(device: device.index, account: device.account, key: key, value: value)
-            if !device.hasInitialSync { uploadsBeforeInitialSync.append(message) }
+            if !device.hasInitialSync {
+                uploadsBeforeInitialSync.append(message)
+                if dropsUploadsBeforeInitialSync { return }
+            }
             queue.append(message)
         }
     }

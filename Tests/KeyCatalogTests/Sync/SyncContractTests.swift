@@ -167,10 +167,30 @@ struct SyncContractTests {
         let relaunched = cloud.relaunch("A", backend: a.backend, local: local, clock: clock.reading())
         cloud.deliverAll()
         #expect(relaunched.get(K.theme) == "apple" && b.get(K.theme) == "apple")
-        #expect(relaunched.stamp("Theme")?.time == 1_800_000_001_000)
+        #expect(relaunched.stamp("Theme")?.time == 1_800_000_000_001, "just after the saved stamp")
         // An unchanged value is not stamped again at a launch.
         let again = cloud.relaunch("A", backend: a.backend, local: local, clock: clock.reading())
         #expect(again.stamp("Theme") == relaunched.stamp("Theme"))
+    }
+
+    @Test("after the initial-sync wait, a late download is still iCloud's initial download: its values win over writes made before it")
+    func aLateDownloadAfterTheWaitStillWins() async throws {
+        let cloud = SimulatedCloud(dropsUploadsBeforeInitialSync: true)
+        let clock = ManualClock()
+        let b = cloud.makeDevice("B", clock: clock.reading())
+        cloud.deliverAll()
+        b.store.set(K.theme, to: "dark")
+        cloud.deliverAll()
+        // A signs in; its download is late, and it writes meanwhile, later than B did.
+        clock.advance(by: 1000)
+        let a = cloud.makeDevice("A", clock: clock.reading(), initialSyncTimeout: 0.05)
+        a.store.set(K.theme, to: "sepia")
+        let deadline = Date().addingTimeInterval(30)
+        while !a.engine.isSyncing && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(a.engine.isSyncing, "the wait is over: A pushes")
+        cloud.deliverAll()
+        #expect(a.get(K.theme) == "dark" && b.get(K.theme) == "dark", "the late download took the place of A's provisional write")
+        #expect(UbiquitousSyncEnvelope(cloud.server()["kc:Theme"])?.value == .string("dark"))
     }
 
     @Test("a default is never pushed, and a value stored before syncing is offered with the oldest stamp")

@@ -6,7 +6,7 @@
 /// ```json
 /// { "name": "a", "type": "Int", "default": 0, "migrations": [{ "fromKey": "old" }] },
 /// { "name": "b", "type": "Int", "default": 0, "migrations": [{ "fromKey": "old" }] }
-/// // error: key 'b' migrates from 'old' in store 'standard', which key 'a' (3:60) migrates from too: …
+/// // warning: key 'b' migrates from 'old' in store 'standard', which key 'a' (3:60) migrates from too: …
 /// { "name": "c", "type": "Int", "default": 0, "migrations": [{ "fromKey": "a" }] }
 /// // error: key 'c' migrates from 'a' in store 'standard', the storage key of key 'a' (3:14): …
 /// ```
@@ -38,8 +38,9 @@ struct SharedMigrationSourceRule: LintRule {
                         )
                     )
                 } else if let first = sources[store]?[name] {
+                    // A warning: the second key only misses the value; nothing is lost.
                     findings.append(
-                        error(
+                        warning(
                             "\(key.label) migrates from \(quoted), which \(first.label) (\(first.location.line):\(first.location.column)) migrates from too: the first key takes the value and removes it, and this one never gets it; keep one of the two migrations",
                             at: fromKey.location
                         )
