@@ -134,6 +134,28 @@ struct KeyMigrationStoreMoveTests {
         #expect(secrets.get(key) == nil)
     }
 
+    @Test("after a move is taken back, an older source does not move in instead")
+    func anOlderSourceWaitsForTheNewerOne() {
+        let newer = InMemoryKeyValueStore(["token": .string("new")])
+        let older = InMemoryKeyValueStore(["legacyToken": .string("old")])
+        let secrets = InMemoryKeyValueStore()
+        let key = PersistentKey<String?>("APIToken", defaultValue: nil)
+        let migration = KeyMigration(
+            name: "apiToken", key: key, store: "secrets",
+            sources: [
+                KeyMigrationSource(fromKey: "token", store: "newer", representationOf: key),
+                KeyMigrationSource(fromKey: "legacyToken", store: "older", representationOf: key),
+            ])
+        var stores: [String: any PersistentKeyValueStore] = ["secrets": secrets, "newer": UnremovableStore(newer), "older": older]
+        let failures = FailureRecorder()
+        let report = failures.record { KeyMigrator.run([migration], stores: { stores[$0] }) }
+        #expect(report.entries.map(\.fromKey) == ["token"])
+        #expect(secrets.storedValues.isEmpty && older.storedValues == ["legacyToken": .string("old")])
+        stores["newer"] = newer
+        _ = failures.record { KeyMigrator.run([migration], stores: { stores[$0] }) }
+        #expect(secrets.get(key) == "new", "the newer value, once it can move")
+    }
+
     @Test("a keychain source that the device locks before its removal is taken back too: locked is not gone")
     func aLockedKeychainSourceIsNotGone() {
         let keychainBackend = FakeKeychain()
