@@ -708,6 +708,55 @@ struct LintRuleTests {
             ]
         ),
         RuleCase(
+            rule: "catalog-member-name",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "types": { "Value": { "kind": "enum", "rawType": "String", "cases": ["a"] } },
+                  "keys": [
+                    { "name": "x", "type": "Int", "default": 0 },
+                    { "name": "_x", "type": "Int", "default": 1 },
+                    { "name": "v", "type": "Value", "default": "a" },
+                    { "name": "layout", "type": "[Stores]", "default": [] },
+                    { "name": "qualified", "type": "MyApp.Stores?", "default": null }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:3:14: error: type name 'Value' is also the key type's 'Value' ('KeyCatalog.PersistentKey<…>.Value'), which the generated code's constraints name instead; rename the type"#,
+                #"keys.json:6:15: error: key name '_x' is also the storage the generated catalog 'Keys' declares for key 'x' ('Keys._x'); rename this key"#,
+                #"keys.json:8:33: error: type 'Stores' of key 'layout' is, inside the generated catalog, its nested 'Keys.Stores'; rename your type, or name it with its module, as in 'MyApp.Stores'"#,
+            ]
+        ),
+        RuleCase(
+            rule: "duplicate-name",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "keys": [
+                    { "name": "caf\u00e9", "key": "a", "type": "Int", "default": 0 },
+                    { "name": "cafe\u0301", "key": "b", "type": "Int", "default": 0 }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:5:15: error: key name 'café' is the name at 4:15 in another Unicode normalization: settings documents would take them for one key; rename one"#
+            ]
+        ),
+        RuleCase(
+            rule: "duplicate-enum-case",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "types": { "Level": { "kind": "enum", "rawType": "Int", "cases": [{ "name": "a", "rawValue": -0 }, { "name": "b", "rawValue": 0 }] } },
+                  "keys": [{ "name": "level", "type": "Level", "default": "a" }]
+                }
+                """#,
+            expected: [
+                #"keys.json:3:129: error: case 'b' of type 'Level' has raw value 0, already used by case 'a' (3:96); give it a different 'rawValue'"#
+            ]
+        ),
+        RuleCase(
             rule: "shared-migration-source",
             manifest: #"""
                 {

@@ -74,7 +74,8 @@ struct LargeDefaultRenderer {
     /// The builder of a key's default: `_AppKeys_holidaysDefault`, or `…DebugDefault` and
     /// `…ReleaseDefault` for a debug key.
     static func builderName(catalog: String, key: KeyDeclaration, role: String) -> String {
-        "_\(catalog)_\(key.name)\(role)Default"
+        // `_` before the role: key `a`'s debug default and key `aDebug`'s default differ.
+        "_\(catalog)_\(key.name)_\(role)Default"
     }
 
     func render(into writer: inout CodeWriter) {

@@ -66,6 +66,8 @@ struct CatalogMemberNameRule: LintRule {
                 findings.append(error(Self.moduleMessage("type name", type.name, what: "the type"), at: type.nameLocation))
             } else if Self.nestedTypeNames.contains(type.name) {
                 findings.append(error("type name '\(type.name)' is also a type nested in the generated catalog '\(catalog)' ('\(catalog).\(type.name)'), which hides it there; rename the type", at: type.nameLocation))
+            } else if Self.keyTypeMemberNames.contains(type.name) {
+                findings.append(error("type name '\(type.name)' is also the key type's '\(type.name)' ('KeyCatalog.PersistentKey<…>.\(type.name)'), which the generated code's constraints name instead; rename the type", at: type.nameLocation))
             }
             for element in type.value["cases"]?.elements ?? [] {
                 guard let value = element.string != nil ? element : element["name"], let name = value.string,
@@ -110,9 +112,24 @@ struct CatalogMemberNameRule: LintRule {
             }
         }
 
+        // Types of the client's own, named in keys' types: inside the catalog, a nested type or
+        // the key type's `Value` of the same name would be found instead.
+        let declaredTypes = Set(context.types.map(\.name))
+        for key in context.keys {
+            guard let type = key.value["type"], let text = type.string else { continue }
+            for name in Self.unqualifiedNames(in: text) where !declaredTypes.contains(name) && (Self.nestedTypeNames.contains(name) || Self.keyTypeMemberNames.contains(name)) {
+                findings.append(error("type '\(name)' of \(key.label) is, inside the generated catalog, \(name == "Value" ? "the key type's 'Value'" : "its nested '\(catalog).\(name)'"); rename your type, or name it with its module, as in 'MyApp.\(name)'", at: type.location))
+            }
+        }
+
+        // A stored key's accessor is a property wrapper, whose storage is `_` plus its name.
+        let storedKeyNames = Set(context.keys.compactMap { key in key.validStorageKey?.placeholders.isEmpty == true ? key.name : nil })
+
         for key in context.keys {
             guard let value = key.value["name"], let name = key.name else { continue }
-            if Self.reservedNames.contains(name) {
+            if name.hasPrefix("_"), storedKeyNames.contains(String(name.dropFirst())) {
+                findings.append(error("key name '\(name)' is also the storage the generated catalog '\(catalog)' declares for key '\(name.dropFirst())' ('\(catalog).\(name)'); rename this key", at: value.location))
+            } else if Self.reservedNames.contains(name) {
                 findings.append(error("key name '\(name)' is also a member of the generated catalog '\(catalog)' ('\(catalog).\(name)'); rename the key, as in '\(name)Value'", at: value.location))
             } else if Self.moduleNames.contains(name) {
                 findings.append(error(Self.moduleMessage("key name", name, what: "the key"), at: value.location))
@@ -131,6 +148,26 @@ struct CatalogMemberNameRule: LintRule {
             }
         }
         return findings + derivedCollisions
+    }
+
+    /// The names a type's text looks up where it is written: `Stores` in `[Stores]` and `Stores?`,
+    /// not in `MyApp.Stores`.
+    static func unqualifiedNames(in text: String) -> [String] {
+        var names: [String] = []
+        var current = ""
+        var isQualified = false
+        var previous: Character = " "
+        for character in text + " " {
+            if character.isLetter || character.isNumber || character == "_" {
+                if current.isEmpty { isQualified = previous == "." }
+                current.append(character)
+            } else {
+                if !current.isEmpty, !isQualified { names.append(current) }
+                current = ""
+            }
+            previous = character
+        }
+        return names
     }
 
     /// The message for a declaration named like a module the generated code names.

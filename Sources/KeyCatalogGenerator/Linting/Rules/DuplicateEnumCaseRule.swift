@@ -33,6 +33,8 @@ struct DuplicateEnumCaseRule: LintRule {
                 if let value = element["rawValue"] {
                     raw = value.string ?? value.number ?? name
                     rawLocation = value.location
+                    // Compared as numbers: `-0` is `0`.
+                    if isInt, let number = Int(raw) { raw = String(number) }
                     if isInt, let number = Int(raw) {
                         let (next, overflow) = number.addingReportingOverflow(1)
                         nextInt = overflow ? nil : next

@@ -15,15 +15,21 @@ struct DuplicateNameRule: LintRule {
         // ASCII names, most of them, are equal exactly when their scalars are: kept by the
         // string, without making an array of scalars for each.
         var seenASCII: [String: SourceLocation] = [:]
+        // Non-ASCII names by `String` equality (canonical equivalence): two spellings Swift keeps
+        // apart (`café` composed and decomposed) are one name to settings documents.
+        var seenCanonically: [String: SourceLocation] = [:]
         for key in context.keys {
             guard let value = key.value["name"], let name = value.string else { continue }
             let isASCII = name.utf8.allSatisfy { $0 < 0x80 }
             if let first = isASCII ? seenASCII[name] : seen[name.identifierKey] {
                 findings.append(error("key name '\(name.truncatedForMessage)' is used twice (first at \(first.line):\(first.column)); rename one", at: value.location))
+            } else if !isASCII, let first = seenCanonically[name] {
+                findings.append(error("key name '\(name.truncatedForMessage)' is the name at \(first.line):\(first.column) in another Unicode normalization: settings documents would take them for one key; rename one", at: value.location))
             } else if isASCII {
                 seenASCII[name] = value.location
             } else {
                 seen[name.identifierKey] = value.location
+                seenCanonically[name] = value.location
             }
         }
         let catalogName = context.root["catalog"]?.string ?? Catalog.defaultName

@@ -8,7 +8,7 @@ import KeyCatalog
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<GoldenWindowFrame> {
     /// A KeyValuePersistible struct of the app's own.
     fileprivate static var windowFrame: Self {
-        Self("windowFrame", defaultValue: _CustomKeys_windowFrameDefault())
+        Self("windowFrame", defaultValue: _CustomKeys_windowFrame_Default())
     }
 }
 
@@ -16,7 +16,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     fileprivate static var contact: Self {
         Self(
             "contact",
-            defaultValue: _CustomKeys_contactDefault(),
+            defaultValue: _CustomKeys_contact_Default(),
             representation: KeyCatalog.CodablePersistentKeyValueRepresentation<GoldenContact, Foundation.JSONEncoder, Foundation.JSONDecoder>()
         )
     }
@@ -36,7 +36,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     fileprivate static var accountKind: Self {
         Self(
             "accountKind",
-            defaultValue: _CustomKeys_accountKindDefault(),
+            defaultValue: _CustomKeys_accountKind_Default(),
             representation: KeyCatalog.RawRepresentablePersistentKeyValueRepresentation<GoldenAccountKind>()
         )
     }
@@ -46,7 +46,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     fileprivate static var temperature: Self {
         Self(
             "temperature",
-            defaultValue: _CustomKeys_temperatureDefault(),
+            defaultValue: _CustomKeys_temperature_Default(),
             representation: KeyCatalog.LosslessStringConvertiblePersistentKeyValueRepresentation<GoldenCelsius>()
         )
     }
@@ -56,7 +56,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     fileprivate static var locale: Self {
         Self(
             "locale",
-            defaultValue: _CustomKeys_localeDefault(),
+            defaultValue: _CustomKeys_locale_Default(),
             representation: KeyCatalog.CodablePersistentKeyValueRepresentation<Foundation.Locale, Foundation.JSONEncoder, Foundation.JSONDecoder>()
         )
     }
@@ -64,19 +64,19 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
     fileprivate static var maxCount: Self {
-        Self("maxCount", defaultValue: _CustomKeys_maxCountDefault())
+        Self("maxCount", defaultValue: _CustomKeys_maxCount_Default())
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Foundation.Date> {
     fileprivate static var sinceForever: Self {
-        Self("sinceForever", defaultValue: _CustomKeys_sinceForeverDefault())
+        Self("sinceForever", defaultValue: _CustomKeys_sinceForever_Default())
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[GoldenWindowFrame]> {
     fileprivate static var recentFrames: Self {
-        Self("recentFrames", defaultValue: _CustomKeys_recentFramesDefault())
+        Self("recentFrames", defaultValue: _CustomKeys_recentFrames_Default())
     }
 }
 
@@ -85,7 +85,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     fileprivate static var reservedTypeName: Self {
         Self(
             "reservedTypeName",
-            defaultValue: _CustomKeys_reservedTypeNameDefault(),
+            defaultValue: _CustomKeys_reservedTypeName_Default(),
             representation: KeyCatalog.RawRepresentablePersistentKeyValueRepresentation<GoldenKeywords.`default`>()
         )
     }
@@ -257,46 +257,46 @@ internal struct CustomKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 // MARK: - Defaults of CustomKeys built at file scope
 
 /// The default of `windowFrame`, written in Swift: evaluated here, where its names are your module's.
-private func _CustomKeys_windowFrameDefault() -> GoldenWindowFrame {
+private func _CustomKeys_windowFrame_Default() -> GoldenWindowFrame {
     GoldenWindowFrame(x: 0, y: 0, width: 800, height: 600)
 }
 
 /// The default of `contact`, written in Swift: evaluated here, where its names are your module's.
-private func _CustomKeys_contactDefault() -> GoldenContact {
+private func _CustomKeys_contact_Default() -> GoldenContact {
     GoldenContact(nickname: "anon", age: 0)
 }
 
 /// The default of `accountKind`, written in Swift: evaluated here, where its names are your module's.
-private func _CustomKeys_accountKindDefault() -> GoldenAccountKind {
+private func _CustomKeys_accountKind_Default() -> GoldenAccountKind {
     GoldenAccountKind(rawValue: "free")
 }
 
 /// The default of `temperature`, written in Swift: evaluated here, where its names are your module's.
-private func _CustomKeys_temperatureDefault() -> GoldenCelsius {
+private func _CustomKeys_temperature_Default() -> GoldenCelsius {
     GoldenCelsius(21.5)
 }
 
 /// The default of `locale`, written in Swift: evaluated here, where its names are your module's.
-private func _CustomKeys_localeDefault() -> Foundation.Locale {
+private func _CustomKeys_locale_Default() -> Foundation.Locale {
     Foundation.Locale(identifier: "en_US")
 }
 
 /// The default of `maxCount`, written in Swift: evaluated here, where its names are your module's.
-private func _CustomKeys_maxCountDefault() -> Swift.Int {
+private func _CustomKeys_maxCount_Default() -> Swift.Int {
     Int(Int16.max)
 }
 
 /// The default of `sinceForever`, written in Swift: evaluated here, where its names are your module's.
-private func _CustomKeys_sinceForeverDefault() -> Foundation.Date {
+private func _CustomKeys_sinceForever_Default() -> Foundation.Date {
     .distantPast
 }
 
 /// The default of `recentFrames`, written in Swift: evaluated here, where its names are your module's.
-private func _CustomKeys_recentFramesDefault() -> [GoldenWindowFrame] {
+private func _CustomKeys_recentFrames_Default() -> [GoldenWindowFrame] {
     []
 }
 
 /// The default of `reservedTypeName`, written in Swift: evaluated here, where its names are your module's.
-private func _CustomKeys_reservedTypeNameDefault() -> GoldenKeywords.`default` {
+private func _CustomKeys_reservedTypeName_Default() -> GoldenKeywords.`default` {
     GoldenKeywords.`default`(rawValue: "x")
 }

@@ -8,13 +8,13 @@ import KeyCatalog
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.String: [Foundation.Date]]> {
     /// 80 dates: built statement by statement.
     fileprivate static var holidays: Self {
-        Self("holidays", defaultValue: _LargeKeys_holidaysDefault())
+        Self("holidays", defaultValue: _LargeKeys_holidays_Default())
     }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[[Swift.String: [Swift.String: Foundation.URL]]]> {
     fileprivate static var links: Self {
-        Self("links", defaultValue: _LargeKeys_linksDefault())
+        Self("links", defaultValue: _LargeKeys_links_Default())
     }
 }
 
@@ -23,14 +23,14 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDe
         #if DEBUG
         Self(
             "flags",
-            debugDefaultValue: _LargeKeys_flagsDebugDefault(),
+            debugDefaultValue: _LargeKeys_flags_DebugDefault(),
             releaseDefaultValue: [false, false, false],
             configuration: .debug
         )
         #else
         Self(
             "flags",
-            debugDefaultValue: _LargeKeys_flagsDebugDefault(),
+            debugDefaultValue: _LargeKeys_flags_DebugDefault(),
             releaseDefaultValue: [false, false, false],
             configuration: .release
         )
@@ -175,7 +175,7 @@ internal struct LargeKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 // MARK: - Defaults of LargeKeys built at file scope
 
 /// The default of `holidays`, built one element per statement so it compiles quickly.
-private func _LargeKeys_holidaysDefault() -> [Swift.String: [Foundation.Date]] {
+private func _LargeKeys_holidays_Default() -> [Swift.String: [Foundation.Date]] {
     var value: [Swift.String: [Foundation.Date]] = [:]
     value.reserveCapacity(2)
     do {
@@ -262,7 +262,7 @@ private func _LargeKeys_holidaysDefault() -> [Swift.String: [Foundation.Date]] {
 }
 
 /// The default of `links`, built one element per statement so it compiles quickly.
-private func _LargeKeys_linksDefault() -> [[Swift.String: [Swift.String: Foundation.URL]]] {
+private func _LargeKeys_links_Default() -> [[Swift.String: [Swift.String: Foundation.URL]]] {
     var value: [[Swift.String: [Swift.String: Foundation.URL]]] = []
     value.reserveCapacity(4)
     do {
@@ -433,7 +433,7 @@ private func _LargeKeys_linksDefault() -> [[Swift.String: [Swift.String: Foundat
 }
 
 /// The debug default of `flags`, built one element per statement so it compiles quickly.
-private func _LargeKeys_flagsDebugDefault() -> [Swift.Bool] {
+private func _LargeKeys_flags_DebugDefault() -> [Swift.Bool] {
     var value: [Swift.Bool] = []
     value.reserveCapacity(70)
     value.append(true)

@@ -22,7 +22,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<id> {
     /// An app type named like PersistentKey's `id`, made by a Swift default (found by Scripts/fuzz.py, seed 1964).
     fileprivate static var identity: Self {
-        Self("identity", defaultValue: _ShadowingKeys_identityDefault())
+        Self("identity", defaultValue: _ShadowingKeys_identity_Default())
     }
 }
 
@@ -199,6 +199,6 @@ private func _ShadowingKeysMigration0(stores: Swift.String, migration: Swift.Int
 // MARK: - Defaults of ShadowingKeys built at file scope
 
 /// The default of `identity`, written in Swift: evaluated here, where its names are your module's.
-private func _ShadowingKeys_identityDefault() -> id {
+private func _ShadowingKeys_identity_Default() -> id {
     id(64)
 }
