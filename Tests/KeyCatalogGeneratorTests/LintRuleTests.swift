@@ -757,6 +757,19 @@ struct LintRuleTests {
             ]
         ),
         RuleCase(
+            rule: "default-round-trip",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "types": { "Mark": { "kind": "enum", "rawType": "String", "cases": [{ "name": "x", "rawValue": "a\u0000b" }, "y"] } },
+                  "keys": [{ "name": "mark", "type": "Mark", "default": "y" }]
+                }
+                """#,
+            expected: [
+                #"keys.json:3:98: error: raw value 'a\u{0}b' of a case of type 'Mark' contains the control character U+0000, which a property list cannot hold, so the case could never be stored; remove it"#
+            ]
+        ),
+        RuleCase(
             rule: "shared-migration-source",
             manifest: #"""
                 {

@@ -546,6 +546,21 @@ struct JSONParser {
     private func describeHere() -> String {
         guard let byte = peek else { return "end of file" }
         if (0x21..<0x7F).contains(byte) { return "'\(String(UnicodeScalar(byte)))'" }
+        // A character of several bytes, by name: what a copy from a word processor brings.
+        if byte >= 0xC2, let scalar = String(decoding: bytes[index..<min(index + 4, bytes.count)], as: UTF8.self).unicodeScalars.first,
+            scalar != "\u{FFFD}"
+        {
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            switch scalar {
+            case "\u{201C}", "\u{201D}", "\u{2018}", "\u{2019}":
+                return "curly quote '\(scalar)' (\(code)); JSON needs straight double quotes (\")"
+            case "\u{00A0}", "\u{2007}", "\u{202F}", "\u{FEFF}":
+                return "invisible space \(code); replace it with a plain space"
+            default:
+                return "'\(scalar)' (\(code))"
+            }
+        }
         return "byte 0x\(String(byte, radix: 16, uppercase: true))"
     }
 

@@ -1,6 +1,6 @@
 /// A default that would not read back as written:
 ///
-/// - a string or dictionary key with a control character a property list cannot hold (U+0000–
+/// - a string, dictionary key or String enum raw value with a control character a property list cannot hold (U+0000–
 ///   U+001F except tab, line feed and carriage return, and U+FFFE, U+FFFF): the runtime refuses to
 ///   store it (see `PropertyListValue.validateForPropertyList()`), so the default could never be
 ///   written (a `codable` key stores JSON data, which may hold them);
@@ -17,6 +17,16 @@ struct DefaultRoundTripRule: LintRule {
 
     func check(_ context: LintContext) -> [Diagnostic] {
         var findings: [Diagnostic] = []
+        // A String enum's raw value is what its cases store: one a property list cannot hold
+        // makes its case unstorable.
+        for type in context.types where type.value["rawType"]?.string == "String" {
+            for element in type.value["cases"]?.elements ?? [] {
+                guard let raw = element.string != nil ? element : element["rawValue"], let text = raw.string,
+                    let scalar = Self.forbiddenScalar(in: text)
+                else { continue }
+                findings.append(error("raw value '\(text.truncatedForMessage)' of a case of type '\(type.name)' contains the control character \(Self.code(scalar)), which a property list cannot hold, so the case could never be stored; remove it", at: raw.location))
+            }
+        }
         for key in context.keys {
             guard let type = key.validType else { continue }
             let representation = key.value["representation"]?.string
