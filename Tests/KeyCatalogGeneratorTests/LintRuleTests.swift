@@ -537,6 +537,21 @@ struct LintRuleTests {
             ]
         ),
         RuleCase(
+            // A combining mark after '}' makes one Character with it, and is still after a brace.
+            rule: "placeholder",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "keys": [
+                    { "name": "mark", "key": "x{id}\u0301y", "type": "String?", "default": null }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:4:30: error: placeholder '{id}' in the storage key of key 'mark' has no parameter; add "parameters": { "id": "String" }"#
+            ]
+        ),
+        RuleCase(
             rule: "placeholder-unused-parameter",
             manifest: #"""
                 {

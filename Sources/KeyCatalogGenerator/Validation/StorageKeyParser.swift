@@ -18,7 +18,9 @@ enum StorageKeyParser {
         var segments: [StorageKeyTemplate.Segment] = []
         var literal = ""
         var placeholder: String?
-        for character in text {
+        // By scalar: a `}` followed by a combining mark is one `Character`, and still a brace.
+        for scalar in text.unicodeScalars {
+            let character = Character(scalar)
             switch (character, placeholder) {
             case ("{", nil):
                 if !literal.isEmpty { segments.append(.literal(literal)) }
@@ -33,10 +35,10 @@ enum StorageKeyParser {
             case ("{", _?), ("}", nil):
                 return .failure(Failure(message: "unbalanced '\(character)' in storage key '\(text.truncatedForMessage)'; braces only surround placeholders, as in 'layout.{listID}'"))
             case (_, var name?):
-                name.append(character)
+                name.unicodeScalars.append(scalar)
                 placeholder = name
             case (_, nil):
-                literal.append(character)
+                literal.unicodeScalars.append(scalar)
             }
         }
         if placeholder != nil {
