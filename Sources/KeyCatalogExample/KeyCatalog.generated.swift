@@ -145,7 +145,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     fileprivate static var windowLayout: Self {
         Self(
             "WindowLayout",
-            defaultValue: _AppKeys_windowLayoutDefault(),
+            defaultValue: _AppKeys_windowLayout_Default(),
             representation: KeyCatalog.CodablePersistentKeyValueRepresentation<WindowLayout, Foundation.JSONEncoder, Foundation.JSONDecoder>()
         )
     }
@@ -156,7 +156,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     fileprivate static var monogram: Self {
         Self(
             "Monogram",
-            defaultValue: _AppKeys_monogramDefault(),
+            defaultValue: _AppKeys_monogram_Default(),
             representation: KeyCatalog.LosslessStringConvertiblePersistentKeyValueRepresentation<Character>()
         )
     }
@@ -535,11 +535,11 @@ private func _AppKeysMigrations() -> [KeyCatalog.KeyMigration] {
 // MARK: - Defaults of AppKeys built at file scope
 
 /// The default of `windowLayout`, written in Swift: evaluated here, where its names are your module's.
-private func _AppKeys_windowLayoutDefault() -> WindowLayout {
+private func _AppKeys_windowLayout_Default() -> WindowLayout {
     WindowLayout(columns: 2, showsSidebar: true)
 }
 
 /// The default of `monogram`, written in Swift: evaluated here, where its names are your module's.
-private func _AppKeys_monogramDefault() -> Character {
+private func _AppKeys_monogram_Default() -> Character {
     "K"
 }
