@@ -11,7 +11,7 @@
 ///
 /// ```swift
 /// /// The default of `holidays` (1,000 values), built one element per statement so it compiles quickly.
-/// private func _AppKeys_holidaysDefault() -> [Swift.String: [Foundation.Date]] {
+/// private func _AppKeys_holidays_Default() -> [Swift.String: [Foundation.Date]] {
 ///     var value: [Swift.String: [Foundation.Date]] = [:]
 ///     value.reserveCapacity(1)
 ///     do {
