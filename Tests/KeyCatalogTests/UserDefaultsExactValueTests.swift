@@ -62,7 +62,7 @@ import Testing
             suite.defaults.set(PersistentKey<Double>("NaN", defaultValue: 0), to: .nan)
         }
         #expect(recorder.failures.count == 3, "nothing else refused: \(recorder.failures)")
-        #expect(suite.defaults.synchronize())
+        try suite.defaults.flushPersistentValues()
         let file = try PropertyListSerialization.propertyList(from: Data(contentsOf: suite.fileURL), format: nil) as? [String: Any]
         let readDoubles = (file?["Doubles"] as? [Any])?.compactMap { ($0 as? NSNumber)?.doubleValue }
         let readFloats = (file?["Floats"] as? [Any])?.compactMap { ($0 as? NSNumber)?.floatValue }
@@ -82,7 +82,7 @@ import Testing
         #expect(suite.defaults.object(forKey: "When") == nil)
         let whole = Date(timeIntervalSinceReferenceDate: 785_000_000)
         try suite.defaults.setPersistentValue(.date(whole), forKey: "When")
-        #expect(suite.defaults.synchronize())
+        try suite.defaults.flushPersistentValues()
         let file = try PropertyListSerialization.propertyList(from: Data(contentsOf: suite.fileURL), format: nil) as? [String: Any]
         #expect(file?["When"] as? Date == whole)
     }

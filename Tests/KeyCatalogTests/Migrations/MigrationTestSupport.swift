@@ -85,7 +85,8 @@ final class MigrationStores: @unchecked Sendable {
     /// The suite's persistent domain. On Linux `persistentDomain(forName:)` reflects only what was
     /// synchronized, so this synchronizes first (as the exit hook would).
     private static func domain(_ suite: TemporarySuite) -> [String: PropertyListValue] {
-        suite.defaults.synchronize()
+        // KeyCatalog's flush: it hands over writes kept while another suite synchronizes.
+        try? suite.defaults.flushPersistentValues()
         let domain = suite.defaults.persistentDomain(forName: suite.name) ?? [:]
         // On Linux the domain's values come boxed as `Optional<Any>`, which
         // `PropertyListValue(foundationObject:)` does not unwrap (Bool and Double would be lost).

@@ -66,7 +66,8 @@ final class StoreFixture: @unchecked Sendable {
     /// the property list with its journal's records applied.
     func persistedStore() throws -> InMemoryKeyValueStore? {
         guard let fileURL else { return nil }
-        if let suite { suite.defaults.synchronize() }
+        // KeyCatalog's flush: it hands over writes kept while another suite synchronizes.
+        if let suite { try suite.defaults.flushPersistentValues() }
         if kind == .file { return InMemoryKeyValueStore(try FileStoreOnDisk.read(fileURL)) }
         guard FileManager.default.fileExists(atPath: fileURL.path) else {
             return InMemoryKeyValueStore()
