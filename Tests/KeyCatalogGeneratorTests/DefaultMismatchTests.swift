@@ -37,6 +37,11 @@ struct DefaultMismatchTests {
             ("Date", "\"2024-01-01\"", [#"keys.json:5:47: error: default '2024-01-01' for key 'k' is not an ISO 8601 date with a time and a zone; write it like "2024-01-01T00:00:00Z""#]),
             ("Date", "\"2024-02-30T00:00:00Z\"", [#"keys.json:5:47: error: default '2024-02-30T00:00:00Z' for key 'k' is not an ISO 8601 date with a time and a zone; write it like "2024-01-01T00:00:00Z""#]),
             ("URL", "\"example.com\"", [#"keys.json:5:46: error: default 'example.com' for key 'k' is not an absolute URL; include the scheme, as in "https://example.com""#]),
+            // What Foundation on the apps' minimum OS refuses (the generated `URL(string:)!` would
+            // crash there), whatever the host's Foundation accepts.
+            ("URL", "\"https://example.com/a b\"", [#"keys.json:5:46: error: default 'https://example.com/a b' for key 'k' holds ' ' (U+0020), which a URL must percent-encode; write it as %20"#]),
+            ("URL", "\"https://example.com/%zz\"", [#"keys.json:5:46: error: default 'https://example.com/%zz' for key 'k' has a '%' not followed by two hexadecimal digits; write a '%' itself as %25"#]),
+            ("URL", "\"https://example.com/\\u00e9\"", [#"keys.json:5:46: error: default 'https://example.com/é' for key 'k' holds 'é' (U+00E9), which a URL must percent-encode; write it as %C3%A9"#]),
             ("UUID", "\"1234\"", [#"keys.json:5:47: error: default '1234' for key 'k' is not a UUID; write it like "E621E1F8-C36C-495A-93FC-0C247A3E6E5F""#]),
             ("[Int]", "[1, \"two\", 3]", [#"keys.json:5:52: error: default[1] for key 'k' is the string 'two', expected an integer for type 'Int'; write it like 0"#]),
             ("[String: Bool]", "{ \"a\": true, \"b\": 1 }", [#"keys.json:5:75: error: default["b"] for key 'k' is the number 1, expected true or false for type 'Bool'; write it like false"#]),

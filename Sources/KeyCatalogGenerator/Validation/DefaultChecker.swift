@@ -106,6 +106,11 @@ struct DefaultChecker {
             return .date(iso8601: text, secondsSince1970: seconds)
         case .url:
             guard let text = value.string else { return mismatch("a URL string", example: "\"https://example.com\"") }
+            // Checked here, not by the host's `URL(string:)`: newer Foundations encode what older
+            // ones (an app's minimum OS) refuse, where the generated `URL(string:)!` would crash.
+            if let problem = Self.urlProblem(text) {
+                return fail("\(subject(path, quoting: text)) \(problem)")
+            }
             guard let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty else {
                 return fail("\(subject(path, quoting: text)) is not an absolute URL; include the scheme, as in \"https://example.com\"")
             }
@@ -188,4 +193,36 @@ struct DefaultChecker {
         guard let value = UInt64(text), let maximum = UInt64(range.max) else { return false }
         return value <= maximum
     }
+
+    /// Why `text` is no URL every Foundation reads (RFC 3986: a character outside its set, or a
+    /// `%` not followed by two hexadecimal digits); `nil` when it is one.
+    static func urlProblem(_ text: String) -> String? {
+        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=".unicodeScalars)
+        let scalars = Array(text.unicodeScalars)
+        var index = 0
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if scalar == "%" {
+                let digits = scalars.dropFirst(index + 1).prefix(2)
+                guard digits.count == 2, digits.allSatisfy({ $0.properties.isASCIIHexDigit }) else {
+                    return "has a '%' not followed by two hexadecimal digits; write a '%' itself as %25"
+                }
+                index += 3
+                continue
+            }
+            if !allowed.contains(scalar) {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+                let encoded = String(scalar).utf8.map { "%" + String($0, radix: 16, uppercase: true).leftPaddedHex }.joined()
+                return "holds '\(scalar.properties.isWhitespace ? " " : String(scalar))' (\(code)), which a URL must percent-encode; write it as \(encoded)"
+            }
+            index += 1
+        }
+        return nil
+    }
+}
+
+extension String {
+    /// A one-digit hexadecimal byte with its leading zero.
+    fileprivate var leftPaddedHex: String { count == 1 ? "0" + self : self }
 }
