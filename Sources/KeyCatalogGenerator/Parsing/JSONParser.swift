@@ -550,8 +550,7 @@ struct JSONParser {
         if byte >= 0xC2, let scalar = String(decoding: bytes[index..<min(index + 4, bytes.count)], as: UTF8.self).unicodeScalars.first,
             scalar != "\u{FFFD}"
         {
-            let hex = String(scalar.value, radix: 16, uppercase: true)
-            let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            let code = scalar.codePoint
             switch scalar {
             case "\u{201C}", "\u{201D}", "\u{2018}", "\u{2019}":
                 return "curly quote '\(scalar)' (\(code)); JSON needs straight double quotes (\")"

@@ -111,6 +111,14 @@ enum JSONKind: String, Sendable {
     }
 }
 
+extension Unicode.Scalar {
+    /// The scalar as messages name it: `U+00E9`.
+    var codePoint: String {
+        let hex = String(value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+}
+
 extension String {
     /// The string cut to 60 characters with `…`, control characters escaped (`\n`, `\u{0}`), so
     /// a message stays one readable line.

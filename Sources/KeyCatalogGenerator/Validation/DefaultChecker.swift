@@ -211,10 +211,8 @@ struct DefaultChecker {
                 continue
             }
             if !allowed.contains(scalar) {
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
                 let encoded = String(scalar).utf8.map { "%" + String($0, radix: 16, uppercase: true).leftPaddedHex }.joined()
-                return "holds '\(scalar.properties.isWhitespace ? " " : String(scalar))' (\(code)), which a URL must percent-encode; write it as \(encoded)"
+                return "holds '\(scalar.properties.isWhitespace ? " " : String(scalar))' (\(scalar.codePoint)), which a URL must percent-encode; write it as \(encoded)"
             }
             index += 1
         }

@@ -77,7 +77,7 @@ enum SwiftIdentifier {
             let allowed = offset == 0 ? isHead(scalar) : isCharacter(scalar)
             guard !allowed else { continue }
             guard !scalar.isASCII else { return nil }
-            let code = "U+" + String(repeating: "0", count: max(0, 4 - String(scalar.value, radix: 16).count)) + String(scalar.value, radix: 16, uppercase: true)
+            let code = scalar.codePoint
             let shown = scalar.properties.generalCategory == .spaceSeparator || scalar.value < 0x21 || scalar.value == 0x7F ? code : "'\(scalar)' (\(code))"
             return offset == 0 && isCharacter(scalar) ? "\(shown) cannot begin a Swift identifier" : "\(shown) cannot appear in a Swift identifier"
         }
@@ -133,7 +133,7 @@ extension String {
     /// `'café' is declared with other Unicode scalars (U+0063 U+0061 U+0066 U+00E9); Swift tells them apart, so copy the declared spelling`.
     func normalizationHint(among declared: [String]) -> String? {
         guard let match = declared.first(where: { $0 == self && !$0.isSameIdentifier(as: self) }) else { return nil }
-        let scalars = match.unicodeScalars.prefix(12).map { "U+" + String(format: "%04X", $0.value) }.joined(separator: " ")
+        let scalars = match.unicodeScalars.prefix(12).map(\.codePoint).joined(separator: " ")
         return "'\(match)' is declared with other Unicode scalars (\(scalars)); Swift tells them apart, so copy the declared spelling"
     }
 

@@ -24,7 +24,7 @@ struct DefaultRoundTripRule: LintRule {
                 guard let raw = element.string != nil ? element : element["rawValue"], let text = raw.string,
                     let scalar = Self.forbiddenScalar(in: text)
                 else { continue }
-                findings.append(error("raw value '\(text.truncatedForMessage)' of a case of type '\(type.name)' contains the control character \(Self.code(scalar)), which a property list cannot hold, so the case could never be stored; remove it", at: raw.location))
+                findings.append(error("raw value '\(text.truncatedForMessage)' of a case of type '\(type.name)' contains the control character \(scalar.codePoint), which a property list cannot hold, so the case could never be stored; remove it", at: raw.location))
             }
         }
         for key in context.keys {
@@ -69,7 +69,7 @@ struct DefaultRoundTripRule: LintRule {
             walk(value, type: wrapped, path: path, subject: subject, iso8601: iso8601, into: &findings)
         case .string:
             guard let text = value.string, let scalar = Self.forbiddenScalar(in: text) else { return }
-            findings.append(error("\(Self.at(path, subject)) contains the control character \(Self.code(scalar)), which a property list cannot hold, so the default could never be stored; remove it (a line break or tab is fine)", at: value.location))
+            findings.append(error("\(Self.at(path, subject)) contains the control character \(scalar.codePoint), which a property list cannot hold, so the default could never be stored; remove it (a line break or tab is fine)", at: value.location))
         case .date where iso8601:
             guard let text = value.string, let digits = Self.subMillisecondDigits(text) else { return }
             findings.append(error("\(Self.at(path, subject, quoting: text)) is more precise than a millisecond (\(digits) fractional digits), but the 'iso8601' representation keeps milliseconds only, so it would not read back equal; round it to 3 fractional digits or use \"representation\": \"timeInterval\"", at: value.location))
@@ -80,7 +80,7 @@ struct DefaultRoundTripRule: LintRule {
         case .dictionary(let valueType):
             for member in value.members ?? [] {
                 if let scalar = Self.forbiddenScalar(in: member.name) {
-                    findings.append(error("\(Self.at(path, subject)) has a dictionary key '\(member.name.truncatedForMessage)' with the control character \(Self.code(scalar)), which a property list cannot hold, so the default could never be stored; remove it", at: member.nameLocation))
+                    findings.append(error("\(Self.at(path, subject)) has a dictionary key '\(member.name.truncatedForMessage)' with the control character \(scalar.codePoint), which a property list cannot hold, so the default could never be stored; remove it", at: member.nameLocation))
                 }
                 walk(member.value, type: valueType, path: path + "[\"\(member.name.truncatedForMessage)\"]", subject: subject, iso8601: iso8601, into: &findings)
             }
@@ -108,11 +108,6 @@ struct DefaultRoundTripRule: LintRule {
             default: false
             }
         }
-    }
-
-    private static func code(_ scalar: Unicode.Scalar) -> String {
-        let hex = String(scalar.value, radix: 16, uppercase: true)
-        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }
 
     /// The number of fractional-second digits of an ISO 8601 text when they go past
