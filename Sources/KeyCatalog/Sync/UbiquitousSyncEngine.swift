@@ -160,9 +160,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
         withState { state in
             guard !isPushing(state) else { return }
             state.initialSyncWaitIsOver = true
-            for id in state.replicas.keys.sorted(by: { "\($0)" < "\($1)" }) {
-                reconcileAll(id, marksSynced: false, &state, &effects)
-            }
+            reconcileEveryReplica(marksSynced: false, &state, &effects)
         }
         effects.run()
     }
@@ -263,9 +261,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
         withState { state in
             guard !isCloudKnown(state) else { return }
             state.heardFromCloud = true
-            for id in state.replicas.keys.sorted(by: { "\($0)" < "\($1)" }) {
-                reconcileAll(id, marksSynced: true, &state, &effects)
-            }
+            reconcileEveryReplica(marksSynced: true, &state, &effects)
         }
         effects.run()
     }
@@ -359,8 +355,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
         } catch {
             throw failure(.write, key, String(describing: error))
         }
-        // Saturating: iCloud may hold a stamp of any time (another app version, a damaged entry).
-        let time = max(Int64((clock().timeIntervalSince1970 * 1000).rounded()), state.newestSeen == .max ? .max : state.newestSeen + 1)
+        let time = max(Int64((clock().timeIntervalSince1970 * 1000).rounded()), Self.successor(of: state.newestSeen))
         state.newestSeen = time
         let stamp = UbiquitousSyncStamp(time: time, device: replica.metadata.device)
         state.replicas[id]?.metadata.entries[key] = UbiquitousSyncMetadata.Entry(stamp: stamp, isPending: true, digest: UbiquitousSyncMetadata.digest(value))
@@ -399,7 +394,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
         guard digest != saved else { return }
         // Just after the saved stamp: it wins over the value iCloud holds under that stamp, not
         // over writes other devices made later (the write's own time is unknown).
-        let time = entry.stamp.time == .max ? .max : entry.stamp.time + 1
+        let time = Self.successor(of: entry.stamp.time)
         state.newestSeen = max(state.newestSeen, time)
         state.replicas[id]?.metadata.entries[key] = UbiquitousSyncMetadata.Entry(
             stamp: UbiquitousSyncStamp(time: time, device: replica.metadata.device), isPending: true, digest: digest)
@@ -420,9 +415,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
             case .initialSync, .serverChange:
                 if !isCloudKnown(state) {
                     state.heardFromCloud = true
-                    for id in state.replicas.keys.sorted(by: { "\($0)" < "\($1)" }) {
-                        reconcileAll(id, marksSynced: true, &state, &effects)
-                    }
+                    reconcileEveryReplica(marksSynced: true, &state, &effects)
                     return
                 }
                 var touched: Set<ObjectIdentifier> = []
@@ -457,7 +450,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
                 for id in touched { save(id, &state, &effects) }
             case .accountChange:
                 state.heardFromCloud = true
-                for id in state.replicas.keys.sorted(by: { "\($0)" < "\($1)" }) {
+                for id in replicaIDs(state) {
                     adoptNewAccount(id, &state, &effects)
                 }
             }
@@ -507,6 +500,23 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
     /// Whether synced writes are pushed: iCloud's values are known, or the wait for them is over.
     private func isPushing(_ state: State) -> Bool {
         isCloudKnown(state) || state.initialSyncWaitIsOver
+    }
+
+    /// The replicas, always in the same order.
+    private func replicaIDs(_ state: State) -> [ObjectIdentifier] {
+        state.replicas.keys.sorted { "\($0)" < "\($1)" }
+    }
+
+    private func reconcileEveryReplica(marksSynced: Bool, _ state: inout State, _ effects: inout Effects) {
+        for id in replicaIDs(state) {
+            reconcileAll(id, marksSynced: marksSynced, &state, &effects)
+        }
+    }
+
+    /// The time just after `time` (saturating: iCloud may hold a stamp of any time, from another
+    /// app version or a damaged entry).
+    private static func successor(of time: Int64) -> Int64 {
+        time == .max ? .max : time + 1
     }
 
     /// Reconciles every key of the replica; `marksSynced`: its first sync is over (iCloud's values
