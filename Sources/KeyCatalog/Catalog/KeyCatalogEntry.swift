@@ -109,9 +109,10 @@ public struct KeyCatalogEntry: Sendable, Identifiable {
 
     /// Parses `text` as the key's value and stores it.
     ///
-    /// JSON is tried first (`42`, `true`, `"text"`, `["a","b"]`, `{"a":1}`, `null`), then the bare
-    /// text as a string, each through the key's representation: `dark` sets an enum, `2026-01-01T00:00:00Z`
-    /// an ISO 8601 date.
+    /// JSON is tried first (`42`, `true`, `"text"`, `["a","b"]`, `{"a":1}`), then the bare text as
+    /// a string, each through the key's representation: `dark` sets an enum, `2026-01-01T00:00:00Z`
+    /// a date (whatever its representation), `+5` or `042` an integer. `null` removes an optional
+    /// key's value (it then reads its default); for other keys it is the text `null`.
     ///
     /// - Throws: ``KeyCatalogEntry/ParseError`` when the text is no valid value, or
     ///   ``PersistentKeyValueFailure`` when the store refuses the value; nothing is written then.
