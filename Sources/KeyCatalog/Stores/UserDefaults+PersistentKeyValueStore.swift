@@ -10,7 +10,7 @@ extension UserDefaults: PersistentKeyValueStore {
         #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
         if let deferred = UserDefaultsPersistence.deferredValue(forKey: key, in: self) {
             // What `object(forKey:)` reads first: the argument domain, which overrides the suite.
-            guard volatileDomain(forName: UserDefaults.argumentDomain)[key] == nil else { return readValue(forKey: key) }
+            guard !isOverriddenByLaunchArgument(key) else { return readValue(forKey: key) }
             return deferred ?? UserDefaultsPersistence.registeredValue(forKey: key, in: self)
         }
         if let cache = UserDefaultsPersistence.readCache(of: self) {
@@ -62,13 +62,8 @@ extension UserDefaults: PersistentKeyValueStore {
         guard PropertyListValue(foundationObject: object) == registered else { return true }
         #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
         if self === UserDefaults.standard {
-            // Equal to the registered default: only the file can tell. Write pending changes, then
-            // read the standard domain's file (never asking for the domain by name: see
-            // `UserDefaultsPersistence.persistentDomainName(of:)`).
-            UserDefaultsPersistence.synchronizationLock.withLock {
-                UserDefaultsPersistence.synchronizeDeferringWrites(of: [self]) { _ = synchronize() }
-            }
-            return UserDefaultsPersistence.standardDomainFileContents()?[key] != nil
+            // Equal to the registered default: only the file can tell.
+            return UserDefaultsPersistence.synchronizedStandardDomainFileContents()?[key] != nil
         }
         #endif
         return false

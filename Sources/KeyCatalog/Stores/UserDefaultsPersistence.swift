@@ -119,6 +119,16 @@ public enum UserDefaultsPersistence {
         guard let data = try? Data(contentsOf: file) else { return nil }
         return (try? PropertyListSerialization.propertyList(from: data, format: nil)) as? [String: Any]
     }
+
+    /// What the standard domain's file holds once the writes made so far are in it: writes pending
+    /// changes (`synchronize()`), then reads the file, never asking for the domain by name (see
+    /// ``persistentDomainName(of:)``).
+    static func synchronizedStandardDomainFileContents() -> [String: Any]? {
+        synchronizationLock.withLock {
+            synchronizeDeferringWrites(of: [UserDefaults.standard]) { _ = UserDefaults.standard.synchronize() }
+        }
+        return standardDomainFileContents()
+    }
     #endif
 
     /// The size of a suite's file from which KeyCatalog's writes no longer wait while it

@@ -56,7 +56,7 @@ final class _UserDefaultsReadCache: @unchecked Sendable {
             return read()
         }
         // What `object(forKey:)` reads first: the argument domain, which overrides the suite.
-        guard defaults.volatileDomain(forName: UserDefaults.argumentDomain)[key] == nil else { return read() }
+        guard !defaults.isOverriddenByLaunchArgument(key) else { return read() }
         if let entry, entry.object === object, let value = entry.value { return value }
         let value = read()
         guard let value, CFPreferencesCopyAppValue(name, application) === object else { return value }

@@ -24,7 +24,8 @@ import Foundation
 ///   Writes made before are provisional: local (observers see them) until iCloud's values arrive;
 ///   then a key iCloud holds takes iCloud's value, and only keys iCloud lacks are pushed. A value
 ///   stored before the key was synced is pushed only where iCloud has none, with the oldest
-///   possible stamp, so any write made anywhere wins over it. Defaults are never pushed.
+///   possible stamp, so any write made anywhere wins over it. Defaults are never pushed, nor
+///   launch arguments (`-Theme dark`): the value stored beneath one is what syncs.
 /// - **Conflicts.** The greater stamp wins on every device, whatever the order, delays or
 ///   repetitions of delivery: a device applies a value newer than its own, and pushes its own
 ///   again when iCloud holds an older one. A device never pushes a value older than iCloud's.
@@ -387,11 +388,9 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
     /// before the stamp of that write was saved: it is stamped just after the saved stamp, so
     /// that it is pushed (not lost, nor undone by the older value iCloud holds under that stamp).
     private func restampIfWrittenAfterItsStamp(_ key: String, in id: ObjectIdentifier, _ state: inout State) {
-        guard let replica = state.replicas[id], let entry = replica.metadata.entries[key], let saved = entry.digest else { return }
-        // A launch argument (`-Theme dark`) reads instead of the stored value: nothing was written.
-        if let defaults = replica.store as? UserDefaults, defaults.volatileDomain(forName: UserDefaults.argumentDomain)[key] != nil { return }
-        let digest = storedDigest(key, in: replica.store)
-        guard digest != saved else { return }
+        guard let replica = state.replicas[id], let entry = replica.metadata.entries[key], let saved = entry.digest,
+            let digest = storedDigest(key, in: replica.store), digest != saved
+        else { return }
         // Just after the saved stamp: it wins over the value iCloud holds under that stamp, not
         // over writes other devices made later (the write's own time is unknown).
         let time = Self.successor(of: entry.stamp.time)
@@ -400,9 +399,21 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
             stamp: UbiquitousSyncStamp(time: time, device: replica.metadata.device), isPending: true, digest: digest)
     }
 
-    /// The digest of `key`'s value as `store` reads it (as a later launch will read it back).
-    private func storedDigest(_ key: String, in store: any PersistentKeyValueStore) -> Int64 {
-        UbiquitousSyncMetadata.digest(store.hasPersistentValue(forKey: key) ? store.persistentValue(forKey: key) : nil)
+    /// The digest of `key`'s value as `store` stores it (as a later launch will read it back);
+    /// `nil` when the store cannot tell (see ``storedValue(_:in:)``).
+    private func storedDigest(_ key: String, in store: any PersistentKeyValueStore) -> Int64? {
+        storedValue(key, in: store).map(UbiquitousSyncMetadata.digest)
+    }
+
+    /// What `store` stores for `key`, which is what iCloud gets: `.some(nil)` when nothing (a
+    /// registered default is not stored). A launch argument that overrides the key (`-Theme dark`)
+    /// was never written, so what counts is the value beneath it; `nil` when the store cannot tell
+    /// what that is (`UserDefaults.storedValueBeneathLaunchArguments(forKey:)`).
+    private func storedValue(_ key: String, in store: any PersistentKeyValueStore) -> PropertyListValue?? {
+        if let defaults = store as? UserDefaults, defaults.isOverriddenByLaunchArgument(key) {
+            return defaults.storedValueBeneathLaunchArguments(forKey: key)
+        }
+        return .some(store.hasPersistentValue(forKey: key) ? store.persistentValue(forKey: key) : nil)
     }
 
     // MARK: - External changes
@@ -463,7 +474,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
         guard var replica = state.replicas[id] else { return }
         var kept: [String] = []
         for key in replica.keys.sorted() {
-            if replica.store.hasPersistentValue(forKey: key), let value = replica.store.persistentValue(forKey: key) {
+            if case let value?? = storedValue(key, in: replica.store) {
                 replica.metadata.previousAccount[key] = value
                 kept.append(key)
             }
@@ -538,8 +549,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
         let local = replica.metadata.entries[key]
         // Two writes of one stamp (see `UbiquitousSyncEnvelope.precedes`): the greater value wins.
         var tie: (cloudWins: Bool, localWins: Bool) = (false, false)
-        if let cloud, let local, cloud.stamp == local.stamp {
-            let mine = replica.store.hasPersistentValue(forKey: key) ? replica.store.persistentValue(forKey: key) : nil
+        if let cloud, let local, cloud.stamp == local.stamp, let mine = storedValue(key, in: replica.store) {
             tie = (UbiquitousSyncEnvelope.precedes(mine, cloud.value), UbiquitousSyncEnvelope.precedes(cloud.value, mine))
         }
         if let cloud, isFirstSync || tie.cloudWins || local.map({ cloud.stamp > $0.stamp }) ?? true {
@@ -553,7 +563,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
         } else if let local, local.isPending || tie.localWins || cloud.map({ local.stamp > $0.stamp }) ?? true {
             // Newer than iCloud's, or handed over before but refused (over quota): push it.
             push(key, stamp: local.stamp, in: id, &state, &effects)
-        } else if local == nil, cloud == nil, replica.store.hasPersistentValue(forKey: key) {
+        } else if local == nil, cloud == nil, case .some(.some) = storedValue(key, in: replica.store) {
             // Stored before the key synced: offered to iCloud with the oldest stamp there is.
             push(key, stamp: UbiquitousSyncStamp(time: 0, device: replica.metadata.device), in: id, &state, &effects)
         } else if local != nil {
@@ -563,8 +573,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
 
     /// Writes iCloud's value to the local store when it differs, and posts it.
     private func apply(_ value: PropertyListValue?, forKey key: String, to store: any PersistentKeyValueStore, _ effects: inout Effects) throws(PersistentKeyValueFailure) {
-        let current = store.hasPersistentValue(forKey: key) ? store.persistentValue(forKey: key) : nil
-        guard current != value else { return }
+        guard storedValue(key, in: store) != .some(value) else { return }
         do {
             if let value {
                 try store.setPersistentValue(value, forKey: key)
@@ -582,7 +591,12 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
     /// Hands the local value (or a tombstone) to iCloud with `stamp`, unless iCloud would refuse it.
     private func push(_ key: String, stamp: UbiquitousSyncStamp, in id: ObjectIdentifier, _ state: inout State, _ effects: inout Effects) {
         guard let replica = state.replicas[id] else { return }
-        let value = replica.store.hasPersistentValue(forKey: key) ? replica.store.persistentValue(forKey: key) : nil
+        guard let value = storedValue(key, in: replica.store) else {
+            // Beneath a launch argument, in a store that cannot tell what it stores: pushed at a
+            // launch without the argument.
+            state.replicas[id]?.metadata.entries[key]?.isPending = true
+            return
+        }
         let object = UbiquitousSyncEnvelope(stamp: stamp, value: value).propertyListValue.foundationObject
         let cloudKey = Self.keyPrefix + key
         state.replicas[id]?.metadata.entries[key] = UbiquitousSyncMetadata.Entry(stamp: stamp, isPending: true, digest: UbiquitousSyncMetadata.digest(value))

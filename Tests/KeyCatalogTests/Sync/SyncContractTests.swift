@@ -208,6 +208,20 @@ struct SyncContractTests {
         #expect(a.get(K.theme) == "dark")
     }
 
+    /// In a child process launched with `-Theme argument`: the argument domain is process-wide.
+    @Test(
+        "a launch argument overriding a synced key is never pushed, and hides neither local writes nor iCloud's values",
+        arguments: ["suite", "standard"])
+    func launchArgumentsAreNotValues(_ store: String) throws {
+        let home = TemporaryDirectory()
+        let suite = store == "standard" ? "standard" : "keycatalog.tests.sync-arguments.\(UUID().uuidString)"
+        let child = try TestHelperExecutable.run(
+            ["defaults", suite, "sync-under-argument", "Theme", "-Theme", "argument"],
+            environment: TestHelperExecutable.environment(configurationIn: home))
+        #expect(child.status == 0)
+        #expect(child.output == "first stored\npushed written read argument\napplied argument\n")
+    }
+
     @Test("a later launch syncs at once: the store synced before, so iCloud's values are known")
     func laterLaunchNeedsNoInitialSync() {
         let cloud = SimulatedCloud()
