@@ -37,6 +37,10 @@ enum Benchmarks {
             if arguments.dropFirst().first == "userDefaults" { MemoBenchmarks.userDefaults() } else { MemoBenchmarks.run() }
             return
         }
+        if arguments.first == "--memo-miss" {
+            MemoBenchmarks.misses()
+            return
+        }
         if arguments.first == "--external-changes" {
             ExternalChangeBenchmarks.run(rounds: arguments.dropFirst().first.flatMap(Int.init) ?? 50)
             return

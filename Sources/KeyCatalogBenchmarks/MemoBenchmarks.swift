@@ -2,7 +2,8 @@ import Foundation
 import KeyCatalog
 
 /// What the decoded-value memo (and, for UserDefaults, the read cache) costs in memory:
-/// `keycatalog-benchmarks --memo-memory` (in memory) and `--memo-memory userDefaults`.
+/// `keycatalog-benchmarks --memo-memory` (in memory) and `--memo-memory userDefaults`; and what
+/// a read of bytes the memo has not seen costs (`--memo-miss`).
 ///
 /// Stores 256 different `BenchmarkProfile` values (the memo's capacity) with 40 tags each (about
 /// 500 bytes of JSON) under 256 keys of an in-memory store, reads each key once (warming up
@@ -47,6 +48,41 @@ enum MemoBenchmarks {
         let after = residentBytes()
         kept.removeAll()
         print("UserDefaults suite, the same 256 keys: resident set +\((after - before) / 256) bytes per key (read cache and memo entries plus the caller's copy; ± 16 bytes per key)")
+    }
+
+    /// A read of bytes the memo has not seen: decoded, scanned for class instances, kept. Against
+    /// the same decoding without the memo (a representation given its own decoder). 4,096
+    /// different values a round, the two sides alternating, seven rounds: µs per read, min,
+    /// median and max of the rounds.
+    static func misses() {
+        typealias Representation = CodablePersistentKeyValueRepresentation<BenchmarkProfile, JSONEncoder, JSONDecoder>
+        let memoized = Representation()
+        let plain = Representation(encoder: JSONEncoder(), decoder: JSONDecoder())
+        var round = 0
+        func stored(_ count: Int) -> [PropertyListValue] {
+            round += 1
+            return (0..<count).map { index in
+                let profile = BenchmarkProfile(name: "name \(round).\(index)", age: index, tags: (0..<40).map { "tag\($0)-\(index)" })
+                return try! memoized.persistentValue(for: profile)!
+            }
+        }
+        func microseconds(_ representation: Representation, _ values: [PropertyListValue]) -> Double {
+            let start = DispatchTime.now().uptimeNanoseconds
+            for value in values { _ = try! representation.value(from: value) }
+            return Double(DispatchTime.now().uptimeNanoseconds - start) / 1000 / Double(values.count)
+        }
+        var withMemo: [Double] = []
+        var without: [Double] = []
+        for _ in 0..<7 {
+            withMemo.append(microseconds(memoized, stored(4096)))
+            without.append(microseconds(plain, stored(4096)))
+        }
+        func summary(_ values: [Double]) -> String {
+            let sorted = values.sorted()
+            return String(format: "%.2f / %.2f / %.2f", sorted[0], sorted[sorted.count / 2], sorted[sorted.count - 1])
+        }
+        print("memo miss (decode, scan, keep) µs min / median / max: \(summary(withMemo))")
+        print("decode alone µs min / median / max:                   \(summary(without))")
     }
 
     private static func residentBytes() -> Int {

@@ -1,6 +1,7 @@
 import Foundation
-import KeyCatalog
 import Testing
+
+@testable import KeyCatalog
 
 /// Codable values are decoded once per stored bytes: reads of unchanged bytes reuse the value,
 /// changed bytes are decoded again (never stale), and only where that is safe.
@@ -107,6 +108,63 @@ import Testing
         let first = store.get(key)
         first.name = "changed by one reader"
         #expect(store.get(key) !== first && store.get(key).name == "x")
+    }
+
+    /// A value type holding a class instance: kept, every reader would share the instance.
+    struct Holder: Codable, Sendable, KeyValuePersistible {
+        var reference = Reference()
+        var tags: [String] = []
+        static var persistentKeyValueRepresentation: CodablePersistentKeyValueRepresentation<Self, JSONEncoder, JSONDecoder> { .init() }
+    }
+
+    enum Carrier: Codable, Sendable {
+        case none
+        case some([Int: Reference?])
+    }
+
+    @Test func classInstancesInsideValuesAreNotSharedInAnyStore() {
+        for kind in StoreKind.allCases {
+            let fixture = kind.makeFixture()
+            let holder = PersistentKey<Holder>("Holder", defaultValue: Holder())
+            let holders = PersistentKey<[Holder]>("Holders", defaultValue: [])
+            let carrier = PersistentKey<Carrier>("Carrier", defaultValue: .none, representation: CodablePersistentKeyValueRepresentation())
+            let value = Holder()
+            value.reference.name = "x"
+            fixture.store.set(holder, to: value)
+            fixture.store.set(holders, to: [value])
+            let one = Reference()
+            one.name = "x"
+            fixture.store.set(carrier, to: .some([1: one]))
+
+            for _ in 0..<2 {
+                fixture.store.get(holder).reference.name = "changed by one reader"
+                fixture.store.get(holders)[0].reference.name = "changed by one reader"
+                if case .some(let members) = fixture.store.get(carrier) { members[1]??.name = "changed by one reader" }
+            }
+            #expect(fixture.store.get(holder).reference.name == "x", "\(kind)")
+            #expect(fixture.store.get(holders).map(\.reference.name) == ["x"], "\(kind)")
+            guard case .some(let members) = fixture.store.get(carrier) else {
+                Issue.record("\(kind): the carrier did not read back")
+                continue
+            }
+            #expect(members[1]??.name == "x", "\(kind)")
+        }
+    }
+
+    /// Values that hold no class instance are still kept, whatever Foundation types use inside.
+    @Test func foundationValuesAreKept() {
+        struct Visit: Codable, Sendable {
+            var site = URL(string: "https://example.com/a")!
+            var at = Date(timeIntervalSinceReferenceDate: 1)
+            var id = UUID()
+            var payload = Data([1, 2, 3])
+            var counts: [String: Int?] = ["a": 1, "b": nil]
+        }
+        let memo = DecodedValueMemo(capacity: 4, maximumBytes: 1024)
+        memo.keep(Visit(), decodedFrom: Data("visit".utf8))
+        #expect(memo.count == 1)
+        memo.keep(Holder(), decodedFrom: Data("holder".utf8))
+        #expect(memo.count == 1, "a value holding a class instance is not kept")
     }
 }
 

@@ -4,7 +4,8 @@ import Foundation
 /// from: reading a key whose stored bytes did not change returns the value decoded before instead
 /// of decoding again. It cannot be stale: the bytes are the key, compared in full.
 ///
-/// Value types only (a class instance would be shared between readers), bytes up to
+/// Values that hold no class instance (one would be shared between readers, and a reader that
+/// changed it would change every later read: see `_ClassInstanceScan`), bytes up to
 /// ``maximumBytes``, at most ``capacity`` entries (all dropped when full: the next reads fill it
 /// again with what is in use). Cost per entry: the stored bytes, the decoded value, and about 100
 /// bytes of bookkeeping (see BENCHMARKS.md).
@@ -20,6 +21,8 @@ final class DecodedValueMemo: Sendable {
     }
 
     private let entries = _Locked<[Key: Any]>([:])
+    /// Types one of whose values held a class instance: their values are no longer scanned, nor kept.
+    private let classHolders = _Locked<Set<ObjectIdentifier>>([])
 
     init(capacity: Int, maximumBytes: Int) {
         self.capacity = capacity
@@ -38,8 +41,15 @@ final class DecodedValueMemo: Sendable {
         return kept as? Value
     }
 
+    /// Keeps `value` for later reads of `bytes`, unless it holds a class instance.
     func keep<Value>(_ value: Value, decodedFrom bytes: Data) {
-        let key = Key(type: ObjectIdentifier(Value.self), bytes: bytes)
+        let type = ObjectIdentifier(Value.self)
+        guard !classHolders.withLock({ $0.contains(type) }) else { return }
+        guard !_ClassInstanceScan.holdsClassInstance(value) else {
+            classHolders.withLock { _ = $0.insert(type) }
+            return
+        }
+        let key = Key(type: type, bytes: bytes)
         entries.withLock { entries in
             if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
             entries[key] = value

@@ -2,8 +2,8 @@
 ///
 /// Values go through the same representations, property-list checks and debug-key rules as in the
 /// persistent stores, so a value that would fail to encode in UserDefaults fails here too, and a
-/// debug key in Release cannot be written. A collection (an array or dictionary of values that are
-/// not class instances) is decoded once per stored value: later reads of it return that value
+/// debug key in Release cannot be written. A collection (an array or dictionary of values that
+/// hold no class instance) is decoded once per stored value: later reads of it return that value
 /// until the next write. A collection of the library's primitives is kept as it was set (its
 /// strings checked then) and turned into a ``PropertyListValue`` only when one is read.
 ///
@@ -170,7 +170,9 @@ public final class InMemoryKeyValueStore: PersistentKeyValueStore, Sendable {
             return nil
         case .stored(let stored, let generation):
             guard let value = decode(stored) else { return nil }
-            if let generation {
+            // A value holding a class instance goes to this reader only: another reader could
+            // change it in place.
+            if let generation, !value.holdsClassInstance {
                 let decoded = Decoded(representation: representation, value: value)
                 contents.withLock { contents in
                     // Kept only if no write came in between.

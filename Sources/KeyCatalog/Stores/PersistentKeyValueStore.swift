@@ -85,6 +85,10 @@ public class _AnyDecodedValue: @unchecked Sendable {
     func storedForm() -> PropertyListValue {
         fatalError("only a value kept as it was set has a stored form to build")
     }
+
+    /// Whether the value holds a class instance (see `_ClassInstanceScan`): then a store must not
+    /// keep it for later reads.
+    var holdsClassInstance: Bool { false }
 }
 
 /// A decoded value of one type.
@@ -104,6 +108,8 @@ public final class _DecodedValue<Value>: _AnyDecodedValue, @unchecked Sendable {
         self.value = value
         self.representation = representation
     }
+
+    override var holdsClassInstance: Bool { _ClassInstanceScan.holdsClassInstance(value) }
 
     override func storedForm() -> PropertyListValue {
         // `_keepsUnencoded(_:)` said, when the value was set, that this cannot fail.
