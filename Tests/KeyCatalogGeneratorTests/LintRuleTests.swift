@@ -523,6 +523,32 @@ struct LintRuleTests {
             ]
         ),
         RuleCase(
+            // Templates of different shapes that spell one storage key; and what parameters of
+            // type Int and UUID cannot print: no warning for 'page::title' against 'page::{number}'
+            // or '{device}::title', nor for 'page::{from}-{to}' against 'page::{number}'.
+            rule: "duplicate-storage-key",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "keys": [
+                    { "name": "byList", "key": "list::{listID}", "parameters": { "listID": "String" }, "type": "Int", "default": 1 },
+                    { "name": "byKind", "key": "{kind}::count", "parameters": { "kind": "String" }, "type": "Int", "default": 1 },
+                    { "name": "byNumber", "key": "page::{number}", "parameters": { "number": "Int" }, "type": "Int", "default": 1 },
+                    { "name": "pageTitle", "key": "page::title", "type": "Int", "default": 1 },
+                    { "name": "byDevice", "key": "{device}::title", "parameters": { "device": "UUID" }, "type": "Int", "default": 1 },
+                    { "name": "pageRange", "key": "page::{from}-{to}", "parameters": { "from": "String", "to": "Int" }, "type": "Int", "default": 1 },
+                    { "name": "negative", "key": "page::-{count}", "parameters": { "count": "String" }, "type": "Int", "default": 1 }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:5:32: warning: storage key '{kind}::count' of key 'byKind' can be what key 'byList' (4:32) stores under, 'list::count': when kind is 'list' here and listID is 'count' there, in store 'standard'; change one so they cannot meet"#,
+                #"keys.json:10:34: warning: storage key 'page::-{count}' of key 'negative' can be what key 'byKind' (5:32) stores under, 'page::-::count': when count is '::count' here and kind is 'page::-' there, in store 'standard'; change one so they cannot meet"#,
+                #"keys.json:10:34: warning: storage key 'page::-{count}' of key 'negative' can be what key 'byNumber' (6:34) stores under, 'page::-1': when count is '1' here and number is '-1' there, in store 'standard'; change one so they cannot meet"#,
+                #"keys.json:10:34: warning: storage key 'page::-{count}' of key 'negative' can be what key 'pageRange' (9:35) stores under, 'page::--1': when count is '-1' here and from is '-' and to is '1' there, in store 'standard'; change one so they cannot meet"#,
+            ]
+        ),
+        RuleCase(
             rule: "placeholder",
             manifest: #"""
                 {

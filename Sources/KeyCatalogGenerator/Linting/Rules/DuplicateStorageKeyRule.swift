@@ -1,16 +1,20 @@
 /// Two keys with the same storage key in one store: they would overwrite each other. Also a
-/// warning when a parameterized key's template can produce another key's storage key, or two
-/// templates have the same shape.
+/// warning when a parameterized key's template can produce another key's storage key, when two
+/// templates have the same shape, or when two templates of different shapes can produce the same
+/// storage key (`list::{listID}` and `{kind}::count` both give `list::count`), by what each
+/// parameter's type prints.
 ///
 /// ```json
 /// { "name": "a", "key": "count", ... }, { "name": "b", "key": "count", ... }
 /// // error: storage key 'count' of key 'b' is already used by key 'a' (3:14) in store 'standard'; give one a different 'key'
 /// { "name": "layout", "key": "{listID}::Layout", ... }, { "name": "inboxLayout", "key": "inbox::Layout", ... }
 /// // warning: storage key 'inbox::Layout' of key 'inboxLayout' is also what key 'layout' (3:14) stores under when listID is 'inbox'…
+/// { "name": "byList", "key": "list::{listID}", ... }, { "name": "byKind", "key": "{kind}::count", ... }
+/// // warning: storage key '{kind}::count' of key 'byKind' can be what key 'byList' (3:14) stores under, 'list::count': when kind is 'list' here and listID is 'count' there…
 /// ```
 struct DuplicateStorageKeyRule: LintRule {
     let id = "duplicate-storage-key"
-    let summary = "Two keys share a storage key in one store."
+    let summary = "Two keys share a storage key in one store, or parameterized keys can for some parameter values (by what each parameter type prints)."
 
     func check(_ context: LintContext) -> [Diagnostic] {
         var findings: [Diagnostic] = []
@@ -32,20 +36,28 @@ struct DuplicateStorageKeyRule: LintRule {
         return findings
     }
 
-    /// Parameterized keys whose template can produce another key's storage key in the same store.
+    /// A parameterized key's template, and what can be told from its ends at once.
+    private struct Template {
+        let key: LintContext.Key
+        let template: StorageKeyTemplate
+        let pattern: StorageKeyPattern
+        /// The fixed text it starts with, and ends with, if any.
+        let head: String?
+        let tail: String?
+        let shape: String
+    }
+
+    /// Parameterized keys whose template can produce another key's storage key in the same store,
+    /// or the same storage key as another template of another shape, for some parameter values
+    /// (each placeholder spelling what its parameter's type prints: ``StorageKeyPattern``).
     ///
-    /// Templates are indexed by their fixed prefix (or, lacking one, their fixed suffix), so each
-    /// literal key is compared only with the templates that could spell it; a template with no
-    /// fixed text at all (`{id}`) is left out, as it could spell anything.
+    /// Templates are indexed by their fixed prefix and suffix, so each key is compared only with
+    /// the templates whose ends could agree with its own; a template with no fixed text at either
+    /// end (`{id}`, `{a}.{b}`) is left out, as it could spell almost anything.
     private func overlaps(_ context: LintContext) -> [Diagnostic] {
         var findings: [Diagnostic] = []
         var shapes: [String: (label: String, location: SourceLocation)] = [:]
-        // By store, then by literal prefix or suffix: a literal key's prefixes are looked up
-        // without joining the store's name to each.
-        var byPrefix: [String: [String: [(LintContext.Key, StorageKeyTemplate)]]] = [:]
-        var bySuffix: [String: [String: [(LintContext.Key, StorageKeyTemplate)]]] = [:]
-        var prefixLengths: Set<Int> = []
-        var suffixLengths: Set<Int> = []
+        var templates: [Template] = []
         var literals: [(LintContext.Key, StorageKeyTemplate)] = []
         for key in context.keys {
             guard let template = key.validStorageKey, !template.text.isEmpty else { continue }
@@ -63,62 +75,108 @@ struct DuplicateStorageKeyRule: LintRule {
             } else {
                 shapes[shape] = (key.label, key.storageKeyLocation)
             }
-            if case .literal(let prefix)? = template.segments.first {
-                byPrefix[key.store, default: [:]][prefix, default: []].append((key, template))
-                prefixLengths.insert(prefix.count)
-            } else if case .literal(let suffix)? = template.segments.last {
-                bySuffix[key.store, default: [:]][suffix, default: []].append((key, template))
-                suffixLengths.insert(suffix.count)
+            let head: String? = if case .literal(let text)? = template.segments.first { text } else { nil }
+            let tail: String? = if case .literal(let text)? = template.segments.last { text } else { nil }
+            guard head != nil || tail != nil else { continue }
+            var parameterTypes: [String: String] = [:]
+            for parameter in key.value["parameters"]?.members ?? [] {
+                if let type = parameter.value.string { parameterTypes[parameter.name] = type }
+            }
+            templates.append(
+                Template(key: key, template: template, pattern: StorageKeyPattern(template, parameterTypes: parameterTypes), head: head, tail: tail, shape: shape))
+        }
+        guard !templates.isEmpty else { return findings }
+        // By store, then by fixed prefix (or suffix): a key's own prefixes are looked up without
+        // joining the store's name to each.
+        var byHead: [String: [String: [Int]]] = [:]
+        var byTail: [String: [String: [Int]]] = [:]
+        var headLengths: Set<Int> = []
+        var tailLengths: Set<Int> = []
+        for (index, entry) in templates.enumerated() {
+            if let head = entry.head {
+                byHead[entry.key.store, default: [:]][head, default: []].append(index)
+                headLengths.insert(head.count)
+            }
+            if let tail = entry.tail {
+                byTail[entry.key.store, default: [:]][tail, default: []].append(index)
+                tailLengths.insert(tail.count)
             }
         }
-        guard !byPrefix.isEmpty || !bySuffix.isEmpty else { return findings }
+        /// The templates of `store` whose fixed prefix (or suffix) is a prefix (suffix) of `text`.
+        func indexed(_ index: [String: [String: [Int]]], _ lengths: Set<Int>, _ store: String, _ text: String, prefix: Bool) -> [Int] {
+            guard let fixed = index[store] else { return [] }
+            let count = text.count
+            var found: [Int] = []
+            for length in lengths where length <= count {
+                if let indices = fixed[prefix ? String(text.prefix(length)) : String(text.suffix(length))] { found += indices }
+            }
+            return found
+        }
+
         for (key, literal) in literals {
             let text = literal.text
-            let prefixes = byPrefix[key.store]
-            let suffixes = bySuffix[key.store]
-            guard prefixes != nil || suffixes != nil else { continue }
-            let count = text.count
-            var candidates: [(LintContext.Key, StorageKeyTemplate)] = []
-            if let prefixes {
-                for length in prefixLengths where length <= count {
-                    candidates += prefixes[String(text.prefix(length))] ?? []
-                }
-            }
-            if let suffixes {
-                for length in suffixLengths where length <= count {
-                    candidates += suffixes[String(text.suffix(length))] ?? []
-                }
-            }
-            for (other, template) in candidates {
-                guard template.placeholders.count <= 8, let values = Self.match(template.segments[...], text[...]) else { continue }
-                let assignment = values.map { "\($0.name) is '\($0.value)'" }.joined(separator: " and ")
+            let heads = indexed(byHead, headLengths, key.store, text, prefix: true)
+            // A template with a fixed prefix was found by it: by its suffix, only those without one.
+            let tails = indexed(byTail, tailLengths, key.store, text, prefix: false).filter { templates[$0].head == nil }
+            guard !heads.isEmpty || !tails.isEmpty else { continue }
+            let pattern = StorageKeyPattern(literal, parameterTypes: [:])
+            for index in heads + tails {
+                let other = templates[index]
+                guard let spelling = other.pattern.commonSpelling(with: pattern) else { continue }
                 findings.append(
                     warning(
-                        "storage key '\(text.truncatedForMessage)' of \(key.label) is also what \(other.label) (\(other.storageKeyLocation.line):\(other.storageKeyLocation.column)) stores under when \(assignment), in store '\(key.store)'; change one so they cannot meet",
+                        "storage key '\(text.truncatedForMessage)' of \(key.label) is also what \(other.key.label) (\(other.key.storageKeyLocation.line):\(other.key.storageKeyLocation.column)) stores under when \(Self.phrase(spelling.values)), in store '\(key.store)'; change one so they cannot meet",
                         at: key.storageKeyLocation
                     ))
             }
         }
+
+        // Pairs of templates whose ends agree: both fixed prefixes, one a prefix of the other;
+        // else both fixed suffixes; else one has only a prefix and the other only a suffix.
+        var pairs: Set<[Int]> = []
+        var onlyHeads: [Int] = []
+        var onlyTails: [Int] = []
+        for (index, entry) in templates.enumerated() {
+            if let head = entry.head {
+                for other in indexed(byHead, headLengths, entry.key.store, head, prefix: true) where other != index {
+                    pairs.insert([min(index, other), max(index, other)])
+                }
+            }
+            if let tail = entry.tail {
+                for other in indexed(byTail, tailLengths, entry.key.store, tail, prefix: false) where other != index && (entry.head == nil || templates[other].head == nil) {
+                    pairs.insert([min(index, other), max(index, other)])
+                }
+            }
+            if entry.tail == nil { onlyHeads.append(index) }
+            if entry.head == nil { onlyTails.append(index) }
+        }
+        for first in onlyHeads {
+            for second in onlyTails where templates[first].key.store == templates[second].key.store {
+                pairs.insert([min(first, second), max(first, second)])
+            }
+        }
+        for pair in pairs.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            let (first, second) = (templates[pair[0]], templates[pair[1]])
+            guard first.shape != second.shape, Self.endsAgree(first, second), let spelling = second.pattern.commonSpelling(with: first.pattern) else { continue }
+            let location = first.key.storageKeyLocation
+            findings.append(
+                warning(
+                    "storage key '\(second.template.text.truncatedForMessage)' of \(second.key.label) can be what \(first.key.label) (\(location.line):\(location.column)) stores under, '\(spelling.text.truncatedForMessage)': when \(Self.phrase(spelling.values)) here and \(Self.phrase(spelling.otherValues)) there, in store '\(second.key.store)'; change one so they cannot meet",
+                    at: second.key.storageKeyLocation
+                ))
+        }
         return findings
     }
 
-    /// The placeholder values under which `segments` spell `text` (each at least one character), or nil.
-    static func match(_ segments: ArraySlice<StorageKeyTemplate.Segment>, _ text: Substring) -> [(name: String, value: String)]? {
-        guard let first = segments.first else { return text.isEmpty ? [] : nil }
-        switch first {
-        case .literal(let literal):
-            guard text.hasPrefix(literal) else { return nil }
-            return match(segments.dropFirst(), text.dropFirst(literal.count))
-        case .placeholder(let name):
-            guard !text.isEmpty else { return nil }
-            var end = text.index(after: text.startIndex)
-            while true {
-                if let rest = match(segments.dropFirst(), text[end...]) {
-                    return [(name, String(text[..<end]))] + rest
-                }
-                guard end < text.endIndex else { return nil }
-                end = text.index(after: end)
-            }
-        }
+    /// Whether two templates' fixed prefixes, and fixed suffixes, could belong to one storage key.
+    private static func endsAgree(_ first: Template, _ second: Template) -> Bool {
+        if let a = first.head, let b = second.head, !(a.hasPrefix(b) || b.hasPrefix(a)) { return false }
+        if let a = first.tail, let b = second.tail, !(a.hasSuffix(b) || b.hasSuffix(a)) { return false }
+        return true
+    }
+
+    /// `listID is 'inbox' and kind is 'x'`.
+    private static func phrase(_ values: [(name: String, value: String)]) -> String {
+        values.map { "\($0.name) is '\($0.value.truncatedForMessage)'" }.joined(separator: " and ")
     }
 }
