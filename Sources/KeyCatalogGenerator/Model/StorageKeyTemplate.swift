@@ -37,7 +37,9 @@ public struct StorageKeyTemplate: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `true` when the key has no placeholders.
-    public var isLiteral: Bool { placeholders.isEmpty }
+    public var isLiteral: Bool {
+        !segments.contains { if case .placeholder = $0 { true } else { false } }
+    }
 
     /// The text as written.
     public var description: String { text }

@@ -197,26 +197,38 @@ struct DefaultChecker {
     /// Why `text` is no URL every Foundation reads (RFC 3986: a character outside its set, or a
     /// `%` not followed by two hexadecimal digits); `nil` when it is one.
     static func urlProblem(_ text: String) -> String? {
-        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=".unicodeScalars)
-        let scalars = Array(text.unicodeScalars)
+        let bytes = Array(text.utf8)
         var index = 0
-        while index < scalars.count {
-            let scalar = scalars[index]
-            if scalar == "%" {
-                let digits = scalars.dropFirst(index + 1).prefix(2)
-                guard digits.count == 2, digits.allSatisfy({ $0.properties.isASCIIHexDigit }) else {
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "%") {
+                guard index + 2 < bytes.count, isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) else {
                     return "has a '%' not followed by two hexadecimal digits; write a '%' itself as %25"
                 }
                 index += 3
                 continue
             }
-            if !allowed.contains(scalar) {
+            if byte >= 0x80 || !urlCharacters[Int(byte)] {
+                // Every byte before is ASCII, so a scalar starts here.
+                let scalar = String(decoding: bytes[index...], as: UTF8.self).unicodeScalars.first!
                 let encoded = String(scalar).utf8.map { "%" + String($0, radix: 16, uppercase: true).leftPaddedHex }.joined()
                 return "holds '\(scalar.properties.isWhitespace ? " " : String(scalar))' (\(scalar.codePoint)), which a URL must percent-encode; write it as \(encoded)"
             }
             index += 1
         }
         return nil
+    }
+
+    /// By ASCII byte: whether RFC 3986 lets a URL hold it as itself (unreserved and reserved
+    /// characters; `%` starts an escape).
+    private static let urlCharacters: [Bool] = {
+        var table = [Bool](repeating: false, count: 128)
+        for byte in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=".utf8 { table[Int(byte)] = true }
+        return table
+    }()
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
     }
 }
 

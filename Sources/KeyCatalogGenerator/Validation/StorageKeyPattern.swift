@@ -1,4 +1,5 @@
-/// The storage keys a key's template can spell, character by character: its literal text, and
+/// The storage keys a key's template can spell, Unicode scalar by scalar (as stores compare keys:
+/// `é` and `e` + U+0301 are two keys): its literal text, and
 /// for each placeholder what its parameter's type prints (a `String` any one or more characters,
 /// an `Int` digits after an optional `-`, a `UUID` its `uuidString`: 8-4-4-4-12 uppercase hexadecimal digits).
 ///
@@ -14,7 +15,7 @@ struct StorageKeyPattern {
         /// What a `UUID`'s `uuidString` holds: `0`-`9` and `A`-`F`.
         case uppercaseHexadecimal
 
-        func contains(_ character: Character) -> Bool {
+        func contains(_ character: Unicode.Scalar) -> Bool {
             switch self {
             case .any: true
             case .decimalDigit: ("0"..."9").contains(character)
@@ -30,7 +31,7 @@ struct StorageKeyPattern {
         }
 
         /// A character of the class, to spell an example with.
-        var example: Character {
+        var example: Unicode.Scalar {
             switch self {
             case .any: "x"
             case .decimalDigit: "1"
@@ -43,8 +44,8 @@ struct StorageKeyPattern {
     /// included (`repeated`).
     struct Atom {
         enum Kind {
-            case character(Character)
-            case optional(Character)
+            case character(Unicode.Scalar)
+            case optional(Unicode.Scalar)
             case one(CharacterClass)
             case repeated(CharacterClass)
         }
@@ -63,7 +64,7 @@ struct StorageKeyPattern {
         for segment in template.segments {
             switch segment {
             case .literal(let text):
-                atoms += text.map { Atom(kind: .character($0), placeholder: nil) }
+                atoms += text.unicodeScalars.map { Atom(kind: .character($0), placeholder: nil) }
             case .placeholder(let name):
                 switch parameterTypes[name] {
                 case "Int":
@@ -111,7 +112,7 @@ private struct CommonSpellingSearch {
     private struct Step {
         var i: Int
         var j: Int
-        var character: Character?
+        var character: Unicode.Scalar?
     }
 
     /// The steps possible from `(i, j)`, in order of preference.
@@ -141,7 +142,7 @@ private struct CommonSpellingSearch {
     }
 
     /// A character both single atoms hold; `nil` if none, or if either is repeated.
-    private static func shared(_ left: Atom.Kind, _ right: Atom.Kind) -> Character? {
+    private static func shared(_ left: Atom.Kind, _ right: Atom.Kind) -> Unicode.Scalar? {
         switch (left, right) {
         case (.character(let x), .character(let y)), (.optional(let x), .character(let y)), (.character(let x), .optional(let y)),
             (.optional(let x), .optional(let y)):
@@ -170,12 +171,12 @@ private struct CommonSpellingSearch {
     /// The spelling along the first steps that reach the end (after ``reachesEnd(_:_:)`` said
     /// that `(0, 0)` does), and each side's placeholder values in it.
     mutating func spelling() -> (text: String, values: [(name: String, value: String)], otherValues: [(name: String, value: String)]) {
-        var text = ""
+        var text = String.UnicodeScalarView()
         var values: [(name: String, value: String)] = []
         var otherValues: [(name: String, value: String)] = []
-        func append(_ character: Character, of atom: Atom, to values: inout [(name: String, value: String)]) {
+        func append(_ character: Unicode.Scalar, of atom: Atom, to values: inout [(name: String, value: String)]) {
             guard let name = atom.placeholder else { return }
-            if values.last?.name == name { values[values.count - 1].value.append(character) } else { values.append((name, String(character))) }
+            if values.last?.name == name { values[values.count - 1].value.unicodeScalars.append(character) } else { values.append((name, String(character))) }
         }
         var (i, j) = (0, 0)
         while i < a.count || j < b.count {
@@ -188,6 +189,6 @@ private struct CommonSpellingSearch {
             }
             (i, j) = (step.i, step.j)
         }
-        return (text, values, otherValues)
+        return (String(text), values, otherValues)
     }
 }

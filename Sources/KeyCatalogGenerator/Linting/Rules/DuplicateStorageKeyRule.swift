@@ -21,15 +21,15 @@ struct DuplicateStorageKeyRule: LintRule {
         var seen: [String: [String: (label: String, location: SourceLocation)]] = [:]
         for key in context.keys {
             guard let template = key.validStorageKey, !template.text.isEmpty else { continue }
-            if let first = seen[key.store]?[template.text] {
+            // One lookup: the first key keeps its place (put back when this one is a duplicate).
+            if let first = seen[key.store, default: [:]].updateValue((key.label, key.storageKeyLocation), forKey: template.text) {
+                seen[key.store]?[template.text] = first
                 findings.append(
                     error(
                         "storage key '\(template.text.truncatedForMessage)' of \(key.label) is already used by \(first.label) (\(first.location.line):\(first.location.column)) in store '\(key.store)'; give one a different 'key'",
                         at: key.storageKeyLocation
                     )
                 )
-            } else {
-                seen[key.store, default: [:]][template.text] = (key.label, key.storageKeyLocation)
             }
         }
         findings += overlaps(context)
@@ -87,37 +87,46 @@ struct DuplicateStorageKeyRule: LintRule {
         }
         guard !templates.isEmpty else { return findings }
         // By store, then by fixed prefix (or suffix): a key's own prefixes are looked up without
-        // joining the store's name to each.
+        // joining the store's name to each. Lengths in UTF-8 bytes (cheap to take, and stores
+        // compare keys by scalar): a cut inside a scalar matches no fixed text, and the pattern
+        // decides about every candidate.
         var byHead: [String: [String: [Int]]] = [:]
         var byTail: [String: [String: [Int]]] = [:]
+        var byTailWithoutHead: [String: [String: [Int]]] = [:]
         var headLengths: Set<Int> = []
         var tailLengths: Set<Int> = []
+        // By byte: whether some fixed prefix starts with it (most literal keys start otherwise).
+        var headFirstBytes = [Bool](repeating: false, count: 256)
         for (index, entry) in templates.enumerated() {
             if let head = entry.head {
                 byHead[entry.key.store, default: [:]][head, default: []].append(index)
-                headLengths.insert(head.count)
+                headLengths.insert(head.utf8.count)
+                if let first = head.utf8.first { headFirstBytes[Int(first)] = true }
             }
             if let tail = entry.tail {
                 byTail[entry.key.store, default: [:]][tail, default: []].append(index)
-                tailLengths.insert(tail.count)
+                if entry.head == nil { byTailWithoutHead[entry.key.store, default: [:]][tail, default: []].append(index) }
+                tailLengths.insert(tail.utf8.count)
             }
         }
         /// The templates of `store` whose fixed prefix (or suffix) is a prefix (suffix) of `text`.
         func indexed(_ index: [String: [String: [Int]]], _ lengths: Set<Int>, _ store: String, _ text: String, prefix: Bool) -> [Int] {
             guard let fixed = index[store] else { return [] }
-            let count = text.count
+            let bytes = text.utf8
+            let count = bytes.count
             var found: [Int] = []
             for length in lengths where length <= count {
-                if let indices = fixed[prefix ? String(text.prefix(length)) : String(text.suffix(length))] { found += indices }
+                let part = String(decoding: prefix ? bytes.prefix(length) : bytes.suffix(length), as: UTF8.self)
+                if let indices = fixed[part] { found += indices }
             }
             return found
         }
 
         for (key, literal) in literals {
             let text = literal.text
-            let heads = indexed(byHead, headLengths, key.store, text, prefix: true)
+            let heads = text.utf8.first.map { headFirstBytes[Int($0)] } == true ? indexed(byHead, headLengths, key.store, text, prefix: true) : []
             // A template with a fixed prefix was found by it: by its suffix, only those without one.
-            let tails = indexed(byTail, tailLengths, key.store, text, prefix: false).filter { templates[$0].head == nil }
+            let tails = indexed(byTailWithoutHead, tailLengths, key.store, text, prefix: false)
             guard !heads.isEmpty || !tails.isEmpty else { continue }
             let pattern = StorageKeyPattern(literal, parameterTypes: [:])
             for index in heads + tails {
@@ -170,8 +179,8 @@ struct DuplicateStorageKeyRule: LintRule {
 
     /// Whether two templates' fixed prefixes, and fixed suffixes, could belong to one storage key.
     private static func endsAgree(_ first: Template, _ second: Template) -> Bool {
-        if let a = first.head, let b = second.head, !(a.hasPrefix(b) || b.hasPrefix(a)) { return false }
-        if let a = first.tail, let b = second.tail, !(a.hasSuffix(b) || b.hasSuffix(a)) { return false }
+        if let a = first.head?.utf8, let b = second.head?.utf8, !(a.starts(with: b) || b.starts(with: a)) { return false }
+        if let a = first.tail?.utf8.reversed(), let b = second.tail?.utf8.reversed(), !(a.starts(with: b) || b.starts(with: a)) { return false }
         return true
     }
 
