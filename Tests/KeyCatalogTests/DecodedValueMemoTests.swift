@@ -117,6 +117,16 @@ import Testing
         static var persistentKeyValueRepresentation: CodablePersistentKeyValueRepresentation<Self, JSONEncoder, JSONDecoder> { .init() }
     }
 
+    /// A class whose mirror is its own: reflecting it says nothing of a class.
+    final class Mirrored: Codable, CustomReflectable, @unchecked Sendable {
+        var name = ""
+        var customMirror: Mirror { Mirror(self, children: ["name": name]) }
+    }
+
+    struct MirroredHolder: Codable, Sendable {
+        var box = Mirrored()
+    }
+
     enum Carrier: Codable, Sendable {
         case none
         case some([Int: Reference?])
@@ -159,12 +169,16 @@ import Testing
             var id = UUID()
             var payload = Data([1, 2, 3])
             var counts: [String: Int?] = ["a": 1, "b": nil]
+            var locale = Locale(identifier: "fr_FR")
+            var zone = TimeZone(identifier: "Europe/Paris")!
         }
         let memo = DecodedValueMemo(capacity: 4, maximumBytes: 1024)
         memo.keep(Visit(), decodedFrom: Data("visit".utf8))
         #expect(memo.count == 1)
         memo.keep(Holder(), decodedFrom: Data("holder".utf8))
         #expect(memo.count == 1, "a value holding a class instance is not kept")
+        memo.keep(MirroredHolder(), decodedFrom: Data("mirrored".utf8))
+        #expect(memo.count == 1, "nor one holding a class with a custom mirror")
     }
 }
 

@@ -7,7 +7,8 @@ import Foundation
 /// collection) must hold none: a reader that changed such an instance in place would change what
 /// every other reader gets, and the value would no longer be what is stored.
 ///
-/// Foundation's value types (`Data`, `URL`, `Date`, `UUID`, `Decimal`) and strings count as values
+/// Foundation's value types (`Data`, `URL`, `Date`, `UUID`, `Decimal`, `Locale`, `TimeZone`,
+/// `Calendar`) and strings count as values
 /// whatever they use inside, as they share nothing a reader can change. The scan reflects the
 /// value (`Mirror`), so it costs about what decoding a small JSON value does; stores call it only
 /// when they are about to keep a value they decoded, never on a read they answer from one kept.
@@ -18,7 +19,10 @@ enum _ClassInstanceScan {
     }
 
     private static func holds(_ value: Any) -> Bool {
-        if leaves.contains(ObjectIdentifier(type(of: value))) { return false }
+        let type = type(of: value)
+        // By its type first: a class with a custom mirror reflects with no display style.
+        if type is AnyClass { return true }
+        if leaves.contains(ObjectIdentifier(type)) { return false }
         let mirror = Mirror(reflecting: value)
         if mirror.displayStyle == .class { return true }
         for child in mirror.children where holds(child.value) { return true }
@@ -30,7 +34,8 @@ enum _ClassInstanceScan {
     private static let leaves: Set<ObjectIdentifier> = [
         ObjectIdentifier(String.self), ObjectIdentifier(Substring.self), ObjectIdentifier(Character.self),
         ObjectIdentifier(Data.self), ObjectIdentifier(URL.self), ObjectIdentifier(Date.self),
-        ObjectIdentifier(UUID.self), ObjectIdentifier(Decimal.self),
+        ObjectIdentifier(UUID.self), ObjectIdentifier(Decimal.self), ObjectIdentifier(Locale.self),
+        ObjectIdentifier(TimeZone.self), ObjectIdentifier(Calendar.self),
         ObjectIdentifier(Bool.self), ObjectIdentifier(Double.self), ObjectIdentifier(Float.self),
         ObjectIdentifier(Int.self), ObjectIdentifier(Int8.self), ObjectIdentifier(Int16.self),
         ObjectIdentifier(Int32.self), ObjectIdentifier(Int64.self), ObjectIdentifier(UInt.self),
