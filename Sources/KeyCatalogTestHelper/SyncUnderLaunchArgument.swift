@@ -1,7 +1,8 @@
 import Foundation
 import KeyCatalog
 
-/// `KeyCatalogTestHelper defaults <suite> sync-under-argument <key> -<key> argument`: iCloud sync
+/// `KeyCatalogTestHelper defaults <suite> sync-under-argument <key> -<key> argument`, and
+/// `… sync-under-argument-unnamed …`: iCloud sync
 /// of a key that a launch argument overrides. The argument is read instead of the stored value,
 /// but it was never written, so it must never reach iCloud, and it must not hide what iCloud
 /// brings from the suite.
@@ -11,7 +12,33 @@ import KeyCatalog
 /// was pushed and what a read gives (`pushed written read argument`); lets another device write
 /// `argument` (a newer stamp), then drops the launch argument and prints what the suite holds
 /// (`applied argument`).
+///
+/// `unnamed` does the same through a `UserDefaults(suiteName:)` of its own, whose domain name
+/// KeyCatalog does not know, so it cannot read beneath the argument: nothing is pushed (`first
+/// nothing`, `pushed nothing read argument`), and when the iCloud account changes (the new one
+/// holding `other`) the stored value is left alone (`applied written`).
 enum SyncUnderLaunchArgument {
+    static func runUnnamed(suiteName: String, key: String) {
+        guard let defaults = UserDefaults(suiteName: suiteName) else { TestHelper.fail("bad suite \(suiteName)") }
+        let stringKey = PersistentKey<String>(key, defaultValue: "default")
+        guard defaults.object(forKey: key) as? String == "argument" else { TestHelper.fail("launch with -\(key) argument") }
+        defaults.set(stringKey, to: "stored")
+
+        let cloud = Cloud()
+        let engine = UbiquitousSyncEngine(backend: cloud, deviceID: "child", initialSyncTimeout: nil)
+        engine.assumeInitialSyncComplete()
+        let synced = engine.attach(defaults, keys: [key])
+        print("first", cloud.pushedValue(forKey: key) ?? "nothing")
+
+        synced.set(stringKey, to: "written")
+        print("pushed", cloud.pushedValue(forKey: key) ?? "nothing", "read", synced.get(stringKey))
+
+        let newAccount: PropertyListValue = .dictionary(["t": .int(1), "d": .string("other device"), "v": .string("other")])
+        cloud.receive(UbiquitousSyncEngine.keyPrefix + key, newAccount, reason: .accountChange)
+        defaults.removeVolatileDomain(forName: UserDefaults.argumentDomain)
+        print("applied", synced.get(stringKey))
+    }
+
     static func run(_ defaults: UserDefaults, key: String) {
         let stringKey = PersistentKey<String>(key, defaultValue: "default")
         guard defaults.object(forKey: key) as? String == "argument" else { TestHelper.fail("launch with -\(key) argument") }
@@ -44,10 +71,11 @@ enum SyncUnderLaunchArgument {
             return envelope["v"].map { "\($0)" } ?? "removed"
         }
 
-        /// Another device writes `value` under `cloudKey`, and iCloud announces it.
-        func receive(_ cloudKey: String, _ value: PropertyListValue) {
+        /// Another device writes `value` under `cloudKey` (or the account changes to one that holds
+        /// it), and iCloud announces it.
+        func receive(_ cloudKey: String, _ value: PropertyListValue, reason: UbiquitousExternalChange.Reason = .serverChange) {
             set(value.foundationObject, forKey: cloudKey)
-            lock.withLock { handler }?(UbiquitousExternalChange(reason: .serverChange, changedKeys: [cloudKey]))
+            lock.withLock { handler }?(UbiquitousExternalChange(reason: reason, changedKeys: [cloudKey]))
         }
 
         func object(forKey aKey: String) -> Any? { lock.withLock { values[aKey] } }

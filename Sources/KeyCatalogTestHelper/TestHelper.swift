@@ -10,7 +10,7 @@ import KeyCatalog
 /// KeyCatalogTestHelper defaults <suite> write-during-sync <key> [kept-from-0]
 /// KeyCatalogTestHelper defaults <suite> set-blocked <key> <int>
 /// KeyCatalogTestHelper defaults <suite> argument-override <key>
-/// KeyCatalogTestHelper defaults <suite> sync-under-argument <key> -<key> argument   (SyncUnderLaunchArgument.swift)
+/// KeyCatalogTestHelper defaults <suite> sync-under-argument[-unnamed] <key> -<key> argument   (SyncUnderLaunchArgument.swift)
 /// KeyCatalogTestHelper defaults <suite> remove <key>          (`standard` as the suite: UserDefaults.standard)
 /// KeyCatalogTestHelper file <path> set <key> <int> [<string-key> <string>]
 /// KeyCatalogTestHelper file <path> get <key>
@@ -215,6 +215,8 @@ enum TestHelper {
             print(before, overridden, store.get(intKey))
         case "sync-under-argument":
             SyncUnderLaunchArgument.run(store as! UserDefaults, key: key)
+        case "sync-under-argument-unnamed":
+            SyncUnderLaunchArgument.runUnnamed(suiteName: arguments[1], key: key)
         case "compact-set":
             guard arguments.count >= 5, let value = Int(arguments[4]), let file = store as? FileKeyValueStore else {
                 fail("compact-set needs a file store and an integer")

@@ -474,7 +474,10 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
         guard var replica = state.replicas[id] else { return }
         var kept: [String] = []
         for key in replica.keys.sorted() {
-            if case let value?? = storedValue(key, in: replica.store) {
+            // Beneath a launch argument, in a store that cannot tell what it stores: left as it
+            // is (replacing it would lose a value not kept aside), until a launch without it.
+            guard let stored = storedValue(key, in: replica.store) else { continue }
+            if let value = stored {
                 replica.metadata.previousAccount[key] = value
                 kept.append(key)
             }

@@ -208,10 +208,21 @@ struct SyncContractTests {
         #expect(a.get(K.theme) == "dark")
     }
 
+    /// Where a launch argument is read beneath: `standard` on Linux only (see below).
+    static var launchArgumentStores: [String] {
+        #if canImport(Darwin)
+        ["suite"]
+        #else
+        ["suite", "standard"]
+        #endif
+    }
+
     /// In a child process launched with `-Theme argument`: the argument domain is process-wide.
+    /// (`standard` on Linux only: on Apple platforms a helper without a bundle identifier has no
+    /// standard domain name to read beneath the argument.)
     @Test(
         "a launch argument overriding a synced key is never pushed, and hides neither local writes nor iCloud's values",
-        arguments: ["suite", "standard"])
+        arguments: Self.launchArgumentStores)
     func launchArgumentsAreNotValues(_ store: String) throws {
         let home = TemporaryDirectory()
         let suite = store == "standard" ? "standard" : "keycatalog.tests.sync-arguments.\(UUID().uuidString)"
@@ -220,6 +231,19 @@ struct SyncContractTests {
             environment: TestHelperExecutable.environment(configurationIn: home))
         #expect(child.status == 0)
         #expect(child.output == "first stored\npushed written read argument\napplied argument\n")
+    }
+
+    /// The same through a `UserDefaults(suiteName:)` KeyCatalog did not open, whose domain name it
+    /// cannot know: what lies beneath the argument is unknown, so nothing is pushed, and an account
+    /// change leaves the stored value alone instead of replacing a value it could not keep aside.
+    @Test("beneath a launch argument a store cannot read, nothing is pushed and nothing is replaced")
+    func launchArgumentsOverAnUnnamedSuite() throws {
+        let home = TemporaryDirectory()
+        let child = try TestHelperExecutable.run(
+            ["defaults", "keycatalog.tests.sync-arguments.\(UUID().uuidString)", "sync-under-argument-unnamed", "Theme", "-Theme", "argument"],
+            environment: TestHelperExecutable.environment(configurationIn: home))
+        #expect(child.status == 0)
+        #expect(child.output == "first nothing\npushed nothing read argument\napplied written\n")
     }
 
     @Test("a later launch syncs at once: the store synced before, so iCloud's values are known")
