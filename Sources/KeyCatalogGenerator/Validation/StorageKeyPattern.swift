@@ -1,41 +1,45 @@
 /// The storage keys a key's template can spell, Unicode scalar by scalar (as stores compare keys:
-/// `é` and `e` + U+0301 are two keys): its literal text, and
-/// for each placeholder what its parameter's type prints (a `String` any one or more characters,
-/// an `Int` digits after an optional `-`, a `UUID` its `uuidString`: 8-4-4-4-12 uppercase hexadecimal digits).
+/// `é` and `e` + U+0301 are two keys): its literal text, and for each placeholder what its
+/// parameter's type prints: a `String` one or more of anything, an `Int` `0` or a non-zero digit
+/// after an optional `-` and then any digits, a `UUID` its `uuidString` (8-4-4-4-12 uppercase
+/// hexadecimal digits).
 ///
 /// Two patterns can spell one storage key when ``commonSpelling(with:)`` finds one: for a
 /// literal key, whether a template can spell it; for two templates, whether some values of their
-/// parameters give both the same storage key.
+/// parameters give both the same storage key. A placeholder written twice (`{id}.{id}`) takes
+/// one value in both places: a spelling found that gives it two is not one (and then another
+/// that gives it one, if there is such a spelling, is not looked for).
 struct StorageKeyPattern {
-    /// The characters one position of a placeholder can hold.
-    enum CharacterClass: Equatable {
-        case any
+    /// The characters one position of a placeholder can hold; each class holds the ones before it.
+    enum CharacterClass: Int, Comparable {
+        /// `1`-`9`.
+        case nonZeroDigit
         /// `0`-`9`.
         case decimalDigit
         /// What a `UUID`'s `uuidString` holds: `0`-`9` and `A`-`F`.
         case uppercaseHexadecimal
+        case any
+
+        static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
         func contains(_ character: Unicode.Scalar) -> Bool {
             switch self {
-            case .any: true
+            case .nonZeroDigit: ("1"..."9").contains(character)
             case .decimalDigit: ("0"..."9").contains(character)
             case .uppercaseHexadecimal: ("0"..."9").contains(character) || ("A"..."F").contains(character)
+            case .any: true
             }
         }
 
-        /// The characters both classes hold (every pair shares the decimal digits at least).
-        func meet(_ other: Self) -> Self {
-            if self == other || other == .any { return self }
-            if self == .any { return other }
-            return .decimalDigit
-        }
+        /// The characters both classes hold: the smaller class.
+        func meet(_ other: Self) -> Self { min(self, other) }
 
         /// A character of the class, to spell an example with.
         var example: Unicode.Scalar {
             switch self {
-            case .any: "x"
-            case .decimalDigit: "1"
+            case .nonZeroDigit, .decimalDigit: "1"
             case .uppercaseHexadecimal: "A"
+            case .any: "x"
             }
         }
     }
@@ -51,43 +55,91 @@ struct StorageKeyPattern {
         }
 
         var kind: Kind
-        /// The placeholder whose value the character is part of; `nil` for literal text.
-        var placeholder: String?
+        /// Which placeholder (by its place among ``StorageKeyPattern/placeholders``) the character is
+        /// part of the value of; `nil` for literal text.
+        var placeholder: Int?
     }
 
-    let atoms: [Atom]
+    /// The template's placeholders' names, in order, a name written twice twice.
+    let placeholders: [String]
+    /// What the template spells: one sequence of atoms, or several (an `Int` is `0` or a number
+    /// without a leading zero, which no single sequence says).
+    let alternatives: [[Atom]]
+
+    /// How many alternatives a pattern has at most: past it, an `Int` may also start with `0`
+    /// (as if `007` could be printed), which can only warn too often.
+    private static let maximumAlternatives = 64
 
     /// `parameterTypes`: each placeholder's parameter type as the manifest names it (`String`,
     /// `Int`, `UUID`); any other, or none, counts as `String`.
     init(_ template: StorageKeyTemplate, parameterTypes: [String: String]) {
-        var atoms: [Atom] = []
+        var placeholders: [String] = []
+        var alternatives: [[Atom]] = [[]]
+        func append(_ kinds: [Atom.Kind], placeholder: Int?) {
+            let atoms = kinds.map { Atom(kind: $0, placeholder: placeholder) }
+            for index in alternatives.indices { alternatives[index] += atoms }
+        }
         for segment in template.segments {
             switch segment {
             case .literal(let text):
-                atoms += text.unicodeScalars.map { Atom(kind: .character($0), placeholder: nil) }
+                append(text.unicodeScalars.map { .character($0) }, placeholder: nil)
             case .placeholder(let name):
+                let occurrence = placeholders.count
+                placeholders.append(name)
                 switch parameterTypes[name] {
+                case "Int" where alternatives.count * 2 <= Self.maximumAlternatives:
+                    let zero = alternatives.map { $0 + [Atom(kind: .character("0"), placeholder: occurrence)] }
+                    append([.optional("-"), .one(.nonZeroDigit), .repeated(.decimalDigit)], placeholder: occurrence)
+                    alternatives += zero
                 case "Int":
-                    atoms += [.optional("-"), .one(.decimalDigit), .repeated(.decimalDigit)].map { Atom(kind: $0, placeholder: name) }
+                    append([.optional("-"), .one(.decimalDigit), .repeated(.decimalDigit)], placeholder: occurrence)
                 case "UUID":
+                    var kinds: [Atom.Kind] = []
                     for (index, count) in [8, 4, 4, 4, 12].enumerated() {
-                        if index > 0 { atoms.append(Atom(kind: .character("-"), placeholder: name)) }
-                        atoms += repeatElement(Atom(kind: .one(.uppercaseHexadecimal), placeholder: name), count: count)
+                        if index > 0 { kinds.append(.character("-")) }
+                        kinds += repeatElement(.one(.uppercaseHexadecimal), count: count)
                     }
+                    append(kinds, placeholder: occurrence)
                 default:
-                    atoms += [Atom(kind: .one(.any), placeholder: name), Atom(kind: .repeated(.any), placeholder: name)]
+                    append([.one(.any), .repeated(.any)], placeholder: occurrence)
                 }
             }
         }
-        self.atoms = atoms
+        self.placeholders = placeholders
+        self.alternatives = alternatives
     }
 
-    /// A storage key both patterns spell, with the placeholder values that spell it in each
-    /// (in order of appearance); `nil` when there is none.
+    /// A storage key both patterns spell, with the placeholder values that spell it in each (by
+    /// name, in order of appearance); `nil` when there is none.
     func commonSpelling(with other: StorageKeyPattern) -> (text: String, values: [(name: String, value: String)], otherValues: [(name: String, value: String)])? {
-        var search = CommonSpellingSearch(atoms, other.atoms)
-        guard search.reachesEnd(0, 0) else { return nil }
-        return search.spelling()
+        for mine in alternatives {
+            for theirs in other.alternatives {
+                var search = CommonSpellingSearch(mine, theirs)
+                guard search.reachesEnd(0, 0) else { continue }
+                let spelling = search.spelling()
+                // The search gives each place of a placeholder its own value: a name written
+                // twice must have been given one.
+                guard let values = Self.values(spelling.values, of: placeholders),
+                    let otherValues = Self.values(spelling.otherValues, of: other.placeholders)
+                else { continue }
+                return (spelling.text, values, otherValues)
+            }
+        }
+        return nil
+    }
+
+    /// The value of each name, from the values of each place; `nil` if a name has two.
+    private static func values(_ byPlace: [Int: String], of names: [String]) -> [(name: String, value: String)]? {
+        var values: [(name: String, value: String)] = []
+        for (place, name) in names.enumerated() {
+            let value = byPlace[place] ?? ""
+            if let index = values.firstIndex(where: { $0.name == name }) {
+                guard values[index].value == value else { return nil }
+            } else {
+                values.append((name, value))
+            }
+        }
+        return values
     }
 }
 
@@ -169,14 +221,14 @@ private struct CommonSpellingSearch {
     }
 
     /// The spelling along the first steps that reach the end (after ``reachesEnd(_:_:)`` said
-    /// that `(0, 0)` does), and each side's placeholder values in it.
-    mutating func spelling() -> (text: String, values: [(name: String, value: String)], otherValues: [(name: String, value: String)]) {
+    /// that `(0, 0)` does), and each side's placeholder values in it, by place.
+    mutating func spelling() -> (text: String, values: [Int: String], otherValues: [Int: String]) {
         var text = String.UnicodeScalarView()
-        var values: [(name: String, value: String)] = []
-        var otherValues: [(name: String, value: String)] = []
-        func append(_ character: Unicode.Scalar, of atom: Atom, to values: inout [(name: String, value: String)]) {
-            guard let name = atom.placeholder else { return }
-            if values.last?.name == name { values[values.count - 1].value.unicodeScalars.append(character) } else { values.append((name, String(character))) }
+        var values: [Int: String] = [:]
+        var otherValues: [Int: String] = [:]
+        func append(_ character: Unicode.Scalar, of atom: Atom, to values: inout [Int: String]) {
+            guard let place = atom.placeholder else { return }
+            values[place, default: ""].unicodeScalars.append(character)
         }
         var (i, j) = (0, 0)
         while i < a.count || j < b.count {

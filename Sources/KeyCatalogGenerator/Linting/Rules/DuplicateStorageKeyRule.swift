@@ -141,19 +141,21 @@ struct DuplicateStorageKeyRule: LintRule {
         }
 
         // Pairs of templates whose ends agree: both fixed prefixes, one a prefix of the other;
-        // else both fixed suffixes; else one has only a prefix and the other only a suffix.
-        var pairs: Set<[Int]> = []
+        // else both fixed suffixes; else one has only a prefix and the other only a suffix. By
+        // `first * count + second`, first < second.
+        let count = templates.count
+        var pairs: Set<Int> = []
         var onlyHeads: [Int] = []
         var onlyTails: [Int] = []
         for (index, entry) in templates.enumerated() {
             if let head = entry.head {
                 for other in indexed(byHead, headLengths, entry.key.store, head, prefix: true) where other != index {
-                    pairs.insert([min(index, other), max(index, other)])
+                    pairs.insert(min(index, other) * count + max(index, other))
                 }
             }
             if let tail = entry.tail {
                 for other in indexed(byTail, tailLengths, entry.key.store, tail, prefix: false) where other != index && (entry.head == nil || templates[other].head == nil) {
-                    pairs.insert([min(index, other), max(index, other)])
+                    pairs.insert(min(index, other) * count + max(index, other))
                 }
             }
             if entry.tail == nil { onlyHeads.append(index) }
@@ -161,12 +163,19 @@ struct DuplicateStorageKeyRule: LintRule {
         }
         for first in onlyHeads {
             for second in onlyTails where templates[first].key.store == templates[second].key.store {
-                pairs.insert([min(first, second), max(first, second)])
+                pairs.insert(min(first, second) * count + max(first, second))
             }
         }
-        for pair in pairs.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-            let (first, second) = (templates[pair[0]], templates[pair[1]])
+        // One warning a template, for the first earlier one it meets: N templates with only a
+        // fixed prefix and M with only a fixed suffix all meet each other, and N x M warnings
+        // would bury the rest.
+        var warned: Set<Int> = []
+        for pair in pairs.sorted() {
+            let (firstIndex, secondIndex) = pair.quotientAndRemainder(dividingBy: count)
+            guard !warned.contains(secondIndex) else { continue }
+            let (first, second) = (templates[firstIndex], templates[secondIndex])
             guard first.shape != second.shape, Self.endsAgree(first, second), let spelling = second.pattern.commonSpelling(with: first.pattern) else { continue }
+            warned.insert(secondIndex)
             let location = first.key.storageKeyLocation
             findings.append(
                 warning(
