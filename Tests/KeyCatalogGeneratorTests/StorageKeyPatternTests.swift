@@ -56,4 +56,64 @@ import Testing
         let literal = try #require(try pattern("{a}-{b}", ["a": "String", "b": "String"]).commonSpelling(with: pattern("x-x")))
         #expect(literal.values.map(\.value) == ["x", "x"])
     }
+
+    /// Against brute force, over random small templates: every spelling found is one (its values,
+    /// put in both templates, give it, and each is something its type prints), and every meeting
+    /// that short values can produce is found.
+    @Test func agreesWithBruteForceOnSmallTemplates() throws {
+        var random = FuzzTests.SeededGenerator(state: 0x5EED_0F_5A_77E2)
+        let alphabet: [Character] = ["a", "-", "0", "1", "A"]
+        let strings = alphabet.map { String($0) } + alphabet.flatMap { x in alphabet.map { String(x) + String($0) } }
+        let integers = (-12...12).map(String.init)
+
+        func randomTemplate(_ prefix: String) -> (text: String, types: [String: String]) {
+            var text = ""
+            var types: [String: String] = [:]
+            for _ in 0..<Int.random(in: 1...4, using: &random) {
+                if types.count < 2, Bool.random(using: &random) {
+                    let name = "\(prefix)\(types.count)"
+                    types[name] = Bool.random(using: &random) ? "String" : "Int"
+                    text += "{\(name)}"
+                } else {
+                    for _ in 0..<Int.random(in: 1...2, using: &random) { text.append(alphabet.randomElement(using: &random)!) }
+                }
+            }
+            return (text, types)
+        }
+        func spell(_ template: StorageKeyTemplate, _ values: [String: String]) -> String {
+            template.segments.map { if case .literal(let text) = $0 { text } else if case .placeholder(let name) = $0 { values[name]! } else { "" } }.joined()
+        }
+        /// Every spelling with values drawn from the short ones.
+        func spellings(_ template: StorageKeyTemplate, _ types: [String: String]) -> Set<String> {
+            var assignments: [[String: String]] = [[:]]
+            for name in Set(template.placeholders).sorted() {
+                let candidates = types[name] == "Int" ? integers : strings
+                assignments = assignments.flatMap { assignment in candidates.map { assignment.merging([name: $0]) { $1 } } }
+            }
+            return Set(assignments.map { spell(template, $0) })
+        }
+
+        var meetings = 0
+        for round in 0..<400 {
+            let (textA, typesA) = randomTemplate("a")
+            let (textB, typesB) = randomTemplate("b")
+            let templateA = try StorageKeyParser.parse(textA).get()
+            let templateB = try StorageKeyParser.parse(textB).get()
+            let found = StorageKeyPattern(templateA, parameterTypes: typesA).commonSpelling(with: StorageKeyPattern(templateB, parameterTypes: typesB))
+            let brute = spellings(templateA, typesA).intersection(spellings(templateB, typesB))
+            if let found {
+                meetings += 1
+                let valuesA = Dictionary(uniqueKeysWithValues: found.values.map { ($0.name, $0.value) })
+                let valuesB = Dictionary(uniqueKeysWithValues: found.otherValues.map { ($0.name, $0.value) })
+                #expect(spell(templateA, valuesA) == found.text && spell(templateB, valuesB) == found.text, "round \(round): '\(textA)' and '\(textB)' do not spell '\(found.text)'")
+                for (name, value) in valuesA.merging(valuesB, uniquingKeysWith: { $1 }) {
+                    let type = typesA[name] ?? typesB[name]
+                    #expect(!value.isEmpty && (type != "Int" || Int(value).map(String.init) == value), "round \(round): \(name) = '\(value)' is no \(type ?? "?")")
+                }
+            } else {
+                #expect(brute.isEmpty, "round \(round): '\(textA)' \(typesA) and '\(textB)' \(typesB) both spell \(brute.sorted().prefix(3))")
+            }
+        }
+        #expect(meetings > 40, "the random templates should meet often enough to test both sides: \(meetings)")
+    }
 }
