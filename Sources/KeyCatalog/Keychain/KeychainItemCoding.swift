@@ -20,6 +20,18 @@ public enum KeychainItemCoding {
         )
     }
 
+    /// The value a keychain item holds: a KeyCatalog item's value, or, for an item other code
+    /// wrote (KeychainAccess, SAMKeychain, `SecItemAdd` by hand: a password as its bytes), those
+    /// bytes as ``PropertyListValue/data(_:)``, so that a `Data` key, or a migration with
+    /// `fromType: "Data"` and a transform, takes it over.
+    ///
+    /// ```swift
+    /// KeychainItemCoding.storedValue(from: Data("s3cr3t".utf8)) // .data(<73 33 63 72 33 74>)
+    /// ```
+    public static func storedValue(from data: Data) -> PropertyListValue {
+        (try? value(from: data)) ?? .data(data)
+    }
+
     /// The value a keychain item's bytes hold.
     ///
     /// - Throws: ``PersistentKeyValueDecodingError`` when the bytes are not such an item.

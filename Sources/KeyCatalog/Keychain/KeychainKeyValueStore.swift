@@ -10,6 +10,10 @@ import Foundation
 /// - Items go to the data-protection keychain (also on macOS), are encoded by
 ///   ``KeychainItemCoding``, and get the store's ``accessibility`` whenever they are written, so
 ///   changing the class of a store re-classes its items on their next write.
+/// - An item other code wrote under the store's service (KeychainAccess, SAMKeychain: a password
+///   as its bytes) reads as those bytes, ``PropertyListValue/data(_:)``: a `Data` key reads it,
+///   and a migration with `fromType: "Data"` and a transform turns it into the key's type (a key
+///   of another type reports it and reads its default, leaving the item).
 /// - A read the keychain refuses (the device is locked before its first unlock, a missing
 ///   entitlement, any other status) gives the registered default, or the key's default, and is
 ///   reported to ``PersistentKeyValueFailure/handler``. Writes that fail throw a
@@ -122,15 +126,14 @@ public final class KeychainKeyValueStore: PersistentKeyValueStore, Sendable {
         let (status, data) = backend.copyData(matching: searchQuery(key))
         switch status {
         case KeychainStatus.success:
-            do {
-                guard let data else { throw PersistentKeyValueDecodingError(expectedType: "keychain item", found: "no data") }
-                let value = try KeychainItemCoding.value(from: data)
-                state.cache(.stored(value), account: key, accessGroup: accessGroup, readAt: generation)
-                return .stored(value)
-            } catch {
-                _reportUnreadable(key: key, store: persistentStoreDescription, error)
+            guard let data else {
+                _reportUnreadable(key: key, store: persistentStoreDescription, PersistentKeyValueDecodingError(expectedType: "keychain item", found: "no data"))
                 return .unreadable
             }
+            // An item other code wrote reads as its bytes (see `KeychainItemCoding.storedValue(from:)`).
+            let value = KeychainItemCoding.storedValue(from: data)
+            state.cache(.stored(value), account: key, accessGroup: accessGroup, readAt: generation)
+            return .stored(value)
         case KeychainStatus.itemNotFound:
             state.cache(.absent, account: key, accessGroup: accessGroup, readAt: generation)
             return .absent

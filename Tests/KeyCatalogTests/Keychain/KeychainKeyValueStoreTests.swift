@@ -85,6 +85,8 @@ struct KeychainReadTests {
         #expect(store.get(token) == "signed-in", "after unlock")
     }
 
+    /// An item other code wrote (KeychainAccess, SAMKeychain: a password as its bytes) reads as
+    /// those bytes: a `String` key reports it and reads its default, leaving the item.
     @Test func bytesThatAreNoItemAreReportedAndGiveTheDefault() {
         let keychain = FakeKeychain()
         keychain.putRaw(Data("plain password".utf8), service: service, account: "token")
@@ -92,11 +94,44 @@ struct KeychainReadTests {
         let recorder = FailureRecorder()
         recorder.record {
             #expect(store.get(token) == nil)
-            #expect(store.contains(token), "there is an item, unreadable")
+            #expect(store.contains(token), "there is an item, of other bytes")
         }
-        #expect(recorder.failures.count == 2)
+        #expect(recorder.failures.count == 1)
         #expect(recorder.failures.first?.message.hasPrefix("stored value ignored, default used: ") == true)
         #expect(recorder.failures.first?.operation == .read)
+        #expect(keychain.items.values.map(\.data) == [Data("plain password".utf8)], "left as it was")
+    }
+
+    @Test func bytesThatAreNoItemReadThroughADataKey() {
+        let keychain = FakeKeychain()
+        keychain.putRaw(Data("plain password".utf8), service: service, account: "token")
+        let store = KeychainKeyValueStore(service: service, backend: keychain)
+        let recorder = FailureRecorder()
+        recorder.record {
+            #expect(store.get(PersistentKey<Data?>("token", defaultValue: nil)) == Data("plain password".utf8))
+        }
+        #expect(recorder.failures.isEmpty)
+    }
+
+    /// The way off another keychain library: its item, bytes as they are, migrates into a key of
+    /// KeyCatalog (`fromType: "Data"` and a transform in the manifest), which then stores it as
+    /// its own items.
+    @Test func bytesThatAreNoItemMigrateThroughATransform() {
+        let keychain = FakeKeychain()
+        keychain.putRaw(Data("plain password".utf8), service: "old.library", account: "password")
+        let old = KeychainKeyValueStore(service: "old.library", backend: keychain)
+        let secrets = KeychainKeyValueStore(service: service, backend: keychain)
+        let migration = KeyMigration(
+            name: "token", key: token, store: "secrets",
+            sources: [
+                KeyMigrationSource(fromKey: "password", store: "old", representation: Data.persistentKeyValueRepresentation) { bytes in
+                    String(data: bytes, encoding: .utf8)
+                }
+            ])
+        let report = KeyMigrator.run([migration]) { ["secrets": secrets, "old": old][$0] }
+        #expect(report.entries.map(\.outcome) == [.migrated], "\(report)")
+        #expect(secrets.get(token) == "plain password")
+        #expect(!old.contains(PersistentKey<Data?>("password", defaultValue: nil)), "the old item is removed once moved")
     }
 
     @Test func registeredDefaultsAreReadButNotStored() {
