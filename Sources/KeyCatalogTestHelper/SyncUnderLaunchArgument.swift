@@ -16,7 +16,9 @@ import KeyCatalog
 /// `unnamed` does the same through a `UserDefaults(suiteName:)` of its own, whose domain name
 /// KeyCatalog does not know, so it cannot read beneath the argument: nothing is pushed (`first
 /// nothing`, `pushed nothing read argument`), and when the iCloud account changes (the new one
-/// holding `other`) the stored value is left alone (`applied written`).
+/// holding `other`) the stored value is left alone (`stored written`, once the argument is
+/// dropped). The next change from iCloud adopts it as an account change would have: kept aside,
+/// replaced by the new account's, and not pushed (`adopted other cloud other previous written`).
 enum SyncUnderLaunchArgument {
     static func runUnnamed(suiteName: String, key: String) {
         guard let defaults = UserDefaults(suiteName: suiteName) else { TestHelper.fail("bad suite \(suiteName)") }
@@ -36,7 +38,11 @@ enum SyncUnderLaunchArgument {
         let newAccount: PropertyListValue = .dictionary(["t": .int(1), "d": .string("other device"), "v": .string("other")])
         cloud.receive(UbiquitousSyncEngine.keyPrefix + key, newAccount, reason: .accountChange)
         defaults.removeVolatileDomain(forName: UserDefaults.argumentDomain)
-        print("applied", synced.get(stringKey))
+        print("stored", synced.get(stringKey))
+
+        cloud.receive(UbiquitousSyncEngine.keyPrefix + key, newAccount)
+        let previous = engine.previousAccountValues(in: defaults)[key].map { "\($0)" } ?? "none"
+        print("adopted", synced.get(stringKey), "cloud", cloud.pushedValue(forKey: key) ?? "nothing", "previous", previous)
     }
 
     static func run(_ defaults: UserDefaults, key: String) {

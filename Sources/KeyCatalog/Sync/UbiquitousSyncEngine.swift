@@ -358,6 +358,8 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
         }
         let time = max(Int64((clock().timeIntervalSince1970 * 1000).rounded()), Self.successor(of: state.newestSeen))
         state.newestSeen = time
+        // A new write replaces a previous account's value still waiting to be adopted.
+        state.replicas[id]?.metadata.awaitingAccountChange.remove(key)
         let stamp = UbiquitousSyncStamp(time: time, device: replica.metadata.device)
         state.replicas[id]?.metadata.entries[key] = UbiquitousSyncMetadata.Entry(stamp: stamp, isPending: true, digest: UbiquitousSyncMetadata.digest(value))
         if isPushing(state) {
@@ -474,35 +476,47 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
         guard var replica = state.replicas[id] else { return }
         var kept: [String] = []
         for key in replica.keys.sorted() {
-            // Beneath a launch argument, in a store that cannot tell what it stores: left as it
-            // is (replacing it would lose a value not kept aside), until a launch without it.
-            guard let stored = storedValue(key, in: replica.store) else { continue }
-            if let value = stored {
-                replica.metadata.previousAccount[key] = value
-                kept.append(key)
-            }
-            do throws(PersistentKeyValueFailure) {
-                let cloud = envelope(forKey: key)
-                if let cloud { state.newestSeen = max(state.newestSeen, cloud.stamp.time) }
-                try apply(cloud?.value, forKey: key, to: replica.store, &effects)
-                if let cloud {
-                    replica.metadata.entries[key] = UbiquitousSyncMetadata.Entry(stamp: cloud.stamp, isPending: false, digest: storedDigest(key, in: replica.store))
-                } else {
-                    replica.metadata.entries[key] = nil
-                }
-            } catch {
-                effects.failures.append(error)
+            switch adoptNewAccountValue(key, &replica, &state, &effects) {
+            case true?: kept.append(key)
+            case false?: break
+            case nil:
+                // Beneath a launch argument, in a store that cannot tell what it stores: neither
+                // replaced (its value could not be kept aside) nor pushed (it is the previous
+                // account's) until it can be read; then it is adopted as the others were.
+                replica.metadata.awaitingAccountChange.insert(key)
             }
         }
         replica.metadata.hasSynced = true
         state.replicas[id] = replica
         save(id, &state, &effects)
-        effects.failures.append(
-            failure(
-                .load, nil,
-                "the iCloud account changed: this device now has the new account's values"
-                    + (kept.isEmpty ? "" : "; the previous values of \(kept.map { "'\($0)'" }.joined(separator: ", ")) were kept aside on this device, not pushed: restorePreviousAccountValues(in:) brings them into the new account, discardPreviousAccountValues(in:) forgets them"))
-        )
+        effects.failures.append(accountChangeReport(kept: kept))
+    }
+
+    /// Keeps `key`'s local value aside and takes the new account's; whether a value was kept, or
+    /// `nil` (nothing done) when the store cannot tell what it stores beneath a launch argument.
+    private func adoptNewAccountValue(_ key: String, _ replica: inout Replica, _ state: inout State, _ effects: inout Effects) -> Bool? {
+        guard let stored = storedValue(key, in: replica.store) else { return nil }
+        if let value = stored { replica.metadata.previousAccount[key] = value }
+        do throws(PersistentKeyValueFailure) {
+            let cloud = envelope(forKey: key)
+            if let cloud { state.newestSeen = max(state.newestSeen, cloud.stamp.time) }
+            try apply(cloud?.value, forKey: key, to: replica.store, &effects)
+            if let cloud {
+                replica.metadata.entries[key] = UbiquitousSyncMetadata.Entry(stamp: cloud.stamp, isPending: false, digest: storedDigest(key, in: replica.store))
+            } else {
+                replica.metadata.entries[key] = nil
+            }
+        } catch {
+            effects.failures.append(error)
+        }
+        return stored != nil
+    }
+
+    private func accountChangeReport(kept: [String]) -> PersistentKeyValueFailure {
+        failure(
+            .load, nil,
+            "the iCloud account changed: this device now has the new account's values"
+                + (kept.isEmpty ? "" : "; the previous values of \(kept.map { "'\($0)'" }.joined(separator: ", ")) were kept aside on this device, not pushed: restorePreviousAccountValues(in:) brings them into the new account, discardPreviousAccountValues(in:) forgets them"))
     }
 
     // MARK: - Reconciling
@@ -546,7 +560,15 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
 
     /// Makes the local value and iCloud's agree on the newer of the two.
     private func reconcile(_ key: String, in id: ObjectIdentifier, isFirstSync: Bool, _ state: inout State, _ effects: inout Effects) {
-        guard let replica = state.replicas[id] else { return }
+        guard var replica = state.replicas[id] else { return }
+        if replica.metadata.awaitingAccountChange.contains(key) {
+            // Still the previous account's value: adopted once it can be read, never pushed.
+            guard let kept = adoptNewAccountValue(key, &replica, &state, &effects) else { return }
+            replica.metadata.awaitingAccountChange.remove(key)
+            state.replicas[id] = replica
+            if kept { effects.failures.append(accountChangeReport(kept: [key])) }
+            return
+        }
         let cloud = envelope(forKey: key)
         if let cloud { state.newestSeen = max(state.newestSeen, cloud.stamp.time) }
         let local = replica.metadata.entries[key]

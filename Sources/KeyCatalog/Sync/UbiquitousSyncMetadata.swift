@@ -24,6 +24,10 @@ struct UbiquitousSyncMetadata: Equatable {
     var entries: [String: Entry] = [:]
     /// Values kept from before an iCloud account change, by storage key.
     var previousAccount: [String: PropertyListValue] = [:]
+    /// Keys whose values are still the previous account's: the account changed while a launch
+    /// argument hid what the store holds, so they are adopted (kept aside, replaced) once that
+    /// can be read, and never pushed before.
+    var awaitingAccountChange: Set<String> = []
 
     init(device: String) {
         self.device = device
@@ -44,6 +48,9 @@ struct UbiquitousSyncMetadata: Equatable {
             }
         }
         if case .dictionary(let previous)? = members["previous"] { previousAccount = previous }
+        if case .array(let keys)? = members["adopt"] {
+            awaitingAccountChange = Set(keys.compactMap { if case .string(let key) = $0 { key } else { nil } })
+        }
     }
 
     var propertyListValue: PropertyListValue {
@@ -55,6 +62,7 @@ struct UbiquitousSyncMetadata: Equatable {
         }
         var members: [String: PropertyListValue] = ["device": .string(device), "synced": .bool(hasSynced), "keys": .dictionary(keys)]
         if !previousAccount.isEmpty { members["previous"] = .dictionary(previousAccount) }
+        if !awaitingAccountChange.isEmpty { members["adopt"] = .array(awaitingAccountChange.sorted().map(PropertyListValue.string)) }
         return .dictionary(members)
     }
 }

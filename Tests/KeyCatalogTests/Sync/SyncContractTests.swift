@@ -235,15 +235,29 @@ struct SyncContractTests {
 
     /// The same through a `UserDefaults(suiteName:)` KeyCatalog did not open, whose domain name it
     /// cannot know: what lies beneath the argument is unknown, so nothing is pushed, and an account
-    /// change leaves the stored value alone instead of replacing a value it could not keep aside.
-    @Test("beneath a launch argument a store cannot read, nothing is pushed and nothing is replaced")
+    /// change leaves the stored value alone instead of replacing a value it could not keep aside;
+    /// once it can be read, it is adopted as the account change would have (kept aside, replaced),
+    /// never pushed into the new account.
+    @Test("beneath a launch argument a store cannot read, nothing is pushed, and an account change waits to adopt the value")
     func launchArgumentsOverAnUnnamedSuite() throws {
         let home = TemporaryDirectory()
         let child = try TestHelperExecutable.run(
             ["defaults", "keycatalog.tests.sync-arguments.\(UUID().uuidString)", "sync-under-argument-unnamed", "Theme", "-Theme", "argument"],
             environment: TestHelperExecutable.environment(configurationIn: home))
         #expect(child.status == 0)
-        #expect(child.output == "first nothing\npushed nothing read argument\napplied written\n")
+        #expect(child.output == "first nothing\npushed nothing read argument\nstored written\nadopted other cloud other previous string(\"written\")\n")
+    }
+
+    /// What a synced store remembers is read back whole at the next launch.
+    @Test("the sync metadata a store keeps reads back as it was written")
+    func metadataRoundTrips() {
+        var metadata = UbiquitousSyncMetadata(device: "A")
+        metadata.hasSynced = true
+        metadata.entries["Theme"] = UbiquitousSyncMetadata.Entry(stamp: UbiquitousSyncStamp(time: 5, device: "B"), isPending: true, digest: -3)
+        metadata.entries["Count"] = UbiquitousSyncMetadata.Entry(stamp: UbiquitousSyncStamp(time: .max, device: "A"), isPending: false, digest: nil)
+        metadata.previousAccount["Theme"] = .string("sepia")
+        metadata.awaitingAccountChange = ["Theme", "Font"]
+        #expect(UbiquitousSyncMetadata(metadata.propertyListValue) == metadata)
     }
 
     @Test("a later launch syncs at once: the store synced before, so iCloud's values are known")
