@@ -7,8 +7,8 @@
 /// Two patterns can spell one storage key when ``commonSpelling(with:)`` finds one: for a
 /// literal key, whether a template can spell it; for two templates, whether some values of their
 /// parameters give both the same storage key. A placeholder written twice (`{id}.{id}`) takes
-/// one value in both places: a spelling found that gives it two is not one (and then another
-/// that gives it one, if there is such a spelling, is not looked for).
+/// one value in both places: when the spelling found gives it two, each of them is tried in
+/// every place (which finds most such meetings, not all: `{a}{a}` repeats no regular pattern).
 struct StorageKeyPattern {
     /// The characters one position of a placeholder can hold; each class holds the ones before it.
     enum CharacterClass: Int, Comparable {
@@ -68,11 +68,19 @@ struct StorageKeyPattern {
 
     /// How many alternatives a pattern has at most: past it, an `Int` may also start with `0`
     /// (as if `007` could be printed), which can only warn too often.
-    private static let maximumAlternatives = 64
+    private static let maximumAlternatives = 16
+
+    private let template: StorageKeyTemplate
+    private let parameterTypes: [String: String]
+    private let fixed: [String: String]
 
     /// `parameterTypes`: each placeholder's parameter type as the manifest names it (`String`,
-    /// `Int`, `UUID`); any other, or none, counts as `String`.
-    init(_ template: StorageKeyTemplate, parameterTypes: [String: String]) {
+    /// `Int`, `UUID`); any other, or none, counts as `String`. `fixed`: placeholders spelled as
+    /// the value given.
+    init(_ template: StorageKeyTemplate, parameterTypes: [String: String], fixed: [String: String] = [:]) {
+        self.template = template
+        self.parameterTypes = parameterTypes
+        self.fixed = fixed
         var placeholders: [String] = []
         var alternatives: [[Atom]] = [[]]
         func append(_ kinds: [Atom.Kind], placeholder: Int?) {
@@ -86,6 +94,10 @@ struct StorageKeyPattern {
             case .placeholder(let name):
                 let occurrence = placeholders.count
                 placeholders.append(name)
+                if let value = fixed[name] {
+                    append(value.unicodeScalars.map { .character($0) }, placeholder: occurrence)
+                    continue
+                }
                 switch parameterTypes[name] {
                 case "Int" where alternatives.count * 2 <= Self.maximumAlternatives:
                     let zero = alternatives.map { $0 + [Atom(kind: .character("0"), placeholder: occurrence)] }
@@ -118,28 +130,51 @@ struct StorageKeyPattern {
                 guard search.reachesEnd(0, 0) else { continue }
                 let spelling = search.spelling()
                 // The search gives each place of a placeholder its own value: a name written
-                // twice must have been given one.
-                guard let values = Self.values(spelling.values, of: placeholders),
-                    let otherValues = Self.values(spelling.otherValues, of: other.placeholders)
-                else { continue }
-                return (spelling.text, values, otherValues)
+                // twice must have been given one. If not, each value it was given is tried in
+                // every place of the name (one name more fixed each time, so this ends).
+                switch (Self.values(spelling.values, of: placeholders), Self.values(spelling.otherValues, of: other.placeholders)) {
+                case (.success(let values), .success(let otherValues)):
+                    return (spelling.text, values, otherValues)
+                case (.failure(let conflict), _):
+                    for value in conflict.values {
+                        if let found = fixing(conflict.name, to: value).commonSpelling(with: other) { return found }
+                    }
+                case (_, .failure(let conflict)):
+                    for value in conflict.values {
+                        if let found = commonSpelling(with: other.fixing(conflict.name, to: value)) { return found }
+                    }
+                }
             }
         }
         return nil
     }
 
-    /// The value of each name, from the values of each place; `nil` if a name has two.
-    private static func values(_ byPlace: [Int: String], of names: [String]) -> [(name: String, value: String)]? {
+    /// This pattern with `name` spelled as `value` in every place.
+    private func fixing(_ name: String, to value: String) -> StorageKeyPattern {
+        StorageKeyPattern(template, parameterTypes: parameterTypes, fixed: fixed.merging([name: value]) { $1 })
+    }
+
+    /// A name written twice, and the values its places were given.
+    private struct Conflict: Error {
+        var name: String
+        var values: [String]
+    }
+
+    /// The value of each name, from the values of each place; the first name given two fails.
+    private static func values(_ byPlace: [Int: String], of names: [String]) -> Result<[(name: String, value: String)], Conflict> {
         var values: [(name: String, value: String)] = []
         for (place, name) in names.enumerated() {
             let value = byPlace[place] ?? ""
             if let index = values.firstIndex(where: { $0.name == name }) {
-                guard values[index].value == value else { return nil }
+                guard values[index].value == value else {
+                    let given = names.indices.filter { names[$0] == name }.map { byPlace[$0] ?? "" }
+                    return .failure(Conflict(name: name, values: Array(Set(given)).sorted()))
+                }
             } else {
                 values.append((name, value))
             }
         }
-        return values
+        return .success(values)
     }
 }
 
