@@ -26,10 +26,18 @@ public enum KeychainItemCoding {
     /// `fromType: "Data"` and a transform, takes it over.
     ///
     /// ```swift
-    /// KeychainItemCoding.storedValue(from: Data("s3cr3t".utf8)) // .data(<73 33 63 72 33 74>)
+    /// try KeychainItemCoding.storedValue(from: Data("s3cr3t".utf8)) // .data(<73 33 63 72 33 74>)
     /// ```
-    public static func storedValue(from data: Data) -> PropertyListValue {
-        (try? value(from: data)) ?? .data(data)
+    ///
+    /// - Throws: ``PersistentKeyValueDecodingError`` for a binary property list that is no
+    ///   KeyCatalog item: a damaged one, not to be taken for a password.
+    public static func storedValue(from data: Data) throws -> PropertyListValue {
+        do {
+            return try value(from: data)
+        } catch {
+            guard !data.starts(with: Array("bplist".utf8)) else { throw error }
+            return .data(data)
+        }
     }
 
     /// The value a keychain item's bytes hold.

@@ -126,14 +126,16 @@ public final class KeychainKeyValueStore: PersistentKeyValueStore, Sendable {
         let (status, data) = backend.copyData(matching: searchQuery(key))
         switch status {
         case KeychainStatus.success:
-            guard let data else {
-                _reportUnreadable(key: key, store: persistentStoreDescription, PersistentKeyValueDecodingError(expectedType: "keychain item", found: "no data"))
+            do {
+                guard let data else { throw PersistentKeyValueDecodingError(expectedType: "keychain item", found: "no data") }
+                // An item other code wrote reads as its bytes (see `KeychainItemCoding.storedValue(from:)`).
+                let value = try KeychainItemCoding.storedValue(from: data)
+                state.cache(.stored(value), account: key, accessGroup: accessGroup, readAt: generation)
+                return .stored(value)
+            } catch {
+                _reportUnreadable(key: key, store: persistentStoreDescription, error)
                 return .unreadable
             }
-            // An item other code wrote reads as its bytes (see `KeychainItemCoding.storedValue(from:)`).
-            let value = KeychainItemCoding.storedValue(from: data)
-            state.cache(.stored(value), account: key, accessGroup: accessGroup, readAt: generation)
-            return .stored(value)
         case KeychainStatus.itemNotFound:
             state.cache(.absent, account: key, accessGroup: accessGroup, readAt: generation)
             return .absent

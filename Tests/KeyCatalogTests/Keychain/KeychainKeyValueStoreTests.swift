@@ -113,6 +113,23 @@ struct KeychainReadTests {
         #expect(recorder.failures.isEmpty)
     }
 
+    /// A binary property list that is no KeyCatalog item (a damaged one) is not taken for another
+    /// library's bytes: reported, the default read, the item left.
+    @Test func aDamagedItemIsNotTakenForBytes() {
+        let keychain = FakeKeychain()
+        let damaged = Data("bplist00".utf8) + Data(repeating: 0xFF, count: 12)
+        keychain.putRaw(damaged, service: service, account: "token")
+        let store = KeychainKeyValueStore(service: service, backend: keychain)
+        let recorder = FailureRecorder()
+        recorder.record {
+            #expect(store.get(PersistentKey<Data?>("token", defaultValue: nil)) == nil)
+            #expect(store.contains(PersistentKey<Data?>("token", defaultValue: nil)), "there is an item, unreadable")
+        }
+        #expect(recorder.failures.count == 2)
+        #expect(recorder.failures.allSatisfy { $0.message.contains("not a KeyCatalog item") })
+        #expect(keychain.items.values.map(\.data) == [damaged])
+    }
+
     /// The way off another keychain library: its item, bytes as they are, migrates into a key of
     /// KeyCatalog (`fromType: "Data"` and a transform in the manifest), which then stores it as
     /// its own items.
