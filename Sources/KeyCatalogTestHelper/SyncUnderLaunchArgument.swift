@@ -20,21 +20,17 @@ import KeyCatalog
 /// dropped). The next change from iCloud adopts it as an account change would have: kept aside,
 /// replaced by the new account's, and not pushed (`adopted other cloud other previous written`).
 enum SyncUnderLaunchArgument {
+    static func run(_ defaults: UserDefaults, key: String) {
+        let (cloud, _, synced, stringKey) = storeThenWrite(defaults, key: key)
+        let newer: PropertyListValue = .dictionary(["t": .int(Int.max / 2), "d": .string("other device"), "v": .string("argument")])
+        cloud.receive(UbiquitousSyncEngine.keyPrefix + key, newer)
+        defaults.removeVolatileDomain(forName: UserDefaults.argumentDomain)
+        print("applied", synced.get(stringKey))
+    }
+
     static func runUnnamed(suiteName: String, key: String) {
         guard let defaults = UserDefaults(suiteName: suiteName) else { TestHelper.fail("bad suite \(suiteName)") }
-        let stringKey = PersistentKey<String>(key, defaultValue: "default")
-        guard defaults.object(forKey: key) as? String == "argument" else { TestHelper.fail("launch with -\(key) argument") }
-        defaults.set(stringKey, to: "stored")
-
-        let cloud = Cloud()
-        let engine = UbiquitousSyncEngine(backend: cloud, deviceID: "child", initialSyncTimeout: nil)
-        engine.assumeInitialSyncComplete()
-        let synced = engine.attach(defaults, keys: [key])
-        print("first", cloud.pushedValue(forKey: key) ?? "nothing")
-
-        synced.set(stringKey, to: "written")
-        print("pushed", cloud.pushedValue(forKey: key) ?? "nothing", "read", synced.get(stringKey))
-
+        let (cloud, engine, synced, stringKey) = storeThenWrite(defaults, key: key)
         let newAccount: PropertyListValue = .dictionary(["t": .int(1), "d": .string("other device"), "v": .string("other")])
         cloud.receive(UbiquitousSyncEngine.keyPrefix + key, newAccount, reason: .accountChange)
         defaults.removeVolatileDomain(forName: UserDefaults.argumentDomain)
@@ -45,7 +41,11 @@ enum SyncUnderLaunchArgument {
         print("adopted", synced.get(stringKey), "cloud", cloud.pushedValue(forKey: key) ?? "nothing", "previous", previous)
     }
 
-    static func run(_ defaults: UserDefaults, key: String) {
+    /// Stores `stored` beneath the argument, attaches the suite to an engine over an empty iCloud
+    /// (printing what was pushed), writes `written` through it (printing what was pushed and read).
+    private static func storeThenWrite(
+        _ defaults: UserDefaults, key: String
+    ) -> (cloud: Cloud, engine: UbiquitousSyncEngine, synced: AnyPersistentKeyValueStore, key: PersistentKey<String>) {
         let stringKey = PersistentKey<String>(key, defaultValue: "default")
         guard defaults.object(forKey: key) as? String == "argument" else { TestHelper.fail("launch with -\(key) argument") }
         defaults.set(stringKey, to: "stored")
@@ -58,11 +58,7 @@ enum SyncUnderLaunchArgument {
 
         synced.set(stringKey, to: "written")
         print("pushed", cloud.pushedValue(forKey: key) ?? "nothing", "read", synced.get(stringKey))
-
-        let newer: PropertyListValue = .dictionary(["t": .int(Int.max / 2), "d": .string("other device"), "v": .string("argument")])
-        cloud.receive(UbiquitousSyncEngine.keyPrefix + key, newer)
-        defaults.removeVolatileDomain(forName: UserDefaults.argumentDomain)
-        print("applied", synced.get(stringKey))
+        return (cloud, engine, synced, stringKey)
     }
 
     /// iCloud's key-value store, in memory, with one other device.
