@@ -33,7 +33,8 @@ import Foundation
 /// - **Account change.** The new account's values replace this device's (keys it lacks read
 ///   their defaults); the previous values are neither pushed nor discarded: they are kept in the
 ///   local store (``previousAccountValues(in:)``), reported, and brought into the new account only
-///   when the app calls ``restorePreviousAccountValues(in:)``.
+///   when the app calls ``restorePreviousAccountValues(in:)``. (A key whose stored value a launch
+///   argument hides, in a store that cannot read beneath it, is adopted so once it can be read.)
 /// - **Quota.** A write iCloud would refuse (a value over 1 MB, 1 MB in all, a 1,025th key), or
 ///   that iCloud reports refused, is reported through ``PersistentKeyValueFailure/handler`` with
 ///   its key; the local value stays, and is pushed again with the next change from iCloud.
@@ -477,8 +478,9 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
         var kept: [String] = []
         for key in replica.keys.sorted() {
             switch adoptNewAccountValue(key, &replica, &state, &effects) {
-            case true?: kept.append(key)
-            case false?: break
+            case let wasKept?:
+                if wasKept { kept.append(key) }
+                replica.metadata.awaitingAccountChange.remove(key)
             case nil:
                 // Beneath a launch argument, in a store that cannot tell what it stores: neither
                 // replaced (its value could not be kept aside) nor pushed (it is the previous
