@@ -180,8 +180,9 @@ struct StorageKeyPattern {
 
 /// Whether two sequences of atoms spell one string, by the positions `(i, j)` reached in each:
 /// an optional or repeated atom may be passed over, a repeated one may take a character the other
-/// side spells, and two single atoms take one character both hold. (Two repeated atoms never need to take a character together: leaving it
-/// out of the spelling leaves one both still spell.) Each position pair is decided once.
+/// side spells, and two single atoms take one character both hold. (Two repeated atoms never need
+/// to take a character together: leaving it out of the spelling leaves one both still spell.)
+/// Each position pair is decided once.
 private struct CommonSpellingSearch {
     typealias Atom = StorageKeyPattern.Atom
     let a: [Atom]
