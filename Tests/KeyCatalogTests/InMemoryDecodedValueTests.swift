@@ -24,6 +24,7 @@ import Testing
     enum Dictionaries {}
     enum Optionals {}
     enum Writes {}
+    enum ThroughCatalog {}
 
     @Test func unchangedCollectionsAreDecodedOnce() {
         let store = InMemoryKeyValueStore()
@@ -41,6 +42,20 @@ import Testing
         #expect(DecodeCounter.for(Arrays.self).current == 2, "two elements, decoded once")
         #expect(DecodeCounter.for(Dictionaries.self).current == 1)
         #expect(DecodeCounter.for(Optionals.self).current == 1)
+    }
+
+    /// Catalogs hold their stores as `AnyPersistentKeyValueStore`, which reads and writes the
+    /// in-memory store's decoded values as a key on the store itself does.
+    @Test func aCatalogsStoreDecodesOnceToo() {
+        let memory = InMemoryKeyValueStore()
+        let store = AnyPersistentKeyValueStore(memory)
+        let key = PersistentKey<[Tally<ThroughCatalog>]>("Array", defaultValue: [])
+        memory.setPersistentValue(.array([.string("a"), .string("b")]), forKey: "Array")
+        for _ in 0..<100 { #expect(store.get(key) == [.init(name: "a"), .init(name: "b")]) }
+        #expect(DecodeCounter.for(ThroughCatalog.self).current == 2, "two elements, decoded once")
+        store.set(PersistentKey<[String]>("Strings", defaultValue: []), to: ["x"])
+        #expect(memory.get(PersistentKey<[String]>("Strings", defaultValue: [])) == ["x"])
+        #expect(memory.persistentValue(forKey: "Strings") == .array([.string("x")]))
     }
 
     @Test func aWriteIsReadAtOnceAndDecodedAgain() {

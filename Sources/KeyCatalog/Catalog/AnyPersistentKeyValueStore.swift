@@ -18,6 +18,8 @@ public final class AnyPersistentKeyValueStore: PersistentKeyValueStore, @uncheck
     /// Whether the store is a keychain, or its file stand-in where there is none (Linux): settings
     /// export leaves its keys out.
     let isKeychain: Bool
+    /// The base's ``_keepsDecodedValues``, read once: every `get` asks.
+    public let _keepsDecodedValues: Bool
 
     /// Wraps `base`; wrapping an `AnyPersistentKeyValueStore` wraps its base instead of nesting.
     public init(_ base: any PersistentKeyValueStore) {
@@ -28,12 +30,14 @@ public final class AnyPersistentKeyValueStore: PersistentKeyValueStore, @uncheck
             self.base = base
             isKeychain = base is KeychainKeyValueStore
         }
+        _keepsDecodedValues = self.base._keepsDecodedValues
     }
 
     /// Wraps the store that stands in for a keychain where there is none.
     init(keychainStandIn base: any PersistentKeyValueStore) {
         self.base = base
         isKeychain = true
+        _keepsDecodedValues = base._keepsDecodedValues
     }
 
     public func persistentValue(forKey key: String) -> PropertyListValue? {
@@ -58,6 +62,17 @@ public final class AnyPersistentKeyValueStore: PersistentKeyValueStore, @uncheck
 
     public func flushPersistentValues() throws {
         try base.flushPersistentValues()
+    }
+
+    // The base's decoded values (an in-memory store's), so that a catalog reads and writes them
+    // as a key on the store itself does.
+
+    public func _decodedValue(forKey key: String, representation: ObjectIdentifier, decode: (PropertyListValue) -> _AnyDecodedValue?) -> _AnyDecodedValue? {
+        base._decodedValue(forKey: key, representation: representation, decode: decode)
+    }
+
+    public func _setUnencodedValue<Value: Sendable>(_ value: Value, representation: any PersistentKeyValueRepresentation<Value>, forKey key: String) throws {
+        try base._setUnencodedValue(value, representation: representation, forKey: key)
     }
 
     public func _hasPersistentValueIfKnown(forKey key: String) -> Bool? {
