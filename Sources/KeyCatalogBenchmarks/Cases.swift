@@ -38,18 +38,14 @@ extension PersistentKeyProtocol where Self == PersistentKey<[String]> {
 }
 
 /// A catalog as the generator writes one (compare Tests/Fixtures/Goldens/basic/Expected.swift):
-/// stores held as `AnyPersistentKeyValueStore`, accessors that name the key.
+/// each key a `CatalogKey` property bound to its store, held as `AnyPersistentKeyValueStore`.
 struct BenchmarkCatalog: Sendable {
-    let store: AnyPersistentKeyValueStore
+    @CatalogKey var int: Int
+    @CatalogKey var strings: [String]
 
-    var int: Int {
-        get { store.get(.benchCatalogInt) }
-        nonmutating set { store.set(.benchCatalogInt, to: newValue) }
-    }
-
-    var strings: [String] {
-        get { store.get(.benchCatalogStrings) }
-        nonmutating set { store.set(.benchCatalogStrings, to: newValue) }
+    init(store: AnyPersistentKeyValueStore) {
+        _int = CatalogKey(PersistentKey<Int>.benchCatalogInt, name: "int", store: store, storeName: "bench")
+        _strings = CatalogKey(PersistentKey<[String]>.benchCatalogStrings, name: "strings", store: store, storeName: "bench")
     }
 }
 
@@ -279,7 +275,23 @@ final class BenchmarkFixture {
 
     var memoryCases: [BenchmarkCase] {
         let memory = memory, raw = rawMemory, encoder = encoder, decoder = decoder
+        let catalog = BenchmarkCatalog(store: AnyPersistentKeyValueStore(memory))
         return [
+            BenchmarkCase(
+                store: "in-memory", operation: "get", type: "Int (catalog)",
+                typed: { n in for _ in 0..<n { blackHole(catalog.int) } },
+                raw: { n in for _ in 0..<n { blackHole(raw.get("bench.int") as? Int ?? 0) } }
+            ),
+            BenchmarkCase(
+                store: "in-memory", operation: "get", type: "[String] (catalog)",
+                typed: { n in for _ in 0..<n { blackHole(catalog.strings) } },
+                raw: { n in for _ in 0..<n { blackHole(raw.get("bench.strings") as? [String] ?? []) } }
+            ),
+            BenchmarkCase(
+                store: "in-memory", operation: "set", type: "[String] (catalog)",
+                typed: { n in for _ in 0..<n { catalog.strings = BenchmarkKeys.stringsValue } },
+                raw: { n in for _ in 0..<n { raw.set(BenchmarkKeys.stringsValue, "bench.strings") } }
+            ),
             BenchmarkCase(
                 store: "in-memory", operation: "get", type: "Int",
                 typed: { n in for _ in 0..<n { blackHole(memory.get(BenchmarkKeys.int)) } },

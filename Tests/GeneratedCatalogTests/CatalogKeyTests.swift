@@ -84,6 +84,14 @@ struct CatalogKeyTests {
         let other = StoreKeys(stores: keys.stores)
         other.sharedCounter = 7
         #expect(fired.values == ["sharedCounter"])
+        // A later read of the same key (its tracking known by then: the fast path) tracks it again.
+        withObservationTracking {
+            _ = keys.sharedCounter
+        } onChange: {
+            fired.append("again")
+        }
+        other.sharedCounter = 8
+        #expect(fired.values == ["sharedCounter", "again"])
 
         withObservationTracking {
             _ = keys.perDocumentFlag(id: Self.document)
@@ -92,7 +100,7 @@ struct CatalogKeyTests {
             fired.append("document")
         }
         keys.stores.settingsFile.set(keys.perDocumentFlagKey(id: Self.document).key, to: false)
-        #expect(fired.values == ["sharedCounter", "document"])
+        #expect(fired.values == ["sharedCounter", "again", "document"])
     }
 
     private static let document = UUID()

@@ -32,6 +32,8 @@ public struct CatalogKey<Value: Sendable>: Sendable {
     public let name: String
     /// The manifest name of the key's store, like `standard`.
     public let storeName: String
+    /// Registers the key's reads with Observation (`withObservationTracking`, SwiftUI).
+    @usableFromInline let readTracking: _ReadTracking
 
     /// Binds `key` to `store`; generated catalogs call this for each key.
     ///
@@ -49,9 +51,11 @@ public struct CatalogKey<Value: Sendable>: Sendable {
         self.store = store
         self.name = name
         self.storeName = storeName
+        readTracking = _ReadTracking(key: key.id)
     }
 
     /// The key's value in its store; setting it writes there. Same as ``value``.
+    @inlinable
     public var wrappedValue: Value {
         get { value }
         nonmutating set { value = newValue }
@@ -64,9 +68,12 @@ public struct CatalogKey<Value: Sendable>: Sendable {
     /// optional key to `nil` removes it); failures are reported, as by ``PersistentKeyValueStore/set(_:to:)``.
     ///
     /// Reading it inside `withObservationTracking` makes the tracking fire on the key's next change.
+    /// (Inlinable: a catalog's accessor is then specialized for the key's type, as a key read on
+    /// its store is.)
+    @inlinable
     public var value: Value {
         get {
-            store.keyValueChanges._trackAccess(forKey: key.id)
+            readTracking.track(in: store)
             return store.get(key)
         }
         nonmutating set { store.set(key, to: newValue) }
@@ -74,7 +81,7 @@ public struct CatalogKey<Value: Sendable>: Sendable {
 
     /// Whether the store holds a value for the key (a registered default does not count).
     public var isStored: Bool {
-        store.keyValueChanges._trackAccess(forKey: key.id)
+        readTracking.track(in: store)
         return store.contains(key)
     }
 

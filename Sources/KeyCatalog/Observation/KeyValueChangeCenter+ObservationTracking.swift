@@ -12,13 +12,62 @@ extension KeyValueChangeCenter {
     /// center's life: Observation does not say when a tracking ends.
     public func _trackAccess(forKey key: String) {
         guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) else { return }
-        let tracking = observationTracking.withLock { stored -> _ObservationTracking in
-            if let tracking = stored as? _ObservationTracking { return tracking }
+        _ = observationTrackingObject().access(key, in: self)
+    }
+
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+    fileprivate func observationTrackingObject() -> _ObservationTracking {
+        observationTracking.withLock { stored -> _ObservationTracking in
+            // Only ever an `_ObservationTracking` (set below): no dynamic cast on every read.
+            if let stored { return unsafeDowncast(stored, to: _ObservationTracking.self) }
             let tracking = _ObservationTracking()
             stored = tracking
             return tracking
         }
-        tracking.access(key, in: self)
+    }
+}
+
+/// What a ``CatalogKey`` keeps so that registering each of its reads with Observation costs a
+/// lock and a thread-local check: once its store's center observes the key, the center's tracking
+/// object and the key path the reads are tracked under. (Finding them by the key's name costs a
+/// hash of it, about 1,000 instructions a read.)
+@usableFromInline
+final class _ReadTracking: @unchecked Sendable {
+    // @unchecked: `state` is behind its lock; the objects in it are Sendable.
+    let key: String
+    /// The tracking object (`_ObservationTracking`) and key path, once known: kept, and read
+    /// unretained (a retain on every read cost more than the read).
+    private struct Known {
+        let tracking: AnyObject
+        let keyPath: AnyObject
+        let unretained: (tracking: Unmanaged<AnyObject>, keyPath: Unmanaged<AnyObject>)
+    }
+
+    private let state = _Locked<Known?>(nil)
+
+    init(key: String) {
+        self.key = key
+    }
+
+    /// Registers a read of the key in `store` with Observation.
+    @usableFromInline
+    func track(in store: AnyPersistentKeyValueStore) {
+        guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) else { return }
+        if let (tracking, keyPath) = state.withLock({ $0?.unretained }) {
+            tracking._withUnsafeGuaranteedRef { tracking in
+                keyPath._withUnsafeGuaranteedRef { keyPath in
+                    unsafeDowncast(tracking, to: _ObservationTracking.self)
+                        .accessKnown(keyPath: unsafeDowncast(keyPath, to: KeyPath<_ObservationTracking, Int>.self))
+                }
+            }
+            return
+        }
+        let center = store.keyValueChanges
+        let tracking = center.observationTrackingObject()
+        let keyPath = tracking.access(key, in: center)
+        state.withLock {
+            $0 = Known(tracking: tracking, keyPath: keyPath, unretained: (.passUnretained(tracking), .passUnretained(keyPath)))
+        }
     }
 }
 
@@ -26,25 +75,44 @@ extension KeyValueChangeCenter {
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 final class _ObservationTracking: Observable, Sendable {
     private let registrar = ObservationRegistrar()
-    private let observations = _Locked<[String: PersistentKeyObservation]>([:])
+
+    /// A key read before: its key path (made once: making one costs about 10,000 instructions,
+    /// more than the read it tracks) and its observation of the center.
+    private struct Tracked {
+        let keyPath: KeyPath<_ObservationTracking, Int> & Sendable
+        var observation: PersistentKeyObservation?
+    }
+
+    private let tracked = _Locked<[String: Tracked]>([:])
 
     /// Nothing to read: the key path is what Observation tracks.
     subscript(key key: String) -> Int { 0 }
 
-    func access(_ key: String, in center: KeyValueChangeCenter) {
-        registrar.access(self, keyPath: \.[key: key])
+    /// Registers a read under a key path ``access(_:in:)`` gave.
+    func accessKnown(keyPath: KeyPath<_ObservationTracking, Int>) {
+        registrar.access(self, keyPath: keyPath)
+    }
+
+    /// Registers a read of `key`, observing it through `center` from the first one on; returns
+    /// the key path the key's reads are tracked under.
+    @discardableResult
+    func access(_ key: String, in center: KeyValueChangeCenter) -> KeyPath<_ObservationTracking, Int> & Sendable {
         // The key is claimed under the lock and observed outside it: `addObserver` may deliver on
         // this thread (a watcher's check as it starts), and an `onChange` may read a tracked key.
-        let isNew = observations.withLock { observations in
-            guard observations[key] == nil else { return false }
-            observations[key] = PersistentKeyObservation {}
-            return true
+        let (keyPath, isNew) = tracked.withLock { tracked -> (KeyPath<_ObservationTracking, Int> & Sendable, Bool) in
+            if let known = tracked[key] { return (known.keyPath, false) }
+            let keyPath = \_ObservationTracking.[key: key]
+            tracked[key] = Tracked(keyPath: keyPath)
+            return (keyPath, true)
         }
-        guard isNew else { return }
-        let observation = center.addObserver(forKey: key) { [weak self] _ in
-            guard let self else { return }
-            self.registrar.withMutation(of: self, keyPath: \.[key: key]) {}
+        registrar.access(self, keyPath: keyPath)
+        guard isNew else { return keyPath }
+        // Unowned, not weak: the center that calls this owns `self` (`observationTracking`), and a
+        // weak reference would move every retain of `self` (one a tracked read) to a slow path.
+        let observation = center.addObserver(forKey: key) { [unowned self] _ in
+            self.registrar.withMutation(of: self, keyPath: keyPath) {}
         }
-        observations.withLock { $0[key] = observation }
+        tracked.withLock { $0[key]?.observation = observation }
+        return keyPath
     }
 }
