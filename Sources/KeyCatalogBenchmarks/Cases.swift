@@ -21,6 +21,8 @@ enum BenchmarkKeys {
     static let int = PersistentKey<Int>("bench.int", defaultValue: 0)
     static let string = PersistentKey<String>("bench.string", defaultValue: "")
     static let strings = PersistentKey<[String]>("bench.strings", defaultValue: [])
+    /// A key nothing is stored under: it reads its default.
+    static let absent = PersistentKey<Int>("bench.absent", defaultValue: 0)
     static let profile = PersistentKey<BenchmarkProfile>("bench.profile", defaultValue: BenchmarkProfile(name: "", age: 0, tags: []))
 
     static let stringValue = "hello, world"
@@ -37,15 +39,27 @@ extension PersistentKeyProtocol where Self == PersistentKey<[String]> {
     static var benchCatalogStrings: Self { Self("bench.strings", defaultValue: []) }
 }
 
+extension PersistentKeyProtocol where Self == PersistentKey<Int> {
+    static func benchCatalogCount(list: String) -> Self { Self("bench.count.\(list)", defaultValue: 0) }
+}
+
 /// A catalog as the generator writes one (compare Tests/Fixtures/Goldens/basic/Expected.swift):
 /// each key a `CatalogKey` property bound to its store, held as `AnyPersistentKeyValueStore`.
 struct BenchmarkCatalog: Sendable {
     @CatalogKey var int: Int
     @CatalogKey var strings: [String]
 
+    let store: AnyPersistentKeyValueStore
+
     init(store: AnyPersistentKeyValueStore) {
+        self.store = store
         _int = CatalogKey(PersistentKey<Int>.benchCatalogInt, name: "int", store: store, storeName: "bench")
         _strings = CatalogKey(PersistentKey<[String]>.benchCatalogStrings, name: "strings", store: store, storeName: "bench")
+    }
+
+    /// A parameterized key's accessor, as generated: a key bound for each call.
+    func count(for list: String) -> Int {
+        CatalogKey(PersistentKey<Int>.benchCatalogCount(list: list), name: "count", store: store, storeName: "bench").value
     }
 }
 
@@ -220,6 +234,16 @@ final class BenchmarkFixture {
                 store: "UserDefaults", operation: "get", type: "[String] (catalog)",
                 typed: { n in for _ in 0..<n { blackHole(catalog.strings) } },
                 raw: { n in for _ in 0..<n { blackHole(defaults.stringArray(forKey: "bench.strings") ?? []) } }
+            ),
+            BenchmarkCase(
+                store: "UserDefaults", operation: "get", type: "Int (absent)",
+                typed: { n in for _ in 0..<n { blackHole(defaults.get(BenchmarkKeys.absent)) } },
+                raw: { n in for _ in 0..<n { blackHole(defaults.integer(forKey: "bench.absent")) } }
+            ),
+            BenchmarkCase(
+                store: "UserDefaults", operation: "get", type: "Int (parameterized)",
+                typed: { n in for _ in 0..<n { blackHole(catalog.count(for: "inbox")) } },
+                raw: { n in for _ in 0..<n { blackHole(defaults.integer(forKey: "bench.count.\("inbox")")) } }
             ),
             BenchmarkCase(
                 store: "UserDefaults", operation: "set", type: "Int (catalog)",

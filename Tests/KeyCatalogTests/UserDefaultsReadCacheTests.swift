@@ -55,6 +55,25 @@ struct UserDefaultsReadCacheTests {
     }
     #endif
 
+    /// A key read missing is read through `object(forKey:)` from then on: a value other code
+    /// stores is read at once; one KeyCatalog writes is kept again.
+    @Test func aKeyReadMissingSeesEveryLaterWrite() throws {
+        let suite = TemporarySuite()
+        let key = PersistentKey<Int>("Missing.\(UUID().uuidString)", defaultValue: -1)
+        #expect(suite.defaults.get(key) == -1)
+        #expect(suite.defaults.get(key) == -1)
+        suite.defaults.set(5, forKey: key.id)
+        #expect(suite.defaults.get(key) == 5, "stored by other code")
+        suite.defaults.set(6, forKey: key.id)
+        #expect(suite.defaults.get(key) == 6, "stored again by other code")
+        suite.defaults.set(key, to: 7)
+        #expect(suite.defaults.get(key) == 7, "written through KeyCatalog")
+        #if !canImport(Darwin)
+        let cache = try #require(UserDefaultsPersistence.readCache(of: suite.defaults))
+        #expect(cache.count == 1, "kept again once KeyCatalog wrote it")
+        #endif
+    }
+
     @Test func aRegisteredDefaultIsReadWhenTheSuiteHoldsNothing() {
         let suite = TemporarySuite()
         let key = PersistentKey<String>("Greeting.\(UUID().uuidString)", defaultValue: "none")

@@ -32,6 +32,7 @@ final class _UserDefaultsReadCache: @unchecked Sendable {
 
     private struct Entry {
         let name: CFString
+        /// `nil`: the suite held nothing for the key when it was last asked.
         var object: AnyObject?
         var value: PropertyListValue?
     }
@@ -50,9 +51,14 @@ final class _UserDefaultsReadCache: @unchecked Sendable {
     /// same object for it, else `read()`'s (which reads it through `object(forKey:)`).
     func value(forKey key: String, in defaults: UserDefaults, read: () -> PropertyListValue?) -> PropertyListValue? {
         let entry = entries.withLock { $0[key] }
+        // Found missing from the suite before: `object(forKey:)` answers (a registered default, an
+        // argument, or nothing) without a first request to CoreFoundation, which would double
+        // the cost of reading a key at its default. A write through KeyCatalog forgets the entry;
+        // a value stored by other code is read this way, right but not kept.
+        if let entry, entry.object == nil { return read() }
         let name = entry?.name ?? Self.cfString(key)
         guard let object = CFPreferencesCopyAppValue(name, application) else {
-            if entry != nil { entries.withLock { $0[key] = nil } }
+            keep(Entry(name: name, object: nil, value: nil), forKey: key)
             return read()
         }
         // What `object(forKey:)` reads first: the argument domain, which overrides the suite.
@@ -60,15 +66,24 @@ final class _UserDefaultsReadCache: @unchecked Sendable {
         if let entry, entry.object === object, let value = entry.value { return value }
         let value = read()
         guard let value, CFPreferencesCopyAppValue(name, application) === object else { return value }
-        entries.withLock { entries in
-            if entries.count >= capacity, entries[key] == nil { entries.removeAll(keepingCapacity: true) }
-            entries[key] = Entry(name: name, object: object, value: value)
-        }
+        keep(Entry(name: name, object: object, value: value), forKey: key)
         return value
     }
 
-    /// How many keys' values are kept (for tests).
-    var count: Int { entries.withLock { $0.count } }
+    private func keep(_ entry: Entry, forKey key: String) {
+        entries.withLock { entries in
+            if entries.count >= capacity, entries[key] == nil { entries.removeAll(keepingCapacity: true) }
+            entries[key] = entry
+        }
+    }
+
+    /// Forgets what was read for `key` (KeyCatalog wrote it): the next read asks again.
+    func forget(_ key: String) {
+        entries.withLock { _ = $0.removeValue(forKey: key) }
+    }
+
+    /// How many keys' values are kept (for tests): keys read missing hold none.
+    var count: Int { entries.withLock { $0.values.count { $0.object != nil } } }
 
     private static func cfString(_ string: String) -> CFString {
         // On Linux, Foundation's `NSString` is the CoreFoundation string type (toll-free bridged).
