@@ -52,6 +52,15 @@ struct UserDefaultsReadCacheTests {
             sizes.append(small.count)
         }
         #expect(sizes.max() == 8 && sizes.last! < 8, "\(sizes)")
+
+        // A key read missing while the cache is full does not empty it.
+        let full = _UserDefaultsReadCache(suiteName: suite.name, capacity: 4)
+        for index in 0..<4 {
+            _ = full.value(forKey: "List.\(index)", in: suite.defaults) { suite.defaults.object(forKey: "List.\(index)").flatMap(PropertyListValue.init(foundationObject:)) }
+        }
+        #expect(full.count == 4)
+        #expect(full.value(forKey: "Missing", in: suite.defaults) { nil } == nil)
+        #expect(full.count == 4)
     }
     #endif
 

@@ -65,8 +65,11 @@ final class _ReadTracking: @unchecked Sendable {
         let center = store.keyValueChanges
         let tracking = center.observationTrackingObject()
         let keyPath = tracking.access(key, in: center)
-        state.withLock {
-            $0 = Known(tracking: tracking, keyPath: keyPath, unretained: (.passUnretained(tracking), .passUnretained(keyPath)))
+        // The first saved stays: another thread may be using its unretained references.
+        state.withLock { known in
+            if known == nil {
+                known = Known(tracking: tracking, keyPath: keyPath, unretained: (.passUnretained(tracking), .passUnretained(keyPath)))
+            }
         }
     }
 }

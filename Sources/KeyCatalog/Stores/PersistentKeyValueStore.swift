@@ -42,7 +42,8 @@ public protocol PersistentKeyValueStore: AnyObject {
     /// moved value's source). Stores that write through need do nothing: the default does nothing.
     func flushPersistentValues() throws
 
-    /// Where changes made through this store are announced.
+    /// Where changes made through this store are announced: one center for the store's whole
+    /// life (catalog keys find it once, to register their reads with Observation).
     var keyValueChanges: KeyValueChangeCenter { get }
 
     /// A short description for failure reports, like `UserDefaults(suite: "group.app")`.

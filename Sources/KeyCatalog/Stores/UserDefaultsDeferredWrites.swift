@@ -149,9 +149,6 @@ extension UserDefaultsPersistence {
     /// `defaults` now, or, while writes are kept (or always, with ``defersEveryWrite``), it is
     /// kept for later. Then schedules the coalesced synchronization.
     static func write(_ value: PropertyListValue?, forKey key: String, in defaults: UserDefaults, _ apply: () -> Void) {
-        // A key read missing before is read through `object(forKey:)` until then (see
-        // `_UserDefaultsReadCache`): after this write, its object is worth keeping again.
-        readCache(of: defaults)?.forget(key)
         let defersEveryWrite = self.defersEveryWrite
         writeGate.withLock { writes in
             if defersEveryWrite || writes.isDeferring {
@@ -161,6 +158,9 @@ extension UserDefaultsPersistence {
                 apply()
             }
         }
+        // A key read missing before is read through `object(forKey:)` alone (see
+        // `_UserDefaultsReadCache`): now written, its object is worth keeping again.
+        readCache(of: defaults)?.forget(key)
         scheduleSynchronization(of: defaults)
     }
 

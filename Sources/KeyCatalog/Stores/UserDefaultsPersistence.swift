@@ -376,7 +376,10 @@ public enum UserDefaultsPersistence {
                 }
                 return true
             }
-            if isOtherWriter { watcher.defaultsDidChange() }
+            if isOtherWriter {
+                readCache(of: suite.value)?.forgetMissingKeys()
+                watcher.defaultsDidChange()
+            }
         }
         return (center, watch)
         #endif

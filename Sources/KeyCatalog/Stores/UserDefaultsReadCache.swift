@@ -58,7 +58,10 @@ final class _UserDefaultsReadCache: @unchecked Sendable {
         if let entry, entry.object == nil { return read() }
         let name = entry?.name ?? Self.cfString(key)
         guard let object = CFPreferencesCopyAppValue(name, application) else {
-            keep(Entry(name: name, object: nil, value: nil), forKey: key)
+            // Not when the cache is full: emptying it for a missing key would drop values in use.
+            entries.withLock { entries in
+                if entries.count < capacity || entries[key] != nil { entries[key] = Entry(name: name, object: nil, value: nil) }
+            }
             return read()
         }
         // What `object(forKey:)` reads first: the argument domain, which overrides the suite.
@@ -80,6 +83,12 @@ final class _UserDefaultsReadCache: @unchecked Sendable {
     /// Forgets what was read for `key` (KeyCatalog wrote it): the next read asks again.
     func forget(_ key: String) {
         entries.withLock { _ = $0.removeValue(forKey: key) }
+    }
+
+    /// Forgets which keys were read missing (another process wrote the suite): the next reads ask
+    /// again, and keep the values they find.
+    func forgetMissingKeys() {
+        entries.withLock { entries in entries = entries.filter { $0.value.object != nil } }
     }
 
     /// How many keys' values are kept (for tests): keys read missing hold none.
