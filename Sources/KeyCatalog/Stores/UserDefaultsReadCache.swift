@@ -39,7 +39,22 @@ final class _UserDefaultsReadCache: @unchecked Sendable {
 
     /// The application name CoreFoundation knows the suite by.
     private let application: CFString
-    private let entries = _Locked<[String: Entry]>([:])
+    private struct Contents {
+        var entries: [String: Entry] = [:]
+        /// How many entries are of keys read missing: a write forgets an entry only if there are
+        /// any (most writes then look nothing up).
+        var missing = 0
+
+        mutating func set(_ entry: Entry, forKey key: String) {
+            if let old = entries.updateValue(entry, forKey: key) {
+                missing += (entry.object == nil ? 1 : 0) - (old.object == nil ? 1 : 0)
+            } else if entry.object == nil {
+                missing += 1
+            }
+        }
+    }
+
+    private let entries = _Locked(Contents())
 
     /// The cache of a suite opened by `name`, or of `standard` (`nil`).
     init(suiteName name: String?, capacity: Int = 4096) {
@@ -50,7 +65,7 @@ final class _UserDefaultsReadCache: @unchecked Sendable {
     /// The value stored for `key` in `defaults`: the one read before if Foundation still holds the
     /// same object for it, else `read()`'s (which reads it through `object(forKey:)`).
     func value(forKey key: String, in defaults: UserDefaults, read: () -> PropertyListValue?) -> PropertyListValue? {
-        let entry = entries.withLock { $0[key] }
+        let entry = entries.withLock { $0.entries[key] }
         // Found missing from the suite before: `object(forKey:)` answers (a registered default, an
         // argument, or nothing) without a first request to CoreFoundation, which would double
         // the cost of reading a key at its default. A write through KeyCatalog forgets the entry;
@@ -59,8 +74,8 @@ final class _UserDefaultsReadCache: @unchecked Sendable {
         let name = entry?.name ?? Self.cfString(key)
         guard let object = CFPreferencesCopyAppValue(name, application) else {
             // Not when the cache is full: emptying it for a missing key would drop values in use.
-            entries.withLock { entries in
-                if entries.count < capacity || entries[key] != nil { entries[key] = Entry(name: name, object: nil, value: nil) }
+            entries.withLock { contents in
+                if contents.entries.count < capacity || contents.entries[key] != nil { contents.set(Entry(name: name, object: nil, value: nil), forKey: key) }
             }
             return read()
         }
@@ -74,25 +89,37 @@ final class _UserDefaultsReadCache: @unchecked Sendable {
     }
 
     private func keep(_ entry: Entry, forKey key: String) {
-        entries.withLock { entries in
-            if entries.count >= capacity, entries[key] == nil { entries.removeAll(keepingCapacity: true) }
-            entries[key] = entry
+        entries.withLock { contents in
+            if contents.entries.count >= capacity, contents.entries[key] == nil {
+                contents.entries.removeAll(keepingCapacity: true)
+                contents.missing = 0
+            }
+            contents.set(entry, forKey: key)
         }
     }
 
-    /// Forgets what was read for `key` (KeyCatalog wrote it): the next read asks again.
+    /// Forgets that `key` was read missing (KeyCatalog wrote it): the next read asks again.
     func forget(_ key: String) {
-        entries.withLock { _ = $0.removeValue(forKey: key) }
+        entries.withLock { contents in
+            // A kept value needs no forgetting: the write stored a new object, which the next read
+            // tells from the one kept.
+            guard contents.missing > 0, let entry = contents.entries[key], entry.object == nil else { return }
+            contents.entries[key] = nil
+            contents.missing -= 1
+        }
     }
 
     /// Forgets which keys were read missing (another process wrote the suite): the next reads ask
     /// again, and keep the values they find.
     func forgetMissingKeys() {
-        entries.withLock { entries in entries = entries.filter { $0.value.object != nil } }
+        entries.withLock { contents in
+            contents.entries = contents.entries.filter { $0.value.object != nil }
+            contents.missing = 0
+        }
     }
 
     /// How many keys' values are kept (for tests): keys read missing hold none.
-    var count: Int { entries.withLock { $0.values.count { $0.object != nil } } }
+    var count: Int { entries.withLock { $0.entries.count - $0.missing } }
 
     private static func cfString(_ string: String) -> CFString {
         // On Linux, Foundation's `NSString` is the CoreFoundation string type (toll-free bridged).
