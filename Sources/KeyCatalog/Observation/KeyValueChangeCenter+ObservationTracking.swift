@@ -1,20 +1,7 @@
 import Observation
 
 extension KeyValueChangeCenter {
-    /// Registers a read of `key` with Observation, so that `withObservationTracking` (and SwiftUI)
-    /// around the read fires on the key's next change through this center.
-    ///
-    /// ```swift
-    /// withObservationTracking { _ = keys.theme } onChange: { print("theme changed") }
-    /// ```
-    ///
-    /// The first tracked read of a key adds one observer for it to this center, kept for the
-    /// center's life: Observation does not say when a tracking ends.
-    public func _trackAccess(forKey key: String) {
-        guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) else { return }
-        _ = observationTrackingObject().access(key, in: self)
-    }
-
+    /// Observation's view of this center's keys (see ``_ReadTracking``), made on first use.
     @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     fileprivate func observationTrackingObject() -> _ObservationTracking {
         observationTracking.withLock { stored -> _ObservationTracking in
@@ -27,6 +14,16 @@ extension KeyValueChangeCenter {
     }
 }
 
+/// Registers a ``CatalogKey``'s reads with Observation, so that `withObservationTracking` (and
+/// SwiftUI) around a read fires on the key's next change through its store's center:
+///
+/// ```swift
+/// withObservationTracking { _ = keys.theme } onChange: { print("theme changed") }
+/// ```
+///
+/// The first tracked read of a key adds one observer for it to the center, kept for the
+/// center's life: Observation does not say when a tracking ends.
+///
 /// What a ``CatalogKey`` keeps so that registering each of its reads with Observation costs a
 /// lock and a thread-local check: once its store's center observes the key, the center's tracking
 /// object and the key path the reads are tracked under. (Finding them by the key's name costs a

@@ -58,7 +58,7 @@ public final class KeyValueChangeCenter: Sendable {
     /// iOS 18: there, the lock.)
     @usableFromInline let observedKeyCount = Atomic<Int>(0)
     #endif
-    /// Observation's view of the keys read through catalogs (``_trackAccess(forKey:)``), made on
+    /// Observation's view of the keys read through catalogs (`_ReadTracking`), made on
     /// first use; `AnyObject` because Observation needs newer Apple platforms than the package.
     let observationTracking = _Locked<AnyObject?>(nil)
 

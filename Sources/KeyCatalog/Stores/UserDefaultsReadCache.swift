@@ -20,12 +20,14 @@ import Foundation
 /// that found the same one, so it is that object's value. Keys the argument domain holds
 /// (`-key value` on the command line, looked up on every read: about 1,100 instructions), and
 /// keys the suite does not hold (a registered default, or nothing), are read through
-/// `object(forKey:)` every time.
+/// `object(forKey:)` every time; a key found missing is remembered as missing, so that its reads
+/// ask CoreFoundation nothing more, until KeyCatalog writes it or another process writes the suite.
 ///
 /// Memory: each key read keeps its value, a second copy beside Foundation's, until a read finds
-/// a new object, or none (the key was removed: the entry goes); at most ``capacity`` keys (all
-/// dropped when full: the next reads keep again the keys in use), so that keys made from a
-/// parameter (`"\(listID).layout"`) do not grow it without end.
+/// a new object, or none (the key was removed: it is remembered as missing); at most
+/// ``capacity`` keys (all dropped when full: the next reads keep again the keys in use; a key
+/// found missing then is not remembered), so that keys made from a parameter
+/// (`"\(listID).layout"`) do not grow it without end.
 final class _UserDefaultsReadCache: @unchecked Sendable {
     /// How many keys' values are kept at most: 4,096 unless a test says otherwise.
     let capacity: Int
