@@ -3,10 +3,10 @@
 /// For each key, if it holds no value, the first source holding a value that converts is
 /// written to the key, read back and compared, made durable, and only then removed from its
 /// source; a move that cannot finish is taken back out of the key, so that a value is never in
-/// both places (a key emptied later would get it again). A key that already holds a value keeps it; a source holding the very value the key
-/// holds is what an interrupted run left behind, and is removed. Everything else stays in place
-/// and is reported. Running twice is the same as running once; a run killed at any point and run
-/// again ends as an uninterrupted run would.
+/// both places (a key emptied later would get it again). A key that already holds a value keeps
+/// it; a source holding the very value the key holds is what an interrupted run left behind, and
+/// is removed. Everything else stays in place and is reported. Running twice is the same as
+/// running once; a run killed at any point and run again ends as an uninterrupted run would.
 ///
 /// A source at the key's own storage key in the key's own store (a type or representation
 /// changed in place) is converted where it is, in one write, and only when the key cannot read
