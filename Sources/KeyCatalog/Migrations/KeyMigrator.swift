@@ -152,6 +152,7 @@ public enum KeyMigrator {
                 } else {
                     origin.keyValueChanges.postCurrentValue(forKey: source.fromKey, in: origin)
                     record(&report, migration, source, .failed("the source's removal reported a failure, but the source is gone and the key keeps the value: \(error)"))
+                    moved = true
                 }
                 continue
             }

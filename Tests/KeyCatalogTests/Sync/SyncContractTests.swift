@@ -149,6 +149,40 @@ struct SyncContractTests {
         #expect(legacy.storedValues["OldTheme"] == nil && legacy.storedValues["OldSize"] == nil)
     }
 
+    @Test("a move whose source's removal reported a failure, the source gone, is a move: oldest stamp, pushed where iCloud has none")
+    func aMoveWhoseSourceRemovalReportedAFailureIsAMove() {
+        let cloud = SimulatedCloud()
+        let a = cloud.makeDevice("A")
+        let b = cloud.makeDevice("B")
+        cloud.deliverAll()
+        // B's new version migrates OldTheme, whose store removes it, then throws.
+        let legacy = FailingStore(
+            InMemoryKeyValueStore(["OldTheme": .string("sepia")]), name: "legacy",
+            counter: FailingStore.Counter(failAt: 1, injection: FailingStore.Injection(timing: .after, crash: false)))
+        let migration = KeyMigration(
+            name: "theme", key: K.theme, store: "local", sources: [KeyMigrationSource(fromKey: "OldTheme", store: "legacy", representationOf: K.theme)])
+        let failures = FailureRecorder()
+        let report = failures.record {
+            KeyMigrator.run([migration]) { name in
+                switch name {
+                case "local": b.store
+                case "legacy": legacy
+                default: nil
+                }
+            }
+        }
+        #expect(failures.failures.map(\.operation) == [.migrate])
+        guard report.entries.count == 1, case .failed(let reason) = report.entries[0].outcome else {
+            Issue.record("the injected failure was not reported: \(report.entries)")
+            return
+        }
+        #expect(reason.contains("the source is gone and the key keeps the value"))
+        #expect(legacy.base.persistentValue(forKey: "OldTheme") == nil && b.get(K.theme) == "sepia")
+        #expect(b.stamp("Theme")?.time == 0, "a migrated value loses to any write made anywhere")
+        cloud.deliverAll()
+        #expect(a.get(K.theme) == "sepia", "iCloud had no Theme: the migrated value is pushed")
+    }
+
     /// The local value is written before its stamp is saved: a process that ends between the two
     /// leaves a new value under the old stamp, which iCloud's older value (same stamp) once beat.
     @Test("a value written just before the process ended, its stamp unsaved, is stamped at the next launch and wins")
