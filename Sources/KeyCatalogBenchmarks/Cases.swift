@@ -251,6 +251,15 @@ final class BenchmarkFixture {
                 raw: { n in for i in 0..<n { defaults.set(i, forKey: "bench.int") } }
             ),
             BenchmarkCase(
+                store: "UserDefaults", operation: "set", type: "Int (catalog, read before)",
+                typed: { n in
+                    // A catalog read is tracked for Observation: the key's changes then wake trackers.
+                    blackHole(catalog.int)
+                    for i in 0..<n { catalog.int = i }
+                },
+                raw: { n in for i in 0..<n { defaults.set(i, forKey: "bench.int") } }
+            ),
+            BenchmarkCase(
                 store: "UserDefaults", operation: "get", type: "Int",
                 typed: { n in for _ in 0..<n { blackHole(defaults.get(BenchmarkKeys.int)) } },
                 raw: { n in for _ in 0..<n { blackHole(defaults.integer(forKey: "bench.int")) } }
@@ -315,6 +324,15 @@ final class BenchmarkFixture {
                 store: "in-memory", operation: "set", type: "[String] (catalog)",
                 typed: { n in for _ in 0..<n { catalog.strings = BenchmarkKeys.stringsValue } },
                 raw: { n in for _ in 0..<n { raw.set(BenchmarkKeys.stringsValue, "bench.strings") } }
+            ),
+            BenchmarkCase(
+                store: "in-memory", operation: "set", type: "Int (catalog, read before)",
+                typed: { n in
+                    // A catalog read is tracked for Observation: the key's changes then wake trackers.
+                    blackHole(catalog.int)
+                    for i in 0..<n { catalog.int = i }
+                },
+                raw: { n in for i in 0..<n { raw.set(i, "bench.int") } }
             ),
             BenchmarkCase(
                 store: "in-memory", operation: "get", type: "Int",

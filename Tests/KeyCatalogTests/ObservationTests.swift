@@ -1,5 +1,6 @@
 import Foundation
 import KeyCatalog
+import Observation
 import Testing
 
 @Suite("Observation: callbacks and async sequences on every store")
@@ -104,6 +105,65 @@ struct ObservationTests {
         #expect(await values.next() == 8)
         #expect(await values.next() == 0)
         observation.cancel()
+    }
+
+    /// A catalog key read once stays tracked for Observation; its changes then wake trackers
+    /// without reading the store (also where a watcher compares values: the file store), and
+    /// value observers beside them still get each value.
+    @Test(arguments: [false, true])
+    func aKeyOnlyObservationTracksIsNotReadOnItsChanges(inFile: Bool) {
+        let directory = TemporaryDirectory()
+        let store = CountingStore(base: inFile ? FileKeyValueStore(url: directory.file("tracked.plist")) : InMemoryKeyValueStore())
+        let key = CatalogKey(Self.count, name: "count", store: AnyPersistentKeyValueStore(store), storeName: "test")
+        let changed = Flag()
+        withObservationTracking {
+            _ = key.value
+        } onChange: {
+            changed.set()
+        }
+        let reads = store.reads
+        try? store.setPersistentValue(.int(1), forKey: "Count")
+        store.keyValueChanges.postCurrentValue(forKey: "Count", in: store)
+        #expect(changed.isSet)
+        #expect(store.reads == reads, "nothing uses the value")
+
+        let seen = Locked<[Int]>([])
+        let observation = store.observe(Self.count) { seen.append($0) }
+        let again = Flag()
+        withObservationTracking {
+            _ = key.value
+        } onChange: {
+            again.set()
+        }
+        try? store.setPersistentValue(.int(2), forKey: "Count")
+        store.keyValueChanges.postCurrentValue(forKey: "Count", in: store)
+        #expect(again.isSet && seen.current == [2])
+        observation.cancel()
+        try? store.setPersistentValue(.int(3), forKey: "Count")
+        let readsAfterCancel = store.reads
+        store.keyValueChanges.postCurrentValue(forKey: "Count", in: store)
+        #expect(store.reads == readsAfterCancel && seen.current == [2], "the value observer is gone")
+    }
+
+    /// Where a watcher compares each value with the last one delivered, changes that only
+    /// Observation's trackers heard do not count as delivered: a value observer that comes later
+    /// gets a change back to the value delivered before them.
+    @Test func aValueObserverAfterTrackedOnlyChangesGetsAChangeBackToAnEarlierValue() {
+        let directory = TemporaryDirectory()
+        let store = FileKeyValueStore(url: directory.file("tracked.plist"))
+        let key = CatalogKey(Self.count, name: "count", store: AnyPersistentKeyValueStore(store), storeName: "test")
+        _ = key.value  // tracked from now on
+        let first = Locked<[Int]>([])
+        let observation = store.observe(Self.count) { first.append($0) }
+        store.set(Self.count, to: 1)
+        observation.cancel()
+        store.set(Self.count, to: 2)  // heard by the tracker only
+        let second = Locked<[Int]>([])
+        let again = store.observe(Self.count) { second.append($0) }
+        store.set(Self.count, to: 1)
+        #expect(first.current == [1])
+        #expect(second.current == [1])
+        again.cancel()
     }
 
     @Test func valueThatDoesNotDecodeIsAnnouncedAsTheDefaultAndReported() async {

@@ -109,7 +109,7 @@ final class _ObservationTracking: Observable, Sendable {
         guard isNew else { return keyPath }
         // Unowned, not weak: the center that calls this owns `self` (`observationTracking`), and a
         // weak reference would move every retain of `self` (one a tracked read) to a slow path.
-        let observation = center.addObserver(forKey: key) { [unowned self] _ in
+        let observation = center.addObserver(forKey: key, readsValue: false) { [unowned self] _ in
             self.registrar.withMutation(of: self, keyPath: keyPath) {}
         }
         tracked.withLock { $0[key]?.observation = observation }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
 import Synchronization
 #endif
@@ -21,9 +22,10 @@ import Synchronization
 /// already delivering that key. A handler may change the key it observes: that change is
 /// delivered after the handler returns.
 ///
-/// A center may have a watcher (UserDefaults' on Apple platforms) that also announces the changes
-/// made outside KeyCatalog; then a value equal to the last one delivered for a key is not
-/// delivered again, however many announcements carry it.
+/// A center may have a watcher (UserDefaults' and the file store's) that also announces the
+/// changes made outside KeyCatalog; then a value equal to the last one delivered for a key is not
+/// delivered again, however many announcements carry it. (Observation's trackers of catalog keys,
+/// which take no value, may be told of a change twice.)
 public final class KeyValueChangeCenter: Sendable {
     /// A function called with a key's new stored value, or `nil` when it was removed.
     public typealias Handler = @Sendable (PropertyListValue?) -> Void
@@ -31,24 +33,63 @@ public final class KeyValueChangeCenter: Sendable {
     /// Where a delivery round gets its value.
     private enum Source {
         case value(PropertyListValue?)
-        case current(@Sendable () -> PropertyListValue?)
+        /// What the store holds when the round reads it.
+        case current(_UncheckedSendable<any PersistentKeyValueStore>)
 
-        var value: PropertyListValue? {
+        func value(forKey key: String) -> PropertyListValue? {
             switch self {
             case .value(let value): value
-            case .current(let read): read()
+            case .current(let store): store.value.persistentValue(forKey: key)
             }
         }
     }
 
+    private struct Registration {
+        let id: Int
+        let handler: Handler
+        /// Whether the handler uses the value (Observation's handlers are only told of a change).
+        let readsValue: Bool
+    }
+
+    /// A key with handlers, or being delivered. A class, so that a delivery finds it again
+    /// without hashing the key; touched only under `state`'s lock.
+    private final class ObservedKey {
+        /// In the order they were added.
+        @exclusivity(unchecked) var handlers: [Registration] = []
+        /// How many of `handlers` use the value: with none, a round reads nothing (and, with a
+        /// watcher, is not compared with the last one: a handler that takes no value may be called
+        /// again for an unchanged one).
+        @exclusivity(unchecked) var valueReaders = 0
+        /// Whether some thread is delivering the key now.
+        @exclusivity(unchecked) var isDelivering = false
+        /// The newest change posted while the key was being delivered.
+        @exclusivity(unchecked) var pending: Source?
+        /// With a watcher: the value last delivered (`.some(nil)`: a removal), or `nil` when none
+        /// was since the key gained handlers that use it.
+        @exclusivity(unchecked) var lastDelivered: PropertyListValue??
+    }
+
     private struct State {
         var nextID = 0
-        var handlers: [String: [Int: Handler]] = [:]
-        /// The keys being delivered now, each with the newest change posted meanwhile, if any.
-        var deliveries: [String: Source?] = [:]
+        var keys: [String: ObservedKey] = [:]
         var watcher: (any _KeyValueChangeWatching)?
-        /// With a watcher: the value last delivered for each observed key.
-        var lastDelivered: [String: PropertyListValue?] = [:]
+    }
+
+    /// One round of a delivery: the value's source and, unless a watcher compares the value with
+    /// the last one delivered, the handlers to call.
+    private struct Round {
+        let observed: ObservedKey
+        let source: Source
+        let readsValue: Bool
+        /// `nil` when a watcher compares values: the handlers are taken once the value is known.
+        let handlers: [Registration]?
+
+        init(_ observed: ObservedKey, _ source: Source, _ state: State) {
+            self.observed = observed
+            self.source = source
+            readsValue = observed.valueReaders > 0
+            handlers = readsValue && state.watcher != nil ? nil : observed.handlers
+        }
     }
 
     private let state = _Locked(State())
@@ -67,10 +108,24 @@ public final class KeyValueChangeCenter: Sendable {
 
     /// Calls `handler` whenever `key` changes, until the returned observation is cancelled or released.
     public func addObserver(forKey key: String, _ handler: @escaping Handler) -> PersistentKeyObservation {
+        addObserver(forKey: key, readsValue: true, handler)
+    }
+
+    /// ``addObserver(forKey:_:)``; a handler that does not read its value (`readsValue: false`)
+    /// may be called with `nil`, and spares the store a read when only such handlers observe a key.
+    func addObserver(forKey key: String, readsValue: Bool, _ handler: @escaping Handler) -> PersistentKeyObservation {
         let (id, watcherToTell) = state.withLock { state in
             state.nextID += 1
-            let isFirst = state.handlers[key] == nil
-            state.handlers[key, default: [:]][state.nextID] = handler
+            let observed: ObservedKey
+            if let existing = state.keys[key] {
+                observed = existing
+            } else {
+                observed = ObservedKey()
+                state.keys[key] = observed
+            }
+            let isFirst = observed.handlers.isEmpty
+            observed.handlers.append(Registration(id: state.nextID, handler: handler, readsValue: readsValue))
+            if readsValue { observed.valueReaders += 1 }
             #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
             if isFirst { observedKeyCount.add(1, ordering: .releasing) }
             #endif
@@ -80,13 +135,19 @@ public final class KeyValueChangeCenter: Sendable {
         return PersistentKeyObservation { [weak self] in
             guard let self else { return }
             let watcherToTell = state.withLock { state -> (any _KeyValueChangeWatching)? in
-                guard state.handlers[key]?.removeValue(forKey: id) != nil else { return nil }
-                guard state.handlers[key]?.isEmpty == true else { return nil }
-                state.handlers[key] = nil
+                guard let observed = state.keys[key], let index = observed.handlers.firstIndex(where: { $0.id == id }) else { return nil }
+                if observed.handlers.remove(at: index).readsValue {
+                    observed.valueReaders -= 1
+                    // Rounds without value readers leave it as it was: a later reader must not be
+                    // compared with it.
+                    if observed.valueReaders == 0 { observed.lastDelivered = nil }
+                }
+                guard observed.handlers.isEmpty else { return nil }
                 #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
                 observedKeyCount.subtract(1, ordering: .releasing)
                 #endif
-                state.lastDelivered[key] = nil
+                // Being delivered: the round that ends last removes it.
+                if !observed.isDelivering { state.keys[key] = nil }
                 return state.watcher
             }
             watcherToTell?.observedKeyDidChange(key)
@@ -123,61 +184,62 @@ public final class KeyValueChangeCenter: Sendable {
     /// ``postCurrentValue(forKey:in:)`` once some key has observers.
     @usableFromInline
     func postCurrentValueToObservers(forKey key: String, in store: some PersistentKeyValueStore) {
-        deliver(key) {
-            let store = _UncheckedSendable<any PersistentKeyValueStore>(store)
-            return .current { store.value.persistentValue(forKey: key) }
-        }
+        deliver(key) { .current(_UncheckedSendable(store)) }
     }
 
     /// Delivers `source` to the key's handlers, or hands it to the thread already delivering the
     /// key; loops while changes arrive during a round, so the last round reads after the last change.
     ///
     /// `makeSource` runs only when the key has observers: with none (the common case on every
-    /// write) a post costs one lock and one lookup, and allocates nothing.
+    /// write) a post costs one lock and one lookup, and allocates nothing. An observed key costs
+    /// one lookup, and a store read only if some handler uses the value.
     private func deliver(_ key: String, _ makeSource: () -> Source) {
         #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
         guard observedKeyCount.load(ordering: .acquiring) > 0 else { return }
         #endif
-        let source = state.withLock { state -> Source? in
+        let first = state.withLock { state -> Round? in
             // Nobody observes anything (checked before hashing the key), or not this key.
-            guard !state.handlers.isEmpty, state.handlers[key] != nil else { return nil }
+            guard !state.keys.isEmpty, let observed = state.keys[key], !observed.handlers.isEmpty else { return nil }
             let source = makeSource()
             // Held on this thread (``holdingDeliveries(_:)``): made when the hold ends.
             if let held = Self.heldDeliveriesOfThisThread() {
                 held.deliveries.append { [self] in deliver(key) { source } }
                 return nil
             }
-            if state.deliveries[key] != nil {
-                state.deliveries[key] = .some(source)
+            if observed.isDelivering {
+                observed.pending = source
                 return nil
             }
-            state.deliveries[key] = .some(nil)
-            return source
+            observed.isDelivering = true
+            return Round(observed, source, state)
         }
-        guard var source else { return }
+        guard var round = first else { return }
+        let observed = round.observed
         while true {
-            let value = source.value
-            let handlers = state.withLock { state -> [Handler] in
-                if state.watcher != nil {
-                    // Rounds of one key never overlap, so this is the order observers saw.
-                    if let last = state.lastDelivered[key], last == value { return [] }
-                    state.lastDelivered[key] = .some(value)
+            let value = round.readsValue ? round.source.value(forKey: key) : nil
+            let handlers =
+                round.handlers
+                ?? state.withLock { _ -> [Registration] in
+                    // With a watcher. Rounds of one key never overlap, so this is the order
+                    // observers saw.
+                    if let last = observed.lastDelivered, last == value { return [] }
+                    observed.lastDelivered = .some(value)
+                    return observed.handlers
                 }
-                return (state.handlers[key] ?? [:]).sorted { $0.key < $1.key }.map(\.value)
+            for registration in handlers {
+                registration.handler(value)
             }
-            for handler in handlers {
-                handler(value)
-            }
-            let next = state.withLock { state -> Source? in
-                guard case .some(.some(let pending)) = state.deliveries[key] else {
-                    state.deliveries[key] = nil
+            let next = state.withLock { state -> Round? in
+                guard let pending = observed.pending else {
+                    observed.isDelivering = false
+                    if observed.handlers.isEmpty, state.keys[key] === observed { state.keys[key] = nil }
                     return nil
                 }
-                state.deliveries[key] = .some(nil)
-                return pending
+                observed.pending = nil
+                return Round(observed, pending, state)
             }
             guard let next else { return }
-            source = next
+            round = next
         }
     }
 
@@ -191,10 +253,18 @@ public final class KeyValueChangeCenter: Sendable {
         if thread[heldDeliveriesKey] is _HeldDeliveries { return try body() }
         let held = _HeldDeliveries()
         thread[heldDeliveriesKey] = held
+        #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
         holdingThreads.withLock { $0 += 1 }
+        #else
+        holdingThreads.add(1, ordering: .releasing)
+        #endif
         defer {
             thread.removeObject(forKey: heldDeliveriesKey)
+            #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
             holdingThreads.withLock { $0 -= 1 }
+            #else
+            holdingThreads.subtract(1, ordering: .releasing)
+            #endif
             for delivery in held.deliveries { delivery() }
         }
         return try body()
@@ -202,24 +272,32 @@ public final class KeyValueChangeCenter: Sendable {
 
     /// The deliveries held on this thread, if it is in ``holdingDeliveries(_:)``.
     private static func heldDeliveriesOfThisThread() -> _HeldDeliveries? {
-        // Nobody holds (the common case): one lock, no thread dictionary.
+        // Nobody holds (the common case): no thread dictionary.
+        #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
         guard holdingThreads.withLock({ $0 }) > 0 else { return nil }
+        #else
+        guard holdingThreads.load(ordering: .acquiring) > 0 else { return nil }
+        #endif
         return Thread.current.threadDictionary[heldDeliveriesKey] as? _HeldDeliveries
     }
 
     private static let heldDeliveriesKey = "KeyCatalog.KeyValueChangeCenter.heldDeliveries"
     /// How many threads are in ``holdingDeliveries(_:)``.
+    #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
     private static let holdingThreads = _Locked(0)
+    #else
+    private static let holdingThreads = Atomic<Int>(0)
+    #endif
 
     /// Whether anybody observes `key`; posting can be skipped otherwise.
     public func hasObservers(forKey key: String) -> Bool {
-        state.withLock { $0.handlers[key] != nil }
+        state.withLock { $0.keys[key]?.handlers.isEmpty == false }
     }
 
     /// The value last delivered for `key` while a watcher is attached (`.some(nil)`: a removal);
     /// `nil` when none was since the key gained observers.
     func lastDeliveredValue(forKey key: String) -> PropertyListValue?? {
-        state.withLock { $0.lastDelivered[key] }
+        state.withLock { $0.keys[key]?.lastDelivered ?? nil }
     }
 
     /// Attaches the watcher that announces changes made outside KeyCatalog, unless one is
@@ -235,7 +313,7 @@ public final class KeyValueChangeCenter: Sendable {
     /// Every key somebody observes, sorted: what a store posts when all its values may have
     /// changed at once (iCloud's account change).
     var observedKeys: [String] {
-        state.withLock { $0.handlers.keys.sorted() }
+        state.withLock { state in state.keys.filter { !$0.value.handlers.isEmpty }.keys.sorted() }
     }
 }
 
