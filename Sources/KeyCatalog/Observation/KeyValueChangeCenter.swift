@@ -52,7 +52,8 @@ public final class KeyValueChangeCenter: Sendable {
     }
 
     /// A key with handlers, or being delivered. A class, so that a delivery finds it again
-    /// without hashing the key; touched only under `state`'s lock.
+    /// without hashing the key. Touched only under `state`'s lock, which makes the run-time
+    /// exclusivity checks of its properties (about 40 instructions an access) needless.
     private final class ObservedKey {
         /// In the order they were added.
         @exclusivity(unchecked) var handlers: [Registration] = []
@@ -295,7 +296,7 @@ public final class KeyValueChangeCenter: Sendable {
     }
 
     /// The value last delivered for `key` while a watcher is attached (`.some(nil)`: a removal);
-    /// `nil` when none was since the key gained observers.
+    /// `nil` when none was since the key gained handlers that take the value.
     func lastDeliveredValue(forKey key: String) -> PropertyListValue?? {
         state.withLock { $0.keys[key]?.lastDelivered ?? nil }
     }
