@@ -41,6 +41,9 @@ public struct CatalogKey<Value: Sendable>: Sendable {
     /// let launchCount = CatalogKey(PersistentKey<Int>("LaunchCount", defaultValue: 0),
     ///                              name: "launchCount", store: .userDefaults(), storeName: "standard")
     /// ```
+    ///
+    /// (Inlinable: a parameterized key's accessor makes one on every call.)
+    @inlinable
     public init<Key: PersistentKeyProtocol>(
         _ key: Key,
         name: String,

@@ -17,6 +17,10 @@ public struct AnyPersistentKey<Value: Sendable>: PersistentKeyProtocol {
     public let base: any PersistentKeyProtocol<Value>
 
     /// `key`, erased.
+    ///
+    /// (Inlinable: specialized for the key's type, the check for an already erased key is
+    /// decided where it is compiled, not by a dynamic cast at each call.)
+    @inlinable
     public init<Key: PersistentKeyProtocol>(_ key: Key) where Key.Value == Value {
         if let key = key as? AnyPersistentKey<Value> {
             self = key

@@ -42,6 +42,7 @@ final class _ReadTracking: @unchecked Sendable {
 
     private let state = _Locked<Known?>(nil)
 
+    @usableFromInline
     init(key: String) {
         self.key = key
     }
