@@ -15,13 +15,19 @@ import KeyCatalog
 /// swift run -c release keycatalog-benchmarks --file-writes [s] # file store writes, small and beside 10 MB
 /// ```
 ///
-/// Each number is the median of 7 timed runs of a calibrated number of iterations (~25 ms a run),
-/// after a warm-up run; results feed a `blackHole` so the optimizer keeps the work.
+/// Each case runs in a process of its own. Each number is the median of 7 timed runs of a
+/// calibrated number of iterations (~25 ms a run), after a warm-up run; results feed a
+/// `blackHole` so the optimizer keeps the work.
 enum Benchmarks {
     static func main(_ arguments: [String]) {
         if arguments.first == "--count" {
             // A child run under valgrind: `--count <case> <typed|raw> <n>`.
             countMode(Array(arguments.dropFirst()))
+            return
+        }
+        if arguments.first == "--time" {
+            // A child run: `--time <case>`.
+            timeMode(arguments.dropFirst().first ?? "")
             return
         }
         if arguments.first == "--stalls" {
@@ -59,18 +65,22 @@ enum Benchmarks {
             valgrindTable(filter: filter)
             return
         }
-        let fixture = BenchmarkFixture()
-        defer { fixture.cleanUp() }
-
         print("| Store | Op | Type | KeyCatalog ns/op | Raw ns/op | Ratio |")
         print("|---|---|---|---:|---:|---:|")
-        for benchmark in fixture.cases where filter.map(benchmark.id.contains) ?? true {
-            // Interleave so that drift (background synchronize, CPU frequency) hits both sides alike.
-            let raw = measure(maxIterations: benchmark.maxIterations, benchmark.raw)
-            let typed = measure(maxIterations: benchmark.maxIterations, benchmark.typed)
-            let raw2 = measure(maxIterations: benchmark.maxIterations, benchmark.raw)
-            let rawBest = min(raw, raw2)
-            print("| \(benchmark.store) | \(benchmark.operation) | \(benchmark.type) | \(format(typed)) | \(format(rawBest)) | \(String(format: "%.2fx", typed / rawBest)) |")
+        // Each case in a process of its own, as under valgrind: a case must not measure what an
+        // earlier one left behind (a catalog read tracks its key for Observation, and the key's
+        // writes then cost more).
+        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        for id in caseIDs(filter: filter) {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = ["--time", id]
+            let output = Pipe()
+            process.standardOutput = output
+            guard (try? process.run()) != nil else { continue }
+            let row = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            print(row, terminator: "")
             fflush(nil)
         }
 
@@ -78,6 +88,26 @@ enum Benchmarks {
             print()
             valgrindTable(filter: filter)
         }
+    }
+
+    /// The cases whose identifier contains `filter` (all without one).
+    static func caseIDs(filter: String?) -> [String] {
+        let fixture = BenchmarkFixture()
+        defer { fixture.cleanUp() }
+        return fixture.cases.map(\.id).filter { filter.map($0.contains) ?? true }
+    }
+
+    /// Times one case, typed between two raw runs so that drift (background synchronize, CPU
+    /// frequency) hits both sides alike, and prints its row.
+    static func timeMode(_ id: String) {
+        let fixture = BenchmarkFixture()
+        defer { fixture.cleanUp() }
+        guard let benchmark = fixture.cases.first(where: { $0.id == id }) else { return }
+        let raw = measure(maxIterations: benchmark.maxIterations, benchmark.raw)
+        let typed = measure(maxIterations: benchmark.maxIterations, benchmark.typed)
+        let raw2 = measure(maxIterations: benchmark.maxIterations, benchmark.raw)
+        let rawBest = min(raw, raw2)
+        print("| \(benchmark.store) | \(benchmark.operation) | \(benchmark.type) | \(format(typed)) | \(format(rawBest)) | \(String(format: "%.2fx", typed / rawBest)) |")
     }
 
     static func format(_ nanoseconds: Double) -> String {
@@ -95,12 +125,8 @@ enum Benchmarks {
             return
         }
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
-        let fixture = BenchmarkFixture()
         // File writes are dominated by fsync, which valgrind does not count: reads only for the file store.
-        let ids = fixture.cases
-            .filter { !($0.store == "file" && $0.operation == "set") && (filter.map($0.id.contains) ?? true) }
-            .map(\.id)
-        fixture.cleanUp()
+        let ids = caseIDs(filter: filter).filter { !$0.hasPrefix("file/set/") }
         let count = 2_000
         let allocations = CommandLine.arguments.contains("--allocations")
         // UserDefaults' counts move between runs by a few hundred instructions (CoreFoundation's
