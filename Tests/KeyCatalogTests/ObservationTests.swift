@@ -145,6 +145,25 @@ struct ObservationTests {
         #expect(store.reads == readsAfterCancel && seen.current == [2], "the value observer is gone")
     }
 
+    /// Observation's tracking of a catalog key holds nothing that holds the store: a store is
+    /// freed with its last user.
+    @Test func aStoreTrackedThroughACatalogKeyIsFreedWithItsLastUser() {
+        weak var freedStore: InMemoryKeyValueStore?
+        weak var freedCenter: KeyValueChangeCenter?
+        do {
+            let store = InMemoryKeyValueStore()
+            let key = CatalogKey(Self.count, name: "count", store: AnyPersistentKeyValueStore(store), storeName: "test")
+            let changed = Flag()
+            withObservationTracking { _ = key.value } onChange: { changed.set() }
+            key.value = 1
+            #expect(changed.isSet)
+            freedStore = store
+            freedCenter = store.keyValueChanges
+        }
+        #expect(freedStore == nil)
+        #expect(freedCenter == nil)
+    }
+
     /// Where a watcher compares each value with the last one delivered, changes that only
     /// Observation's trackers heard do not count as delivered: a value observer that comes later
     /// gets a change back to the value delivered before them.

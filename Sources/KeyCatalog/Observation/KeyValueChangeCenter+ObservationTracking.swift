@@ -108,9 +108,10 @@ final class _ObservationTracking: Observable, Sendable {
         }
         registrar.access(self, keyPath: keyPath)
         guard isNew else { return keyPath }
-        // Unowned, not weak: the center that calls this owns `self` (`observationTracking`), and a
-        // weak reference would move every retain of `self` (one a tracked read) to a slow path.
-        let observation = center.addObserver(forKey: key, readsValue: false) { [unowned self] _ in
+        // Held strongly: no cycle (the observation kept here holds the center weakly), and neither a
+        // weak reference (which moves every retain of `self`, one a tracked read, to a slow path)
+        // nor an unowned one (checked on each call) is free.
+        let observation = center.addObserver(forKey: key, readsValue: false) { _ in
             self.registrar.withMutation(of: self, keyPath: keyPath) {}
         }
         tracked.withLock { $0[key]?.observation = observation }
