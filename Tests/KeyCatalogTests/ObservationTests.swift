@@ -154,7 +154,11 @@ struct ObservationTests {
             let store = InMemoryKeyValueStore()
             let key = CatalogKey(Self.count, name: "count", store: AnyPersistentKeyValueStore(store), storeName: "test")
             let changed = Flag()
-            withObservationTracking { _ = key.value } onChange: { changed.set() }
+            withObservationTracking {
+                _ = key.value
+            } onChange: {
+                changed.set()
+            }
             key.value = 1
             #expect(changed.isSet)
             freedStore = store
