@@ -70,16 +70,21 @@ enum Benchmarks {
         // Each case in a process of its own, as under valgrind: a case must not measure what an
         // earlier one left behind (a catalog read tracks its key for Observation, and the key's
         // writes then cost more).
-        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
         for id in caseIDs(filter: filter) {
             let process = Process()
-            process.executableURL = URL(fileURLWithPath: executable)
+            process.executableURL = URL(fileURLWithPath: executablePath)
             process.arguments = ["--time", id]
             let output = Pipe()
             process.standardOutput = output
-            guard (try? process.run()) != nil else { continue }
-            let row = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
+            var row = ""
+            if (try? process.run()) != nil {
+                row = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                process.waitUntilExit()
+            }
+            if row.isEmpty || process.isRunning || process.terminationStatus != 0 {
+                let parts = id.split(separator: "/")
+                row = "| \(parts.joined(separator: " | ")) | ? | ? | (the child run failed) |\n"
+            }
             print(row, terminator: "")
             fflush(nil)
         }
@@ -88,6 +93,15 @@ enum Benchmarks {
             print()
             valgrindTable(filter: filter)
         }
+    }
+
+    /// This executable, which runs each case again in a child process.
+    static var executablePath: String {
+        #if os(Linux)
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        #else
+        Bundle.main.executablePath ?? CommandLine.arguments[0]
+        #endif
     }
 
     /// The cases whose identifier contains `filter` (all without one).
@@ -124,7 +138,7 @@ enum Benchmarks {
             print("(valgrind not found: no instruction or allocation counts)")
             return
         }
-        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+        let executable = executablePath
         // File writes are dominated by fsync, which valgrind does not count: reads only for the file store.
         let ids = caseIDs(filter: filter).filter { !$0.hasPrefix("file/set/") }
         let count = 2_000

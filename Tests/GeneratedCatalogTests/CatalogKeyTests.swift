@@ -139,6 +139,22 @@ struct CatalogKeyTests {
         }
     }
 
+    @Test("observe(_:onChange:) is not called again for a write of the value a key holds, where the store compares values (a file store)")
+    func observeSkipsAWriteOfAnUnchangedValue() {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("keycatalog-observe-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var stores = StoreKeys.Stores.inMemory()
+        stores.standard = AnyPersistentKeyValueStore(FileKeyValueStore(url: directory.appendingPathComponent("standard.plist")))
+        let keys = StoreKeys(stores: stores)
+        let seen = Recorded<CatalogKeyID>()
+        let observation = keys.observe(keys.$standardFlag) { seen.append($0) }
+        keys.standardFlag = true
+        keys.standardFlag = true
+        keys.standardFlag = false
+        #expect(seen.values.count == 2)
+        observation.cancel()
+    }
+
     @Test("KeyCatalogs gives the catalog set for a type, else one live catalog per type")
     func catalogs() {
         var catalogs = KeyCatalogs()

@@ -189,6 +189,36 @@ struct ObservationTests {
         again.cancel()
     }
 
+    /// A round that reads the value for its value observers, whose last one leaves while it
+    /// reads: the value is not recorded as delivered, so an observer that comes later gets a
+    /// change back to it.
+    @Test func aValueReadWhileTheLastValueObserverLeavesIsNotRecordedAsDelivered() {
+        let directory = TemporaryDirectory()
+        let file = FileKeyValueStore(url: directory.file("gated.plist"))
+        let gated = GatedStore(base: file)
+        let key = CatalogKey(Self.count, name: "count", store: AnyPersistentKeyValueStore(file), storeName: "test")
+        _ = key.value  // tracked from now on: the key stays observed
+        file.set(Self.count, to: 1)
+        let leaving = file.observe(Self.count) { _ in }
+        gated.holdsNextRead()
+        let roundEnded = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            gated.keyValueChanges.postCurrentValue(forKey: "Count", in: gated)
+            roundEnded.signal()
+        }
+        gated.readStarted.wait()  // the round is reading 1 for `leaving`
+        leaving.cancel()
+        gated.continueRead.signal()
+        roundEnded.wait()
+
+        file.set(Self.count, to: 2)  // heard by the tracker only
+        let seen = Locked<[Int]>([])
+        let later = file.observe(Self.count) { seen.append($0) }
+        file.set(Self.count, to: 1)
+        #expect(seen.current == [1])
+        later.cancel()
+    }
+
     @Test func valueThatDoesNotDecodeIsAnnouncedAsTheDefaultAndReported() async {
         let store = InMemoryKeyValueStore()
         let recorder = FailureRecorder()
@@ -206,4 +236,37 @@ struct ObservationTests {
 struct _UncheckedStore: @unchecked Sendable {
     let base: any PersistentKeyValueStore
     init(_ base: any PersistentKeyValueStore) { self.base = base }
+}
+
+/// A store whose next read, once asked, waits for the test: it shares its base's change center.
+final class GatedStore: PersistentKeyValueStore, @unchecked Sendable {
+    let base: any PersistentKeyValueStore
+    let readStarted = DispatchSemaphore(value: 0)
+    let continueRead = DispatchSemaphore(value: 0)
+    private let holdsRead = Locked(false)
+
+    init(base: any PersistentKeyValueStore) {
+        self.base = base
+    }
+
+    func holdsNextRead() { holdsRead.withLock { $0 = true } }
+
+    func persistentValue(forKey key: String) -> PropertyListValue? {
+        let holds = holdsRead.withLock { holds in
+            defer { holds = false }
+            return holds
+        }
+        if holds {
+            readStarted.signal()
+            continueRead.wait()
+        }
+        return base.persistentValue(forKey: key)
+    }
+
+    func hasPersistentValue(forKey key: String) -> Bool { base.hasPersistentValue(forKey: key) }
+    func setPersistentValue(_ value: PropertyListValue, forKey key: String) throws { try base.setPersistentValue(value, forKey: key) }
+    func removePersistentValue(forKey key: String) throws { try base.removePersistentValue(forKey: key) }
+    func registerPersistentValues(_ values: [String: PropertyListValue]) { base.registerPersistentValues(values) }
+    var keyValueChanges: KeyValueChangeCenter { base.keyValueChanges }
+    var persistentStoreDescription: String { "gated \(base.persistentStoreDescription)" }
 }

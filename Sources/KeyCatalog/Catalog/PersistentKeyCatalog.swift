@@ -53,7 +53,7 @@ extension PersistentKeyCatalog {
         var observations: [PersistentKeyObservation] = []
         for key in repeat each keys {
             let id = key.id
-            observations.append(key.store.keyValueChanges.addObserver(forKey: key.key.id, readsValue: false) { _ in onChange(id) })
+            observations.append(key.store.keyValueChanges.addObserver(forKey: key.key.id) { _ in onChange(id) })
         }
         let all = observations
         return PersistentKeyObservation {

@@ -222,7 +222,9 @@ public final class KeyValueChangeCenter: Sendable {
                 round.handlers
                 ?? state.withLock { _ -> [Registration] in
                     // With a watcher. Rounds of one key never overlap, so this is the order
-                    // observers saw.
+                    // observers saw. The value readers may all have gone while the value was read:
+                    // then it is not recorded, as for any round without them.
+                    guard observed.valueReaders > 0 else { return observed.handlers }
                     if let last = observed.lastDelivered, last == value { return [] }
                     observed.lastDelivered = .some(value)
                     return observed.handlers
