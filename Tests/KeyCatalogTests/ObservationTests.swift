@@ -206,10 +206,12 @@ struct ObservationTests {
             gated.keyValueChanges.postCurrentValue(forKey: "Count", in: gated)
             roundEnded.signal()
         }
-        gated.readStarted.wait()  // the round is reading 1 for `leaving`
+        // The round is reading 1 for `leaving`.
+        let reading = gated.readStarted.wait(timeout: .now() + 60)
         leaving.cancel()
         gated.continueRead.signal()
-        roundEnded.wait()
+        #expect(reading == .success, "the round reads the value for its value observer")
+        #expect(roundEnded.wait(timeout: .now() + 60) == .success)
 
         file.set(Self.count, to: 2)  // heard by the tracker only
         let seen = Locked<[Int]>([])
