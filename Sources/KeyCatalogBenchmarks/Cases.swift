@@ -335,6 +335,15 @@ final class BenchmarkFixture {
                 raw: { n in for i in 0..<n { raw.set(i, "bench.int") } }
             ),
             BenchmarkCase(
+                store: "in-memory", operation: "set", type: "String (another key tracked)",
+                typed: { n in
+                    // As in an app whose catalog keys are read: another key is tracked.
+                    blackHole(catalog.int)
+                    for _ in 0..<n { memory.set(BenchmarkKeys.string, to: BenchmarkKeys.stringValue) }
+                },
+                raw: { n in for _ in 0..<n { raw.set(BenchmarkKeys.stringValue, "bench.string") } }
+            ),
+            BenchmarkCase(
                 store: "in-memory", operation: "get", type: "Int",
                 typed: { n in for _ in 0..<n { blackHole(memory.get(BenchmarkKeys.int)) } },
                 raw: { n in for _ in 0..<n { blackHole(raw.get("bench.int") as? Int ?? 0) } }

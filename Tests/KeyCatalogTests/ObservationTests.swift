@@ -221,6 +221,25 @@ struct ObservationTests {
         later.cancel()
     }
 
+    /// Among many observed keys every change is delivered, also after some of them lose their
+    /// observers; keys nobody observes are not (the center's filter of observed keys, rebuilt
+    /// when a key loses its last observer, never hides one that has some).
+    @Test func everyObservedKeyAmongManyIsDeliveredAfterOthersLeave() {
+        let store = InMemoryKeyValueStore()
+        let keys = (0..<400).map { PersistentKey<Int>("key.\($0)" + String(repeating: "x", count: $0 % 9), defaultValue: 0) }
+        let seen = Locked<[String]>([])
+        let observations = keys.map { key in store.observe(key) { _ in seen.append(key.id) } }
+        let unobserved = (0..<400).map { PersistentKey<Int>("other.\($0)", defaultValue: 0) }
+        for key in keys + unobserved { store.set(key, to: 1) }
+        #expect(seen.current == keys.map(\.id))
+
+        for index in stride(from: 0, to: keys.count, by: 2) { observations[index].cancel() }
+        seen.withLock { $0 = [] }
+        for key in keys + unobserved { store.set(key, to: 2) }
+        #expect(seen.current == keys.indices.filter { $0 % 2 == 1 }.map { keys[$0].id })
+        for observation in observations { observation.cancel() }
+    }
+
     @Test func valueThatDoesNotDecodeIsAnnouncedAsTheDefaultAndReported() async {
         let store = InMemoryKeyValueStore()
         let recorder = FailureRecorder()

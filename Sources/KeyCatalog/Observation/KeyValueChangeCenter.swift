@@ -99,6 +99,8 @@ public final class KeyValueChangeCenter: Sendable {
     /// is this one load, inlined into the write, without the lock. (`Atomic` needs macOS 15 and
     /// iOS 18: there, the lock.)
     @usableFromInline let observedKeyCount = Atomic<Int>(0)
+    /// Which keys may have handlers: a post of another key returns without the lock.
+    private let observedKeyFilter = _ObservedKeyFilter()
     #endif
     /// Observation's view of the keys read through catalogs (`_ReadTracking`), made on
     /// first use; `AnyObject` because Observation needs newer Apple platforms than the package.
@@ -128,7 +130,10 @@ public final class KeyValueChangeCenter: Sendable {
             observed.handlers.append(Registration(id: state.nextID, handler: handler, readsValue: readsValue))
             if readsValue { observed.valueReaders += 1 }
             #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
-            if isFirst { observedKeyCount.add(1, ordering: .releasing) }
+            if isFirst {
+                observedKeyFilter.insert(key)
+                observedKeyCount.add(1, ordering: .releasing)
+            }
             #endif
             return (state.nextID, isFirst ? state.watcher : nil)
         }
@@ -146,6 +151,7 @@ public final class KeyValueChangeCenter: Sendable {
                 guard observed.handlers.isEmpty else { return nil }
                 #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
                 observedKeyCount.subtract(1, ordering: .releasing)
+                observedKeyFilter.rebuild(from: state.keys.lazy.filter { !$0.value.handlers.isEmpty }.map(\.key))
                 #endif
                 // Being delivered: the round that ends last removes it.
                 if !observed.isDelivering { state.keys[key] = nil }
@@ -192,11 +198,13 @@ public final class KeyValueChangeCenter: Sendable {
     /// key; loops while changes arrive during a round, so the last round reads after the last change.
     ///
     /// `makeSource` runs only when the key has observers: with none (the common case on every
-    /// write) a post costs one lock and one lookup, and allocates nothing. An observed key costs
-    /// one lookup, and a store read only if some handler uses the value.
+    /// write) a post costs one load, and allocates nothing; a key nobody observes while others
+    /// are observed most often costs a fingerprint of the key (``_ObservedKeyFilter``), else one
+    /// lock and one lookup. An observed key costs one lookup, and a store read only if some
+    /// handler uses the value.
     private func deliver(_ key: String, _ makeSource: () -> Source) {
         #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
-        guard observedKeyCount.load(ordering: .acquiring) > 0 else { return }
+        guard observedKeyCount.load(ordering: .acquiring) > 0, observedKeyFilter.mayContain(key) else { return }
         #endif
         let first = state.withLock { state -> Round? in
             // Nobody observes anything (checked before hashing the key), or not this key.

@@ -1,0 +1,84 @@
+#if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
+import Synchronization
+
+/// Which keys of a ``KeyValueChangeCenter`` may have handlers, read without its lock: 256 bits,
+/// one for each fingerprint of a key (its UTF-8 length, first and last byte).
+///
+/// In an app whose catalog keys are read, some keys are always observed (Observation tracks
+/// them), so every write of any other key would look its key up under the center's lock to find
+/// nobody: a hash of the key, about 470 instructions, most of an in-memory write. A post of a key
+/// whose bit is clear returns at once. A set bit may belong to another key; the center then looks
+/// the key up as before. (`Atomic` needs macOS 15 and iOS 18: there, the lookup.)
+struct _ObservedKeyFilter: ~Copyable, Sendable {
+    private let word0 = Atomic<UInt64>(0)
+    private let word1 = Atomic<UInt64>(0)
+    private let word2 = Atomic<UInt64>(0)
+    private let word3 = Atomic<UInt64>(0)
+
+    init() {}
+
+    /// Whether `key` may have handlers: `false` only if it has none.
+    func mayContain(_ key: String) -> Bool {
+        let (index, mask) = Self.position(of: key)
+        return load(index) & mask != 0
+    }
+
+    /// Sets the bit of `key`, which has gained a handler (under the center's lock).
+    func insert(_ key: String) {
+        let (index, mask) = Self.position(of: key)
+        switch index {
+        case 0: word0.bitwiseOr(mask, ordering: .releasing)
+        case 1: word1.bitwiseOr(mask, ordering: .releasing)
+        case 2: word2.bitwiseOr(mask, ordering: .releasing)
+        default: word3.bitwiseOr(mask, ordering: .releasing)
+        }
+    }
+
+    /// Sets exactly the bits of `keys`, the keys with handlers, after one lost its last (under the
+    /// center's lock). A key among them keeps its bit set throughout.
+    func rebuild(from keys: some Sequence<String>) {
+        var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        for key in keys {
+            let (index, mask) = Self.position(of: key)
+            switch index {
+            case 0: words.0 |= mask
+            case 1: words.1 |= mask
+            case 2: words.2 |= mask
+            default: words.3 |= mask
+            }
+        }
+        word0.store(words.0, ordering: .releasing)
+        word1.store(words.1, ordering: .releasing)
+        word2.store(words.2, ordering: .releasing)
+        word3.store(words.3, ordering: .releasing)
+    }
+
+    private func load(_ index: Int) -> UInt64 {
+        switch index {
+        case 0: word0.load(ordering: .acquiring)
+        case 1: word1.load(ordering: .acquiring)
+        case 2: word2.load(ordering: .acquiring)
+        default: word3.load(ordering: .acquiring)
+        }
+    }
+
+    /// The word and bit of `key`'s fingerprint: its UTF-8 length, first and last byte, mixed by
+    /// multiplication (keys often share a prefix, rarely a length and a last byte too).
+    private static func position(of key: String) -> (index: Int, mask: UInt64) {
+        // The bytes in place (a native string's, or a small string's copied to the stack):
+        // `utf8.first` and `utf8.last` cost about 80 instructions each.
+        let hash = key.utf8.withContiguousStorageIfAvailable(fingerprint) ?? fingerprint(key.utf8)
+        let bit = Int(truncatingIfNeeded: hash >> 56)
+        return (bit >> 6, 1 << UInt64(bit & 63))
+    }
+
+    private static func fingerprint(_ bytes: some BidirectionalCollection<UInt8>) -> UInt64 {
+        var hash = UInt64(truncatingIfNeeded: bytes.count) &* 0x9E37_79B9_7F4A_7C15
+        if let first = bytes.first, let last = bytes.last {
+            hash ^= UInt64(first) &* 0xC2B2_AE3D_27D4_EB4F
+            hash ^= UInt64(last) &* 0x1656_67B1_9E37_79F9
+        }
+        return hash
+    }
+}
+#endif
