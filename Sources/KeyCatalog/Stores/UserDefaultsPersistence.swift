@@ -376,10 +376,11 @@ public enum UserDefaultsPersistence {
                 }
                 return true
             }
-            if isOtherWriter {
-                readCache(of: suite.value)?.forgetMissingKeys()
-                watcher.defaultsDidChange()
-            }
+            if isOtherWriter { readCache(of: suite.value)?.forgetMissingKeys() }
+            // Checked also when the file is this process's own: one of its synchronizations may
+            // have read another process's write before this event came, and noted the file as its
+            // own (values equal to those observers last heard are not posted).
+            watcher.defaultsDidChange()
         }
         return (center, watch)
         #endif
