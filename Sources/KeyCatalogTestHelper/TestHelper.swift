@@ -11,6 +11,7 @@ import KeyCatalog
 /// KeyCatalogTestHelper defaults <suite> set-blocked <key> <int>
 /// KeyCatalogTestHelper defaults <suite> argument-override <key>
 /// KeyCatalogTestHelper defaults <suite> sync-under-argument[-unnamed] <key> -<key> argument   (SyncUnderLaunchArgument.swift)
+/// KeyCatalogTestHelper defaults <suite> hear-write-read-by-own-sync <key>   (OtherProcessWriteReadByOwnSync.swift)
 /// KeyCatalogTestHelper defaults <suite> remove <key>          (`standard` as the suite: UserDefaults.standard)
 /// KeyCatalogTestHelper file <path> set <key> <int> [<string-key> <string>]
 /// KeyCatalogTestHelper file <path> get <key>
@@ -91,6 +92,9 @@ enum TestHelper {
             if arguments.count >= 7 {
                 store.set(PersistentKey<String>(arguments[5], defaultValue: ""), to: arguments[6])
             }
+        case "hear-write-read-by-own-sync":
+            guard arguments[0] == "defaults", let defaults = store as? UserDefaults else { fail("hear-write-read-by-own-sync needs a suite") }
+            OtherProcessWriteReadByOwnSync.run(defaults, suiteName: arguments[1], key: key)
         case "set-exit-mid-sync":
             // Exits while the coalesced synchronize() has taken the suite and not yet written it:
             // the exit hook must wait for that write (it once returned at once, and the value was lost).

@@ -90,11 +90,9 @@ import Testing
     /// A suite's observer hears another process change a key back to the value it had when the
     /// observation began (the watch once compared with that value, not with the last delivered).
     ///
-    /// Also when this process's own coalesced synchronization reads the child's write before the
-    /// file's watch reports it: the watch then took the file for this process's own write and
-    /// checked nothing, and the observer never heard (2 runs in 30 of this suite with four others,
-    /// on 2026-11-25; 0 in 40 since the watch checks on every event). The order is the
-    /// scheduler's, so this test catches that case only sometimes.
+    /// When this process's own coalesced synchronization read the child's write before the file's
+    /// watch reported it, this test failed (2 runs in 30 of this suite with four others); that
+    /// order is the next test's, every time.
     @Test func aSuiteObserverHearsAnotherProcessChangeAKeyBack() throws {
         let suite = TemporarySuite(#function)
         let key = PersistentKey<Int>("Count", defaultValue: 0)
@@ -108,6 +106,19 @@ import Testing
         #expect(elapsed != nil, "the observer never saw the other process's write")
         #expect(suite.defaults.get(key) == 1)
     }
+
+    /// An observer hears another process's write that this process's own coalesced
+    /// synchronization read before the file's watch reported it (the watch took the file for this
+    /// process's own write and checked nothing). In a child process, which holds its
+    /// synchronization while a grandchild writes (OtherProcessWriteReadByOwnSync.swift).
+    #if !canImport(Darwin)
+    @Test func aSuiteObserverHearsAWriteItsOwnSynchronizationRead() throws {
+        let suite = TemporarySuite(#function)
+        let child = try TestHelperExecutable.run(["defaults", suite.name, "hear-write-read-by-own-sync", "Count"])
+        #expect(child.status == 0)
+        #expect(child.output == "heard 3\n")
+    }
+    #endif
 
     /// Only observed keys are announced, each once, and this process's own writes are not
     /// announced a second time when the watch sees the file change.
