@@ -107,6 +107,17 @@ struct ObservationTests {
         observation.cancel()
     }
 
+    /// Reads `key` inside `withObservationTracking`; the flag is set when the tracking fires.
+    private func tracking(_ key: CatalogKey<Int>) -> Flag {
+        let changed = Flag()
+        withObservationTracking {
+            _ = key.value
+        } onChange: {
+            changed.set()
+        }
+        return changed
+    }
+
     /// A catalog key read once stays tracked for Observation; its changes then wake trackers
     /// without reading the store (also where a watcher compares values: the file store), and
     /// value observers beside them still get each value.
@@ -115,12 +126,7 @@ struct ObservationTests {
         let directory = TemporaryDirectory()
         let store = CountingStore(base: inFile ? FileKeyValueStore(url: directory.file("tracked.plist")) : InMemoryKeyValueStore())
         let key = CatalogKey(Self.count, name: "count", store: AnyPersistentKeyValueStore(store), storeName: "test")
-        let changed = Flag()
-        withObservationTracking {
-            _ = key.value
-        } onChange: {
-            changed.set()
-        }
+        let changed = tracking(key)
         let reads = store.reads
         try? store.setPersistentValue(.int(1), forKey: "Count")
         store.keyValueChanges.postCurrentValue(forKey: "Count", in: store)
@@ -129,12 +135,7 @@ struct ObservationTests {
 
         let seen = Locked<[Int]>([])
         let observation = store.observe(Self.count) { seen.append($0) }
-        let again = Flag()
-        withObservationTracking {
-            _ = key.value
-        } onChange: {
-            again.set()
-        }
+        let again = tracking(key)
         try? store.setPersistentValue(.int(2), forKey: "Count")
         store.keyValueChanges.postCurrentValue(forKey: "Count", in: store)
         #expect(again.isSet && seen.current == [2])
@@ -153,12 +154,7 @@ struct ObservationTests {
         do {
             let store = InMemoryKeyValueStore()
             let key = CatalogKey(Self.count, name: "count", store: AnyPersistentKeyValueStore(store), storeName: "test")
-            let changed = Flag()
-            withObservationTracking {
-                _ = key.value
-            } onChange: {
-                changed.set()
-            }
+            let changed = tracking(key)
             key.value = 1
             #expect(changed.isSet)
             freedStore = store
@@ -195,21 +191,25 @@ struct ObservationTests {
     @Test func aValueReadWhileTheLastValueObserverLeavesIsNotRecordedAsDelivered() {
         let directory = TemporaryDirectory()
         let file = FileKeyValueStore(url: directory.file("gated.plist"))
-        let gated = GatedStore(base: file)
+        let gated = CountingStore(base: file)
         let key = CatalogKey(Self.count, name: "count", store: AnyPersistentKeyValueStore(file), storeName: "test")
         _ = key.value  // tracked from now on: the key stays observed
         file.set(Self.count, to: 1)
         let leaving = file.observe(Self.count) { _ in }
-        gated.holdsNextRead()
+        let readStarted = DispatchSemaphore(value: 0), continueRead = DispatchSemaphore(value: 0)
+        gated.beforeNextRead {
+            readStarted.signal()
+            continueRead.wait()
+        }
         let roundEnded = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
             gated.keyValueChanges.postCurrentValue(forKey: "Count", in: gated)
             roundEnded.signal()
         }
         // The round is reading 1 for `leaving`.
-        let reading = gated.readStarted.wait(timeout: .now() + 60)
+        let reading = readStarted.wait(timeout: .now() + 60)
         leaving.cancel()
-        gated.continueRead.signal()
+        continueRead.signal()
         #expect(reading == .success, "the round reads the value for its value observer")
         #expect(roundEnded.wait(timeout: .now() + 60) == .success)
 
@@ -257,37 +257,4 @@ struct ObservationTests {
 struct _UncheckedStore: @unchecked Sendable {
     let base: any PersistentKeyValueStore
     init(_ base: any PersistentKeyValueStore) { self.base = base }
-}
-
-/// A store whose next read, once asked, waits for the test: it shares its base's change center.
-final class GatedStore: PersistentKeyValueStore, @unchecked Sendable {
-    let base: any PersistentKeyValueStore
-    let readStarted = DispatchSemaphore(value: 0)
-    let continueRead = DispatchSemaphore(value: 0)
-    private let holdsRead = Locked(false)
-
-    init(base: any PersistentKeyValueStore) {
-        self.base = base
-    }
-
-    func holdsNextRead() { holdsRead.withLock { $0 = true } }
-
-    func persistentValue(forKey key: String) -> PropertyListValue? {
-        let holds = holdsRead.withLock { holds in
-            defer { holds = false }
-            return holds
-        }
-        if holds {
-            readStarted.signal()
-            continueRead.wait()
-        }
-        return base.persistentValue(forKey: key)
-    }
-
-    func hasPersistentValue(forKey key: String) -> Bool { base.hasPersistentValue(forKey: key) }
-    func setPersistentValue(_ value: PropertyListValue, forKey key: String) throws { try base.setPersistentValue(value, forKey: key) }
-    func removePersistentValue(forKey key: String) throws { try base.removePersistentValue(forKey: key) }
-    func registerPersistentValues(_ values: [String: PropertyListValue]) { base.registerPersistentValues(values) }
-    var keyValueChanges: KeyValueChangeCenter { base.keyValueChanges }
-    var persistentStoreDescription: String { "gated \(base.persistentStoreDescription)" }
 }

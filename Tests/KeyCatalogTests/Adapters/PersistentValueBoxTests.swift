@@ -125,10 +125,12 @@ struct PersistentValueBoxTests {
     }
 }
 
-/// A store that counts its reads, around a real one.
+/// A store that counts its reads, around a real one; a test can run code at the start of its
+/// next read (to hold it there).
 final class CountingStore: PersistentKeyValueStore, @unchecked Sendable {
     let base: any PersistentKeyValueStore
     private let count = Locked(0)
+    private let nextReadAction = Locked<(@Sendable () -> Void)?>(nil)
 
     init(base: any PersistentKeyValueStore) {
         self.base = base
@@ -136,8 +138,18 @@ final class CountingStore: PersistentKeyValueStore, @unchecked Sendable {
 
     var reads: Int { count.current }
 
+    /// Runs `action` at the start of the next read only.
+    func beforeNextRead(_ action: @escaping @Sendable () -> Void) {
+        nextReadAction.withLock { $0 = action }
+    }
+
     func persistentValue(forKey key: String) -> PropertyListValue? {
         count.withLock { $0 += 1 }
+        let action = nextReadAction.withLock { action in
+            defer { action = nil }
+            return action
+        }
+        action?()
         return base.persistentValue(forKey: key)
     }
 
