@@ -240,6 +240,32 @@ struct ObservationTests {
         for observation in observations { observation.cancel() }
     }
 
+    /// A key's fingerprint in the filter of observed keys is the same whether its string is small
+    /// (up to 15 bytes of UTF-8, held in the `String` value, whose bytes the filter reads there)
+    /// or kept in storage: an observer added with one form hears writes made with the other.
+    @Test func anObservedKeyIsHeardWhicheverFormItsStringTakes() {
+        let store = InMemoryKeyValueStore()
+        // Lengths 0, 1, 7, 8, 9, 15 and 16 bytes; "clé.été" is 9 bytes in 7 characters.
+        let names = ["", "k", "key.123", "key.1234", "key.12345", "key.1234567890a", "key.1234567890ab", "clé.été"]
+        for name in names {
+            var stored = String()
+            stored.reserveCapacity(64)
+            stored.append(name)
+            #if arch(x86_64) || arch(arm64)
+            // The discriminator's small-string bit, in the top byte of the value's second word.
+            #expect(unsafeBitCast(stored, to: (UInt64, UInt64).self).1 >> 56 & 0x20 == 0, "\(name.debugDescription) is in storage")
+            #endif
+            for (observed, written) in [(name, stored), (stored, name)] {
+                let seen = Locked<[Int]>([])
+                let observation = store.observe(PersistentKey<Int>(observed, defaultValue: 0)) { seen.append($0) }
+                let value = (store.get(PersistentKey<Int>(written, defaultValue: 0))) + 1
+                store.set(PersistentKey<Int>(written, defaultValue: 0), to: value)
+                #expect(seen.current == [value], "\(name.debugDescription)")
+                observation.cancel()
+            }
+        }
+    }
+
     @Test func valueThatDoesNotDecodeIsAnnouncedAsTheDefaultAndReported() async {
         let store = InMemoryKeyValueStore()
         let recorder = FailureRecorder()

@@ -65,16 +65,26 @@ struct _ObservedKeyFilter: ~Copyable, Sendable {
     /// The word and bit of `key`'s fingerprint: its UTF-8 length, first and last byte, mixed by
     /// multiplication (keys often share a prefix, rarely a length and a last byte too).
     private static func position(of key: String) -> (index: Int, mask: UInt64) {
-        // The bytes in place (a native string's, or a small string's copied to the stack):
-        // `utf8.first` and `utf8.last` cost about 80 instructions each.
-        let hash = key.utf8.withContiguousStorageIfAvailable(fingerprint) ?? fingerprint(key.utf8)
+        // A small string's bytes read from its value, a native string's in place: `utf8.first`
+        // and `utf8.last` cost about 80 instructions each.
+        let hash: UInt64
+        if let small = _SmallUTF8(key) {
+            hash = small.count == 0 ? fingerprint(count: 0) : fingerprint(count: small.count, first: small.byte(at: 0), last: small.byte(at: small.count - 1))
+        } else {
+            hash = key.utf8.withContiguousStorageIfAvailable(fingerprint) ?? fingerprint(key.utf8)
+        }
         let bit = Int(truncatingIfNeeded: hash >> 56)
         return (bit >> 6, 1 << UInt64(bit & 63))
     }
 
     private static func fingerprint(_ bytes: some BidirectionalCollection<UInt8>) -> UInt64 {
-        var hash = UInt64(truncatingIfNeeded: bytes.count) &* 0x9E37_79B9_7F4A_7C15
-        if let first = bytes.first, let last = bytes.last {
+        guard let first = bytes.first, let last = bytes.last else { return fingerprint(count: 0) }
+        return fingerprint(count: bytes.count, first: first, last: last)
+    }
+
+    private static func fingerprint(count: Int, first: UInt8? = nil, last: UInt8? = nil) -> UInt64 {
+        var hash = UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15
+        if let first, let last {
             hash ^= UInt64(first) &* 0xC2B2_AE3D_27D4_EB4F
             hash ^= UInt64(last) &* 0x1656_67B1_9E37_79F9
         }

@@ -23,7 +23,9 @@ extension String: PrimitiveKeyValuePersistible {
     public var primitivePersistentValue: PropertyListValue { .string(self) }
 
     /// The quick scan that ``PropertyListValue/validateForPropertyList()`` starts with: a string
-    /// it flags is built and checked in full.
+    /// it flags is built and checked in full. (Inlinable: a `[String]` write checks every
+    /// element, a small one in about 20 instructions.)
+    @inlinable
     public var _encodesExactly: Bool { !PropertyListValue.mayHoldControlOrSpecialScalar(self) }
 
     @inlinable

@@ -56,9 +56,13 @@ extension PropertyListValue {
     @inlinable
     public func validateForPropertyList() throws(IncompatibilityError) {
         switch self {
-        // Inline, so that a write of a number decides this without a call.
+        // Inline, so that a write of a number, or of a short string with nothing to refuse,
+        // decides this without a call.
         case .bool, .int, .uint, .double, .data, .date: return
-        case .string, .array, .dictionary: try validateContents()
+        case .string(let string):
+            guard !Self.isSmallAndClear(string) else { return }
+            try validateContents()
+        case .array, .dictionary: try validateContents()
         }
     }
 
@@ -156,49 +160,51 @@ extension PropertyListValue {
     /// Whether `string` may hold a C0 control character other than tab, line feed and carriage
     /// return, or a scalar from U+F000 to U+FFFF (U+FEFF, U+FFFE, U+FFFF among them); `false`
     /// means it holds none. The quick test before any check that decodes scalars.
-    @inline(__always)
+    @usableFromInline @inline(__always)
     static func mayHoldControlOrSpecialScalar(_ string: String) -> Bool {
         !isSmallAndClear(string) && mayHoldForbiddenByte(in: string)
     }
 
     /// The scan of ``mayHoldControlOrSpecialScalar(_:)`` beyond small strings, out of line.
-    @inline(never)
-    private static func mayHoldForbiddenByte(in string: String) -> Bool {
+    @usableFromInline @inline(never)
+    static func mayHoldForbiddenByte(in string: String) -> Bool {
         // Over the contiguous UTF-8 bytes (native and small strings have them): iterating
         // `String.UTF8View` index by index cost ~35 instructions a byte.
         string.utf8.withContiguousStorageIfAvailable(mayHoldForbiddenByte) ?? mayHoldForbiddenByteOneByOne(string.utf8)
     }
 
-    /// Whether `string` is a small string (up to 15 bytes of UTF-8, held in the `String` value
-    /// itself) with no byte the scan flags; `false` for any other string, which the scan then
-    /// reads. About 20 instructions, against about 90 for the scan of a small string (which
-    /// copies it out to give its bytes a pointer): a `[String]` write checks every element.
+    /// Whether `string` is a small string (``_SmallUTF8``) with no byte the scan flags; `false`
+    /// for any other string, which the scan then reads. About 20 instructions, against about 90
+    /// for the scan of a small string (which copies it out to give its bytes a pointer): a
+    /// `[String]` write checks every element. StringScanTests puts every forbidden byte at every
+    /// position of every length.
     ///
-    /// It reads the value's two words: on 64-bit platforms the layout of small strings is part
-    /// of the standard library's ABI (the bytes in order, then a discriminator byte whose 0x20
-    /// bit marks a small string and whose low four bits are the count). StringScanTests puts
-    /// every forbidden byte at every position of every length.
-    @inline(__always)
-    private static func isSmallAndClear(_ string: String) -> Bool {
-        #if arch(x86_64) || arch(arm64)
-        let (low, high) = unsafeBitCast(string, to: (UInt64, UInt64).self)
-        let discriminator = high &>> 56
-        guard discriminator & 0x20 != 0 else { return false }
-        let count = discriminator & 0x0F
-        // Bytes past the end (and the discriminator) read as spaces, which pass.
-        let lowKept: UInt64 = count >= 8 ? ~0 : (1 &<< (count &* 8)) &- 1
-        let highKept: UInt64 = count <= 8 ? 0 : (1 &<< ((count &- 8) &* 8)) &- 1
+    /// (Usable from inlinable code: a write of a short string decides its check inline.)
+    @usableFromInline @inline(__always)
+    static func isSmallAndClear(_ string: String) -> Bool {
+        guard let small = _SmallUTF8(string) else { return false }
+        let count = UInt64(truncatingIfNeeded: small.count)
+        // Bytes past the end (and the discriminator) read as spaces, which pass. Up to eight
+        // bytes (most strings in keys' values) are all in the first word.
         let spaces: UInt64 = 0x2020_2020_2020_2020
-        return !isFlagged(low & lowKept | spaces & ~lowKept) && !isFlagged(high & highKept | spaces & ~highKept)
-        #else
-        return false
-        #endif
+        guard count > 8 else {
+            let kept: UInt64 = count == 8 ? ~0 : (1 &<< (count &* 8)) &- 1
+            return !isFlagged(small.low & kept | spaces & ~kept)
+        }
+        let highKept: UInt64 = (1 &<< ((count &- 8) &* 8)) &- 1
+        return !isFlagged(small.low) && !isFlagged(small.high & highKept | spaces & ~highKept)
     }
 
     /// Whether a word of eight UTF-8 bytes may hold a byte below 0x20 or equal to 0xEF.
-    @inline(__always)
-    private static func isFlagged(_ word: UInt64) -> Bool {
-        hasByteBelow(0x20, in: word) || hasByteBelow(1, in: word ^ 0xEFEF_EFEF_EFEF_EFEF)
+    ///
+    /// `(x - 0x0101…01 * n) & ~x & 0x8080…80` is nonzero exactly when some byte of `x` is below
+    /// `n` (at most 0x80), though a borrow may flag a neighbouring byte too ("Bit Twiddling Hacks",
+    /// `hasless`). Both tests, bytes below 0x20 and bytes equal to 0xEF (below 1 once xored with
+    /// 0xEF), are made at once, with no branch between them.
+    @usableFromInline @inline(__always)
+    static func isFlagged(_ word: UInt64) -> Bool {
+        let efs = word ^ 0xEFEF_EFEF_EFEF_EFEF
+        return ((word &- 0x2020_2020_2020_2020) & ~word | (efs &- 0x0101_0101_0101_0101) & ~efs) & 0x8080_8080_8080_8080 != 0
     }
 
     /// Eight bytes at a time while no byte is below 0x20 or equal to 0xEF (the usual case), then
@@ -227,13 +233,6 @@ extension PropertyListValue {
         word = UInt64(littleEndian: word)
         guard isFlagged(word) else { return false }
         return mayHoldForbiddenByteOneByOne(bytes)
-    }
-
-    /// Whether some byte of `word` is below `limit` (at most 0x80): exact, though a borrow may
-    /// flag a neighbouring byte too ("Bit Twiddling Hacks", `hasless`).
-    @inline(__always)
-    private static func hasByteBelow(_ limit: UInt64, in word: UInt64) -> Bool {
-        (word &- 0x0101_0101_0101_0101 &* limit) & ~word & 0x8080_8080_8080_8080 != 0
     }
 
     @inline(__always)

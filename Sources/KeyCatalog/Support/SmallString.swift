@@ -1,0 +1,40 @@
+/// The UTF-8 bytes of a small string, read from the `String` value itself.
+///
+/// A string of up to 15 bytes of UTF-8 is held in the value's two words, with no storage object.
+/// On 64-bit platforms their layout is part of the standard library's ABI: the bytes in order
+/// (little-endian, so the first byte is the low byte of `low`), then a discriminator byte whose
+/// 0x20 bit marks a small string and whose low four bits are the count. Reading them costs a few
+/// instructions; `utf8.withContiguousStorageIfAvailable` copies a small string to the stack
+/// first (about 90), and `utf8.first` and `utf8.last` cost about 80 each.
+@usableFromInline
+struct _SmallUTF8 {
+    /// Bytes 0 to 7.
+    @usableFromInline let low: UInt64
+    /// Bytes 8 to 14, and the discriminator in the top byte.
+    @usableFromInline let high: UInt64
+    /// How many bytes, 0 to 15.
+    @usableFromInline let count: Int
+
+    /// The bytes of `string` if it is small; `nil` for any other string (and on platforms whose
+    /// layout is not read here), whose bytes are then read the usual way.
+    @usableFromInline @inline(__always)
+    init?(_ string: String) {
+        #if arch(x86_64) || arch(arm64)
+        let (low, high) = unsafeBitCast(string, to: (UInt64, UInt64).self)
+        let discriminator = high &>> 56
+        guard discriminator & 0x20 != 0 else { return nil }
+        self.low = low
+        self.high = high
+        count = Int(truncatingIfNeeded: discriminator & 0x0F)
+        #else
+        return nil
+        #endif
+    }
+
+    /// The byte at `index`, which is below ``count``.
+    @inline(__always)
+    func byte(at index: Int) -> UInt8 {
+        let word = index < 8 ? low : high
+        return UInt8(truncatingIfNeeded: word &>> UInt64(truncatingIfNeeded: (index & 7) &* 8))
+    }
+}
