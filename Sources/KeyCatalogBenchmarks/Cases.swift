@@ -59,7 +59,7 @@ struct BenchmarkCatalog: Sendable {
 
     /// A parameterized key's accessor, as generated: a key bound for each call.
     func count(for list: String) -> Int {
-        CatalogKey(PersistentKey<Int>.benchCatalogCount(list: list), name: "count", store: store, storeName: "bench").value
+        CatalogKey(parameterized: PersistentKey<Int>.benchCatalogCount(list: list), name: "count", store: store, storeName: "bench").value
     }
 }
 

@@ -373,7 +373,7 @@ internal struct AppKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// `selectedLayoutID` for these parameters, bound to its store `standard`: observe it, reset it, bind it.
     internal func selectedLayoutIDKey(listID: Swift.String) -> KeyCatalog.CatalogKey<Swift.String?> {
-        KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.String?>.selectedLayoutID(listID: listID), name: "selectedLayoutID", store: self.stores.standard, storeName: "standard")
+        KeyCatalog.CatalogKey(parameterized: KeyCatalog.PersistentKey<Swift.String?>.selectedLayoutID(listID: listID), name: "selectedLayoutID", store: self.stores.standard, storeName: "standard")
     }
 
     /// Moved out of UserDefaults into the keychain store.

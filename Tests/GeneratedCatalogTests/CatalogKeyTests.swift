@@ -101,6 +101,17 @@ struct CatalogKeyTests {
         }
         keys.stores.settingsFile.set(keys.perDocumentFlagKey(id: Self.document).key, to: false)
         #expect(fired.values == ["sharedCounter", "again", "document"])
+        // A parameterized key's binding keeps no tracking object: each read finds its tracking by
+        // storage key, the same one the first read made.
+        withObservationTracking {
+            _ = keys.perDocumentFlag(id: Self.document)
+        } onChange: {
+            fired.append("document again")
+        }
+        keys.setPerDocumentFlag(true, id: UUID())
+        #expect(fired.values == ["sharedCounter", "again", "document"], "another document's key does not trigger")
+        keys.setPerDocumentFlag(true, id: Self.document)
+        #expect(fired.values == ["sharedCounter", "again", "document", "document again"])
     }
 
     private static let document = UUID()

@@ -32,8 +32,9 @@ public struct CatalogKey<Value: Sendable>: Sendable {
     public let name: String
     /// The manifest name of the key's store, like `standard`.
     public let storeName: String
-    /// Registers the key's reads with Observation (`withObservationTracking`, SwiftUI).
-    @usableFromInline let readTracking: _ReadTracking
+    /// Registers the key's reads with Observation (`withObservationTracking`, SwiftUI); `nil` in
+    /// a parameterized key's binding, whose reads are registered by storage key.
+    @usableFromInline let readTracking: _ReadTracking?
 
     /// Binds `key` to `store`; generated catalogs call this for each key.
     ///
@@ -57,6 +58,43 @@ public struct CatalogKey<Value: Sendable>: Sendable {
         readTracking = _ReadTracking(key: key.id)
     }
 
+    /// Binds a key made from parameters, for the few reads and writes of one call: what a
+    /// parameterized key's accessor returns.
+    ///
+    /// ```swift
+    /// func documentScaleKey(documentID: String) -> CatalogKey<Double> {
+    ///     CatalogKey(parameterized: PersistentKey<Double>.documentScale(documentID: documentID),
+    ///                name: "documentScale", store: stores.standard, storeName: "standard")
+    /// }
+    /// ```
+    ///
+    /// It keeps nothing for Observation: each read inside a tracking is registered by the key's
+    /// storage key (one lookup of it), so that a binding made for a single read does not make and
+    /// free a tracking object (about 1,500 instructions on Linux, more than such a read costs).
+    @inlinable
+    public init<Key: PersistentKeyProtocol>(
+        parameterized key: Key,
+        name: String,
+        store: AnyPersistentKeyValueStore,
+        storeName: String
+    ) where Key.Value == Value {
+        self.key = AnyPersistentKey(key)
+        self.store = store
+        self.name = name
+        self.storeName = storeName
+        readTracking = nil
+    }
+
+    /// Registers a read of the key with Observation.
+    @inlinable
+    func trackRead() {
+        if let readTracking {
+            readTracking.track(in: store)
+        } else {
+            _ReadTracking.track(key.id, in: store)
+        }
+    }
+
     /// The key's value in its store; setting it writes there. Same as ``value``.
     @inlinable
     public var wrappedValue: Value {
@@ -76,7 +114,7 @@ public struct CatalogKey<Value: Sendable>: Sendable {
     @inlinable
     public var value: Value {
         get {
-            readTracking.track(in: store)
+            trackRead()
             return store.get(key)
         }
         nonmutating set { store.set(key, to: newValue) }
@@ -84,7 +122,7 @@ public struct CatalogKey<Value: Sendable>: Sendable {
 
     /// Whether the store holds a value for the key (a registered default does not count).
     public var isStored: Bool {
-        readTracking.track(in: store)
+        trackRead()
         return store.contains(key)
     }
 

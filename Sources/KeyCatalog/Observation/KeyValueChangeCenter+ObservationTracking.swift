@@ -60,15 +60,28 @@ final class _ReadTracking: @unchecked Sendable {
             }
             return
         }
-        let center = store.keyValueChanges
-        let tracking = center.observationTrackingObject()
-        let keyPath = tracking.access(key, in: center)
+        let (tracking, keyPath) = Self.access(key, in: store)
         // The first saved stays: another thread may be using its unretained references.
         state.withLock { known in
             if known == nil {
                 known = Known(tracking: tracking, keyPath: keyPath, unretained: (.passUnretained(tracking), .passUnretained(keyPath)))
             }
         }
+    }
+
+    /// Registers a read of `key` in `store` with Observation, finding what it is tracked under by
+    /// its name (for a ``CatalogKey`` that keeps no `_ReadTracking`).
+    @usableFromInline
+    static func track(_ key: String, in store: AnyPersistentKeyValueStore) {
+        guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) else { return }
+        _ = access(key, in: store)
+    }
+
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+    private static func access(_ key: String, in store: AnyPersistentKeyValueStore) -> (_ObservationTracking, KeyPath<_ObservationTracking, Int>) {
+        let center = store.keyValueChanges
+        let tracking = center.observationTrackingObject()
+        return (tracking, tracking.access(key, in: center))
     }
 }
 

@@ -122,9 +122,10 @@ struct CatalogRenderer {
     }
 
     /// `KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int>.launchCount, name: "launchCount", store: stores.standard, storeName: "standard")`,
-    /// written into the current line.
-    private func writeBinding(of key: KeyDeclaration, storesExpression: String, into writer: inout CodeWriter) {
-        writer.write("KeyCatalog.CatalogKey(")
+    /// written into the current line; `CatalogKey(parameterized: …)` for a parameterized key's
+    /// accessor, which binds a key on every call.
+    private func writeBinding(of key: KeyDeclaration, storesExpression: String, parameterized: Bool = false, into writer: inout CodeWriter) {
+        writer.write(parameterized ? "KeyCatalog.CatalogKey(parameterized: " : "KeyCatalog.CatalogKey(")
         writeOwner(of: key, into: &writer)
         writer.write(".")
         writer.write(KeyAccessorRenderer.reference(to: key))
@@ -231,7 +232,7 @@ struct CatalogRenderer {
         writer.line(access + " func " + accessor + "(" + parameters + ") -> KeyCatalog.CatalogKey<" + valueType + "> {")
         writer.indented { writer in
             writer.startLine()
-            writeBinding(of: key, storesExpression: "self.stores", into: &writer)
+            writeBinding(of: key, storesExpression: "self.stores", parameterized: true, into: &writer)
             writer.endLine()
         }
         writer.line("}")

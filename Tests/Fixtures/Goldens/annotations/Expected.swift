@@ -150,7 +150,7 @@ internal struct AnnotatedKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     /// `oldPerListFlag` for these parameters, bound to its store `standard`: observe it, reset it, bind it.
     @available(*, deprecated, message: "Gone.")
     internal func oldPerListFlagKey(listID: Swift.String) -> KeyCatalog.CatalogKey<Swift.Bool> {
-        KeyCatalog.CatalogKey(_DeprecatedKeyDefinitions.oldPerListFlag(listID: listID), name: "oldPerListFlag", store: self.stores.standard, storeName: "standard")
+        KeyCatalog.CatalogKey(parameterized: _DeprecatedKeyDefinitions.oldPerListFlag(listID: listID), name: "oldPerListFlag", store: self.stores.standard, storeName: "standard")
     }
 
     @available(*, deprecated, message: "Debug menus moved.")

@@ -181,7 +181,7 @@ internal struct DebugKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// `debugOverride` for these parameters, bound to its store `standard`: observe it, reset it, bind it.
     internal func debugOverrideKey(feature: Swift.String) -> KeyCatalog.CatalogKey<Swift.Bool> {
-        KeyCatalog.CatalogKey(KeyCatalog.PersistentDebugKey<Swift.Bool>.debugOverride(feature: feature), name: "debugOverride", store: self.stores.standard, storeName: "standard")
+        KeyCatalog.CatalogKey(parameterized: KeyCatalog.PersistentDebugKey<Swift.Bool>.debugOverride(feature: feature), name: "debugOverride", store: self.stores.standard, storeName: "standard")
     }
 
     // MARK: - Registration table

@@ -164,7 +164,7 @@ internal struct KeywordKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// `static` for these parameters, bound to its store `standard`: observe it, reset it, bind it.
     internal func staticKey(`for`: Swift.String, `in`: Swift.Int) -> KeyCatalog.CatalogKey<Swift.Double> {
-        KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Double>.`static`(for: `for`, in: `in`), name: "static", store: self.stores.standard, storeName: "standard")
+        KeyCatalog.CatalogKey(parameterized: KeyCatalog.PersistentKey<Swift.Double>.`static`(for: `for`, in: `in`), name: "static", store: self.stores.standard, storeName: "standard")
     }
 
     @KeyCatalog.CatalogKey internal var `async`: Swift.Bool

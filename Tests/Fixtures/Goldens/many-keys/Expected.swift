@@ -726,7 +726,7 @@ public struct ManyKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// `draft` for these parameters, bound to its store `scratch`: observe it, reset it, bind it.
     public func draftKey(documentID: Swift.String) -> KeyCatalog.CatalogKey<Swift.String> {
-        KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.String>.draft(documentID: documentID), name: "draft", store: self.stores.scratch, storeName: "scratch")
+        KeyCatalog.CatalogKey(parameterized: KeyCatalog.PersistentKey<Swift.String>.draft(documentID: documentID), name: "draft", store: self.stores.scratch, storeName: "scratch")
     }
 
     @available(*, deprecated, message: "Use 'setting1' instead.")

@@ -114,7 +114,7 @@ internal struct ParameterizedKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatal
 
     /// `selectedLayoutID` for these parameters, bound to its store `standard`: observe it, reset it, bind it.
     internal func selectedLayoutIDKey(listID: Swift.String) -> KeyCatalog.CatalogKey<Swift.String?> {
-        KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.String?>.selectedLayoutID(listID: listID), name: "selectedLayoutID", store: self.stores.standard, storeName: "standard")
+        KeyCatalog.CatalogKey(parameterized: KeyCatalog.PersistentKey<Swift.String?>.selectedLayoutID(listID: listID), name: "selectedLayoutID", store: self.stores.standard, storeName: "standard")
     }
 
     internal func pageSize(index: Swift.Int) -> Swift.Int {
@@ -128,7 +128,7 @@ internal struct ParameterizedKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatal
 
     /// `pageSize` for these parameters, bound to its store `standard`: observe it, reset it, bind it.
     internal func pageSizeKey(index: Swift.Int) -> KeyCatalog.CatalogKey<Swift.Int> {
-        KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int>.pageSize(index: index), name: "pageSize", store: self.stores.standard, storeName: "standard")
+        KeyCatalog.CatalogKey(parameterized: KeyCatalog.PersistentKey<Swift.Int>.pageSize(index: index), name: "pageSize", store: self.stores.standard, storeName: "standard")
     }
 
     internal func documentScale(documentID: Foundation.UUID) -> Swift.Double {
@@ -142,7 +142,7 @@ internal struct ParameterizedKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatal
 
     /// `documentScale` for these parameters, bound to its store `standard`: observe it, reset it, bind it.
     internal func documentScaleKey(documentID: Foundation.UUID) -> KeyCatalog.CatalogKey<Swift.Double> {
-        KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Double>.documentScale(documentID: documentID), name: "documentScale", store: self.stores.standard, storeName: "standard")
+        KeyCatalog.CatalogKey(parameterized: KeyCatalog.PersistentKey<Swift.Double>.documentScale(documentID: documentID), name: "documentScale", store: self.stores.standard, storeName: "standard")
     }
 
     internal func cellWidth(tableID: Foundation.UUID, column: Swift.Int) -> Swift.Double? {
@@ -156,7 +156,7 @@ internal struct ParameterizedKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatal
 
     /// `cellWidth` for these parameters, bound to its store `standard`: observe it, reset it, bind it.
     internal func cellWidthKey(tableID: Foundation.UUID, column: Swift.Int) -> KeyCatalog.CatalogKey<Swift.Double?> {
-        KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Double?>.cellWidth(tableID: tableID, column: column), name: "cellWidth", store: self.stores.standard, storeName: "standard")
+        KeyCatalog.CatalogKey(parameterized: KeyCatalog.PersistentKey<Swift.Double?>.cellWidth(tableID: tableID, column: column), name: "cellWidth", store: self.stores.standard, storeName: "standard")
     }
 
     internal func draft(accountID: Swift.String) -> Swift.String {
@@ -170,7 +170,7 @@ internal struct ParameterizedKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatal
 
     /// `draft` for these parameters, bound to its store `standard`: observe it, reset it, bind it.
     internal func draftKey(accountID: Swift.String) -> KeyCatalog.CatalogKey<Swift.String> {
-        KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.String>.draft(accountID: accountID), name: "draft", store: self.stores.standard, storeName: "standard")
+        KeyCatalog.CatalogKey(parameterized: KeyCatalog.PersistentKey<Swift.String>.draft(accountID: accountID), name: "draft", store: self.stores.standard, storeName: "standard")
     }
 
     /// A keyword parameter and a literal '\(' in the key.
@@ -185,7 +185,7 @@ internal struct ParameterizedKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatal
 
     /// `filterTags` for these parameters, bound to its store `standard`: observe it, reset it, bind it.
     internal func filterTagsKey(`for`: Swift.String) -> KeyCatalog.CatalogKey<[Swift.String]> {
-        KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[Swift.String]>.filterTags(for: `for`), name: "filterTags", store: self.stores.standard, storeName: "standard")
+        KeyCatalog.CatalogKey(parameterized: KeyCatalog.PersistentKey<[Swift.String]>.filterTags(for: `for`), name: "filterTags", store: self.stores.standard, storeName: "standard")
     }
 
     internal func filterLimit(newValue: Swift.Int) -> Swift.Int {
@@ -199,7 +199,7 @@ internal struct ParameterizedKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatal
 
     /// `filterLimit` for these parameters, bound to its store `standard`: observe it, reset it, bind it.
     internal func filterLimitKey(newValue: Swift.Int) -> KeyCatalog.CatalogKey<Swift.Int> {
-        KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int>.filterLimit(newValue: newValue), name: "filterLimit", store: self.stores.standard, storeName: "standard")
+        KeyCatalog.CatalogKey(parameterized: KeyCatalog.PersistentKey<Swift.Int>.filterLimit(newValue: newValue), name: "filterLimit", store: self.stores.standard, storeName: "standard")
     }
 
     // MARK: - Registration table

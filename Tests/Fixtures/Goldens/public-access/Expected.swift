@@ -129,7 +129,7 @@ public struct PublicKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// `publicTitle` for these parameters, bound to its store `standard`: observe it, reset it, bind it.
     public func publicTitleKey(id: Swift.Int) -> KeyCatalog.CatalogKey<Swift.String> {
-        KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.String>.publicTitle(id: id), name: "publicTitle", store: self.stores.standard, storeName: "standard")
+        KeyCatalog.CatalogKey(parameterized: KeyCatalog.PersistentKey<Swift.String>.publicTitle(id: id), name: "publicTitle", store: self.stores.standard, storeName: "standard")
     }
 
     @KeyCatalog.CatalogKey public var publicDebug: Swift.Bool

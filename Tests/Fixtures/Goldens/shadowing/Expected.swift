@@ -103,7 +103,7 @@ internal struct ShadowingKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// `pageCount` for these parameters, bound to its store `name`: observe it, reset it, bind it.
     internal func pageCountKey(stores: Swift.String, migration: Swift.Int) -> KeyCatalog.CatalogKey<Swift.Int> {
-        KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int>.pageCount(stores: stores, migration: migration), name: "pageCount", store: self.stores.name, storeName: "name")
+        KeyCatalog.CatalogKey(parameterized: KeyCatalog.PersistentKey<Swift.Int>.pageCount(stores: stores, migration: migration), name: "pageCount", store: self.stores.name, storeName: "name")
     }
 
     /// An app type named like PersistentKey's `id`, made by a Swift default (found by Scripts/fuzz.py, seed 1964).

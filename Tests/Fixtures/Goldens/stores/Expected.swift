@@ -187,7 +187,7 @@ package struct StoreKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// `perDocumentFlag` for these parameters, bound to its store `settingsFile`: observe it, reset it, bind it.
     package func perDocumentFlagKey(id: Foundation.UUID) -> KeyCatalog.CatalogKey<Swift.Bool> {
-        KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Bool>.perDocumentFlag(id: id), name: "perDocumentFlag", store: self.stores.settingsFile, storeName: "settingsFile")
+        KeyCatalog.CatalogKey(parameterized: KeyCatalog.PersistentKey<Swift.Bool>.perDocumentFlag(id: id), name: "perDocumentFlag", store: self.stores.settingsFile, storeName: "settingsFile")
     }
 
     // MARK: - Registration table

@@ -142,7 +142,7 @@ internal struct TransformKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// `score` for these parameters, bound to its store `standard`: observe it, reset it, bind it.
     internal func scoreKey(level: Swift.Int) -> KeyCatalog.CatalogKey<Swift.Int> {
-        KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int>.score(level: level), name: "score", store: self.stores.standard, storeName: "standard")
+        KeyCatalog.CatalogKey(parameterized: KeyCatalog.PersistentKey<Swift.Int>.score(level: level), name: "score", store: self.stores.standard, storeName: "standard")
     }
 
     // MARK: - Registration table
