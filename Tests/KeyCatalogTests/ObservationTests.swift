@@ -245,7 +245,7 @@ struct ObservationTests {
     /// or kept in storage: an observer added with one form hears writes made with the other.
     @Test func anObservedKeyIsHeardWhicheverFormItsStringTakes() {
         let store = InMemoryKeyValueStore()
-        // Lengths 0, 1, 7, 8, 9, 15 and 16 bytes; "clé.été" is 9 bytes in 7 characters.
+        // Lengths 0, 1, 7, 8, 9, 15 and 16 bytes; "clé.été" is 10 bytes in 7 characters.
         let names = ["", "k", "key.123", "key.1234", "key.12345", "key.1234567890a", "key.1234567890ab", "clé.été"]
         for name in names {
             var stored = String()

@@ -6,11 +6,13 @@ import Testing
 /// for what a property list cannot hold. These put each such scalar at every position of strings
 /// of every length around the eight-byte words, so a scan that skips a byte or a word's tail fails.
 @Suite struct StringScanTests {
-    /// Scalars no property list may hold, and how the failure names them.
-    static let forbidden: [(scalar: Unicode.Scalar, name: String)] = [
-        ("\u{0}", "U+0000"), ("\u{1}", "U+0001"), ("\u{8}", "U+0008"), ("\u{B}", "U+000B"), ("\u{1F}", "U+001F"),
-        ("\u{FFFE}", "U+FFFE"), ("\u{FFFF}", "U+FFFF"),
-    ]
+    /// Every scalar no property list may hold (the C0 controls but tab, line feed and carriage
+    /// return; U+FFFE and U+FFFF), and how the failure names it.
+    static let forbidden: [(scalar: Unicode.Scalar, name: String)] =
+        ((0x00...0x1F).filter { ![0x09, 0x0A, 0x0D].contains($0) } + [0xFFFE, 0xFFFF]).map { value in
+            let hex = String(value, radix: 16, uppercase: true)
+            return (Unicode.Scalar(value)!, "U+" + String(repeating: "0", count: 4 - hex.count) + hex)
+        }
 
     /// Scalars that must go through: whitespace controls, and neighbours of the forbidden bytes
     /// (0x20, 0x7F, U+EFFF and U+F000 whose UTF-8 starts with 0xEE and 0xEF, U+FEFF inside a string).

@@ -26,8 +26,8 @@ extension KeyValueChangeCenter {
 ///
 /// What a ``CatalogKey`` keeps so that registering each of its reads with Observation costs a
 /// lock and a thread-local check: once its store's center observes the key, the center's tracking
-/// object and the key path the reads are tracked under. (Finding them by the key's name costs a
-/// hash of it, about 1,000 instructions a read.)
+/// object and the key path the reads are tracked under. (Finding them by the key's name costs two
+/// locks and a hash of it: about 1,100 instructions a read of a 17-byte key, by callgrind.)
 @usableFromInline
 final class _ReadTracking: @unchecked Sendable {
     // @unchecked: `state` is behind its lock; the objects in it are Sendable.

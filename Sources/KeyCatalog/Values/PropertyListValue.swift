@@ -176,8 +176,8 @@ extension PropertyListValue {
     /// Whether `string` is a small string (``_SmallUTF8``) with no byte the scan flags; `false`
     /// for any other string, which the scan then reads. About 20 instructions, against about 90
     /// for the scan of a small string (which copies it out to give its bytes a pointer): a
-    /// `[String]` write checks every element. StringScanTests puts every forbidden byte at every
-    /// position of every length.
+    /// `[String]` write checks every element. StringScanTests puts every forbidden scalar at every
+    /// position of every length up to 24 bytes.
     ///
     /// (Usable from inlinable code: a write of a short string decides its check inline.)
     @usableFromInline @inline(__always)
