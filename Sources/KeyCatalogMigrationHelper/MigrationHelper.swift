@@ -5,8 +5,8 @@ import KeyCatalog
 /// so that a test can kill it with SIGKILL at any point and check what a rerun makes of it.
 ///
 /// ```
-/// KeyCatalogMigrationHelper move <from.plist> <to.plist> <count>
-/// KeyCatalogMigrationHelper rename <file.plist> <count>
+/// KeyCatalogMigrationHelper move <from.plist> <to.plist> <count> [--stop-after <n>]
+/// KeyCatalogMigrationHelper rename <file.plist> <count> [--stop-after <n>]
 /// KeyCatalogMigrationHelper standard <name> (registered-only | stored-equal-to-default)
 /// ```
 ///
@@ -14,7 +14,9 @@ import KeyCatalog
 /// decimal digits. `move` moves the values from one file to another, `rename` within one file.
 /// The helper prints `started` before the first migration, `wrote <n>` after the n-th write or
 /// removal of either file returned (so that a test can kill it right after a given one), and
-/// `done <report summary>` after.
+/// `done <report summary>` after. With `--stop-after <n>` it stops itself (SIGSTOP) right after
+/// printing `wrote <n>` (`started` for 0), so that a test's SIGKILL lands exactly there, however
+/// long the test takes to send it.
 /// It sets nothing up: the test writes the old values before starting it.
 ///
 /// `standard` migrates `<name>.old` (42) into `<name>.count` in `UserDefaults.standard` after
@@ -29,9 +31,16 @@ enum MigrationHelper {
             migrateInStandard(name: arguments[1], storingTheDefault: arguments[2] == "stored-equal-to-default")
             return
         }
+        var arguments = arguments
+        var stopAfter: Int?
+        if arguments.count >= 2, arguments[arguments.count - 2] == "--stop-after" {
+            guard let count = Int(arguments[arguments.count - 1]), count >= 0 else { fail("bad --stop-after '\(arguments[arguments.count - 1])'") }
+            stopAfter = count
+            arguments.removeLast(2)
+        }
         let stores: [String: AnyPersistentKeyValueStore]
         let countArgument: String
-        let writes = WriteCounter()
+        let writes = WriteCounter(stopAfter: stopAfter)
         func store(_ path: String) -> AnyPersistentKeyValueStore {
             AnyPersistentKeyValueStore(CountingStore(base: FileKeyValueStore(url: URL(fileURLWithPath: path)), writes: writes))
         }
@@ -49,6 +58,7 @@ enum MigrationHelper {
         guard let count = Int(countArgument), count > 0 else { fail("bad count '\(countArgument)'") }
 
         FileHandle.standardOutput.write(Data("started\n".utf8))
+        if stopAfter == 0 { raise(SIGSTOP) }
         let report = KeyMigrator.run(migrations(count: count)) { stores[$0] }
         FileHandle.standardOutput.write(
             Data("done \(report.migrated.count) migrated, \(report.skipped.count) skipped, \(report.failed.count) failed\n".utf8)
@@ -102,16 +112,23 @@ enum MigrationHelper {
     }
 }
 
-/// The writes both files of a migration have made, printed as each returns.
+/// The writes both files of a migration have made, printed as each returns; the process stops
+/// itself after the `stopAfter`-th.
 final class WriteCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
+    private let stopAfter: Int?
+
+    init(stopAfter: Int?) {
+        self.stopAfter = stopAfter
+    }
 
     func wrote() {
         lock.lock()
         defer { lock.unlock() }
         count += 1
         FileHandle.standardOutput.write(Data("wrote \(count)\n".utf8))
+        if count == stopAfter { raise(SIGSTOP) }
     }
 }
 

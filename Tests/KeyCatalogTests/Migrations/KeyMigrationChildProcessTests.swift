@@ -9,8 +9,8 @@ struct KeyMigrationChildProcessTests {
     struct Kill: Sendable, CustomTestStringConvertible {
         enum Mode: String, Sendable { case move, rename }
         let mode: Mode
-        /// After how many writes (or removals) of the child's it is killed: it goes on writing
-        /// until the signal lands, a few more at most.
+        /// After how many writes (or removals) of the child's it is killed: it stops itself right
+        /// after that one (`--stop-after`), so the kill lands there however loaded the machine is.
         let afterWrites: Int
         /// Whether the rerun is the child again (to completion) rather than this process.
         let rerunInChild: Bool
@@ -45,7 +45,7 @@ struct KeyMigrationChildProcessTests {
             ? ["move", from.path, to.path, "\(Self.count)"]
             : ["rename", from.path, "\(Self.count)"]
 
-        let child = try MigrationHelperExecutable.start(arguments)
+        let child = try MigrationHelperExecutable.start(arguments + ["--stop-after", "\(kill.afterWrites)"])
         try Self.waitForLine(kill.afterWrites == 0 ? "started" : "wrote \(kill.afterWrites)", from: child)
         Foundation.kill(child.processIdentifier, SIGKILL)
         child.waitUntilExit()
