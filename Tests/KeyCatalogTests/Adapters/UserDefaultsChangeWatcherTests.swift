@@ -10,19 +10,29 @@ struct UserDefaultsChangeWatcherTests {
     static let dotted = PersistentKey<String>("com.example.theme", defaultValue: "light")
 
     let suite = TemporarySuite()
+    /// An instance of the suite that KeyCatalog did not open by name, so its center has no watcher
+    /// until a test attaches one (a suite opened by name gets the Linux file watch, which would
+    /// also deliver whenever any test's synchronization rewrites this suite's file, at any point
+    /// of a test). Each trigger here is the test's own.
+    var defaults: UserDefaults { instance.defaults }
+    private let instance: UnopenedSuiteInstance
+
+    init() {
+        instance = UnopenedSuiteInstance(suite)
+    }
 
     @Test func aPlainWriteReachesObserveAfterTheTrigger() {
-        let watcher = _UserDefaultsChangeWatcher.attach(to: suite.defaults)
+        let watcher = _UserDefaultsChangeWatcher.attach(to: defaults)
         let seen = Locked<[Int]>([])
-        let observation = suite.defaults.observe(Self.count) { seen.append($0) }
+        let observation = defaults.observe(Self.count) { seen.append($0) }
         #expect(watcher.watchedKeys == ["Count"])
 
-        suite.defaults.set(7, forKey: "Count")
+        defaults.set(7, forKey: "Count")
         #expect(seen.current.isEmpty, "Foundation on Linux announces nothing")
         watcher.defaultsDidChange()
         #expect(seen.current == [7])
 
-        suite.defaults.removeObject(forKey: "Count")
+        defaults.removeObject(forKey: "Count")
         watcher.defaultsDidChange()
         #expect(seen.current == [7, 0])
         observation.cancel()
@@ -30,8 +40,8 @@ struct UserDefaultsChangeWatcherTests {
     }
 
     @Test func aPlainWriteReachesValuesForAfterTheTrigger() async {
-        let watcher = _UserDefaultsChangeWatcher.attach(to: suite.defaults)
-        var values = suite.defaults.values(for: Self.count).makeAsyncIterator()
+        let watcher = _UserDefaultsChangeWatcher.attach(to: defaults)
+        var values = defaults.values(for: Self.count).makeAsyncIterator()
         #expect(await values.next() == 0)
         UserDefaults(suiteName: suite.name)!.set(3, forKey: "Count")  // another instance of the suite
         watcher.defaultsDidChange()
@@ -39,45 +49,43 @@ struct UserDefaultsChangeWatcherTests {
     }
 
     @Test func equalValuesAreNotPostedAgain() {
-        let watcher = _UserDefaultsChangeWatcher.attach(to: suite.defaults)
+        let watcher = _UserDefaultsChangeWatcher.attach(to: defaults)
         let seen = Locked<[Int]>([])
-        let observation = suite.defaults.observe(Self.count) { seen.append($0) }
+        let observation = defaults.observe(Self.count) { seen.append($0) }
 
-        suite.defaults.set(1, forKey: "Count")
+        defaults.set(1, forKey: "Count")
         watcher.defaultsDidChange()
         watcher.defaultsDidChange()
         watcher.keyValueObservingDidFire(forKey: "Count")
         #expect(seen.current == [1], "one change, announced three times")
 
         // KeyCatalog's own write, then Foundation's announcement of it (as on Apple platforms).
-        suite.defaults.set(Self.count, to: 2)
+        defaults.set(Self.count, to: 2)
         watcher.keyValueObservingDidFire(forKey: "Count")
         #expect(seen.current == [1, 2])
         // Foundation's announcement first, then KeyCatalog's post.
-        suite.defaults.set(3, forKey: "Count")
+        defaults.set(3, forKey: "Count")
         watcher.keyValueObservingDidFire(forKey: "Count")
-        suite.defaults.keyValueChanges.post(key: "Count", value: .int(3))
+        defaults.keyValueChanges.post(key: "Count", value: .int(3))
         #expect(seen.current == [1, 2, 3])
         // Writing the same value again changes nothing.
-        suite.defaults.set(Self.count, to: 3)
+        defaults.set(Self.count, to: 3)
         #expect(seen.current == [1, 2, 3])
         observation.cancel()
     }
 
     @Test func aValueWrittenBeforeTheFirstObserverIsNotAChange() {
-        suite.defaults.set(5, forKey: "Count")
-        let watcher = _UserDefaultsChangeWatcher.attach(to: suite.defaults)
+        defaults.set(5, forKey: "Count")
+        let watcher = _UserDefaultsChangeWatcher.attach(to: defaults)
         let seen = Locked<[Int]>([])
-        let observation = suite.defaults.observe(Self.count) { seen.append($0) }
+        let observation = defaults.observe(Self.count) { seen.append($0) }
         watcher.defaultsDidChange()
         #expect(seen.current.isEmpty)
         observation.cancel()
     }
 
     @Test func keysWithDotsAreCheckedOnTheNotificationAndNeverRegisteredForKeyValueObserving() {
-        // An instance of its own, which KeyCatalog did not open by name: its center has no watcher
-        // yet (a suite opened by name gets the Linux file watcher), so this one, with KVO, attaches.
-        let defaults = UserDefaults(suiteName: suite.name)!
+        // `defaults` has no watcher yet, so this one, with KVO, attaches.
         let registrar = RecordingRegistrar()
         let watcher = _UserDefaultsChangeWatcher.attach(to: defaults, keyValueObserving: registrar)
         let themes = Locked<[String]>([])
@@ -106,22 +114,22 @@ struct UserDefaultsChangeWatcherTests {
 
     @Test func observersBeforeTheWatcherAreWatched() {
         let seen = Locked<[Int]>([])
-        let observation = suite.defaults.observe(Self.count) { seen.append($0) }
-        let watcher = _UserDefaultsChangeWatcher.attach(to: suite.defaults)
-        #expect(_UserDefaultsChangeWatcher.attach(to: suite.defaults) === watcher, "one watcher per center")
-        suite.defaults.set(9, forKey: "Count")
+        let observation = defaults.observe(Self.count) { seen.append($0) }
+        let watcher = _UserDefaultsChangeWatcher.attach(to: defaults)
+        #expect(_UserDefaultsChangeWatcher.attach(to: defaults) === watcher, "one watcher per center")
+        defaults.set(9, forKey: "Count")
         watcher.defaultsDidChange()
         #expect(seen.current == [9])
         observation.cancel()
     }
 
     @Test func aValueOfTheWrongTypeIsReportedAndObserversGetTheDefault() {
-        let watcher = _UserDefaultsChangeWatcher.attach(to: suite.defaults)
+        let watcher = _UserDefaultsChangeWatcher.attach(to: defaults)
         let seen = Locked<[Int]>([])
-        let observation = suite.defaults.observe(Self.count) { seen.append($0) }
+        let observation = defaults.observe(Self.count) { seen.append($0) }
         let recorder = FailureRecorder()
         recorder.record {
-            suite.defaults.set("twelve", forKey: "Count")
+            defaults.set("twelve", forKey: "Count")
             watcher.defaultsDidChange()
         }
         #expect(seen.current == [0])
@@ -132,14 +140,24 @@ struct UserDefaultsChangeWatcherTests {
 
     @Test func theModelOfPersistentValueFollowsAPlainWrite() async throws {
         guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) else { return }
-        let watcher = _UserDefaultsChangeWatcher.attach(to: suite.defaults)
-        let model = await PersistentValueModel(Self.count, store: suite.defaults)
-        suite.defaults.set(11, forKey: "Count")
+        let watcher = _UserDefaultsChangeWatcher.attach(to: defaults)
+        let model = await PersistentValueModel(Self.count, store: defaults)
+        defaults.set(11, forKey: "Count")
         watcher.keyValueObservingDidFire(forKey: "Count")
         for _ in 0..<200 where await model.value != 11 {
             try await Task.sleep(for: .milliseconds(5))
         }
         #expect(await model.value == 11)
+    }
+}
+
+/// An instance of a suite made with `UserDefaults(suiteName:)`, not opened by name through
+/// KeyCatalog. (`@unchecked Sendable`: UserDefaults is thread-safe, but not marked so on Linux.)
+final class UnopenedSuiteInstance: @unchecked Sendable {
+    let defaults: UserDefaults
+
+    init(_ suite: TemporarySuite) {
+        defaults = UserDefaults(suiteName: suite.name)!
     }
 }
 
