@@ -57,15 +57,29 @@ struct StoreCatalogTests {
         checkRoundTrip("scratchItems", get: { keys.scratchItems }, set: { keys.scratchItems = $0 }, default: [], sample: ["b"])
         #expect(suites[1].defaults.integer(forKey: "sharedCounter") == 5)
         #expect(suites[0].defaults.object(forKey: "sharedCounter") == nil)
-
-        // UserDefaults' registration domain is one per process, shared by every suite.
-        StoreKeys.register(in: suites[6].defaults)
-        #expect(suites[6].defaults.object(forKey: "standardFlag") as? Bool == false, "register(in:) takes the UserDefaults-backed keys")
-        #expect(suites[6].defaults.object(forKey: "cloudNote") == nil, "…and not the others")
-        keys.register()
-        #expect(suites[6].defaults.object(forKey: "cloudNote") as? String == "", "register() registers every key in its store")
         keys.reset()
         #expect(keys.sharedCounter == 0 && keys.sessionToken == nil && keys.scratchItems == [])
+    }
+
+    @Test("register(in:) takes the UserDefaults-backed keys, register() every key in its store")
+    func registration() async {
+        // UserDefaults' registration domain is one per process, shared by every suite: the golden's
+        // fixed storage keys registered here would be read by every other test's suite. So this
+        // runs in a child process of its own.
+        await #expect(processExitsWith: .success) {
+            let suites = (0..<7).map { TemporarySuite("registration\($0)") }
+            let keys = StoreKeys(
+                stores: .init(
+                    standard: suites[0].store, shared: suites[1].store, cloud: suites[2].store, secrets: suites[3].store,
+                    groupSecrets: suites[4].store, settingsFile: suites[5].store, scratch: suites[6].store
+                ))
+            StoreKeys.register(in: suites[6].defaults)
+            #expect(suites[6].defaults.object(forKey: "standardFlag") as? Bool == false, "register(in:) takes the UserDefaults-backed keys")
+            #expect(suites[6].defaults.object(forKey: "cloudNote") == nil, "…and not the others")
+            keys.register()
+            #expect(suites[6].defaults.object(forKey: "cloudNote") as? String == "", "register() registers every key in its store")
+            withExtendedLifetime(suites) {}
+        }
     }
 
     @Test("live stores open what the manifest describes")

@@ -165,8 +165,11 @@ struct KeyMigrationRuleTests {
     @Test("a registered default on the key does not stop its migration", arguments: MigrationStoreKind.allCases, [PropertyListValue.int(0), .int(42)])
     func registeredDefaultDoesNotBlock(in kind: MigrationStoreKind, registered: PropertyListValue) throws {
         let stores = MigrationStores()
-        let key = PersistentKey<Int>("count", defaultValue: 0)
-        stores.store(kind).registerPersistentValues(["count": registered])
+        // A storage key of its own: a UserDefaults suite registers it in the process-wide
+        // registration domain, where the cases running beside this one register other values.
+        let name = "count.\(UUID().uuidString)"
+        let key = PersistentKey<Int>(name, defaultValue: 0)
+        stores.store(kind).registerPersistentValues([name: registered])
         try stores.set(.string("42"), "launches", in: kind)
         #expect(!stores.store(kind).contains(key))
 
@@ -179,7 +182,7 @@ struct KeyMigrationRuleTests {
         ])
 
         #expect(report.entries.map(\.outcome) == [.migrated])
-        #expect(stores.contents(kind) == ["count": .int(42)])
+        #expect(stores.contents(kind) == [name: .int(42)])
         #expect(stores.store(kind).get(key) == 42)
         #expect(stores.run([]).isEmpty)
     }
