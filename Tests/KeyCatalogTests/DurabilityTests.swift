@@ -8,7 +8,7 @@ import Testing
 struct DurabilityTests {
     @Test func userDefaultsWrittenByAChildThatExitsNormallyAreOnDisk() throws {
         let name = "keycatalog.tests.durability.\(UUID().uuidString)"
-        let fileURL = URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent(".config/\(name).plist")
+        let fileURL = suiteFileURL(named: name)
         defer {
             UserDefaults(suiteName: name)?.removePersistentDomain(forName: name)
             try? FileManager.default.removeItem(at: fileURL)

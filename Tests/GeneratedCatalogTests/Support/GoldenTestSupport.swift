@@ -17,7 +17,9 @@ final class TemporarySuite: @unchecked Sendable {
 
     deinit {
         defaults.removePersistentDomain(forName: name)
-        try? FileManager.default.removeItem(at: URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent(".config/\(name).plist"))
+        // Where Foundation writes the suite on Linux: `$XDG_CONFIG_HOME` (else `~/.config`).
+        let configuration = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"] ?? NSHomeDirectory() + "/.config"
+        try? FileManager.default.removeItem(at: URL(fileURLWithPath: configuration).appendingPathComponent("\(name).plist"))
     }
 }
 

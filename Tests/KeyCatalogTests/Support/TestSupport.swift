@@ -14,14 +14,19 @@ final class TemporarySuite: @unchecked Sendable {
     }
 
     /// The plist Foundation writes on Linux.
-    var fileURL: URL {
-        URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent(".config/\(name).plist")
-    }
+    var fileURL: URL { suiteFileURL(named: name) }
 
     deinit {
         defaults.removePersistentDomain(forName: name)
         try? FileManager.default.removeItem(at: fileURL)
     }
+}
+
+/// The plist Foundation writes the suite `name` to on Linux: `$XDG_CONFIG_HOME` (else
+/// `~/.config`) `/<name>.plist`, as the library finds it.
+func suiteFileURL(named name: String) -> URL {
+    let configuration = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"] ?? NSHomeDirectory() + "/.config"
+    return URL(fileURLWithPath: configuration).appendingPathComponent("\(name).plist")
 }
 
 /// A temporary folder, removed when released.
