@@ -133,12 +133,20 @@ import Testing
         let otherObservation = store.observe(other) { seen.append("other=\($0)") }
         defer { observation.cancel(); otherObservation.cancel() }
         store.set(count, to: 1)
-        let child = try TestHelperExecutable.run(["file", url.path, "set", "Count", "2"])
-        #expect(child.status == 0)
-        let deadline = Date().addingTimeInterval(30)
-        while !seen.values.contains("count=2") && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        Thread.sleep(forTimeInterval: 0.3)  // time for a duplicate to show, if there were one
-        #expect(seen.values == ["count=1", "count=2"])
+        func write(_ key: String, _ value: Int) throws {
+            let child = try TestHelperExecutable.run(["file", url.path, "set", key, "\(value)"])
+            #expect(child.status == 0)
+            let heard = "\(key.lowercased())=\(value)"
+            let deadline = Date().addingTimeInterval(30)
+            while !seen.values.contains(heard) && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        }
+        try write("Count", 2)
+        // Then two more writes by other processes, of the other key: the watch delivers each
+        // change in order on one thread, so a second announcement of an earlier change (this
+        // process's own write, or Count's) would come before the last of them, not after the wait.
+        try write("Other", 5)
+        try write("Other", 6)
+        #expect(seen.values == ["count=1", "count=2", "other=5", "other=6"])
     }
 }
 

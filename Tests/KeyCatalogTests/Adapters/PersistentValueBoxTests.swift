@@ -87,6 +87,10 @@ struct PersistentValueBoxTests {
         #expect(box.model(for: key, explicitStore: nil, environmentStore: otherStore) === model, "same model, another store")
         #expect(model.value == "in the second suite")
         #expect(changed.isSet, "the view re-renders")
+        // The model re-reads its current store on any change it hears: only the observations tell
+        // which store it follows.
+        #expect(!suite.defaults.keyValueChanges.hasObservers(forKey: key.id), "the first suite is no longer followed")
+        #expect(otherSuite.defaults.keyValueChanges.hasObservers(forKey: key.id))
 
         model.value = "written"
         #expect(otherSuite.defaults.get(key) == "written")

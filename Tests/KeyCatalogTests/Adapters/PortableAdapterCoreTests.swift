@@ -47,8 +47,13 @@ struct PersistentValueModelTests {
         let second = InMemoryKeyValueStore()
         second.set(key, to: 2)
         let model = PersistentValueModel(key, store: first)
+        #expect(first.keyValueChanges.hasObservers(forKey: key.id))
         model.use(second)
         #expect(model.value == 2)
+        // The model re-reads its current store on any change it hears, so its value cannot tell
+        // whether it still hears the old store's: its observation there must be gone.
+        #expect(!first.keyValueChanges.hasObservers(forKey: key.id), "the old store is no longer followed")
+        #expect(second.keyValueChanges.hasObservers(forKey: key.id))
         first.set(key, to: 100)
         second.set(key, to: 3)
         try await eventually { model.value == 3 }
