@@ -10,7 +10,7 @@ struct ObservationTests {
 
     @Test(arguments: StoreKind.allCases)
     func callbackSeesEachChangeUntilCancelled(kind: StoreKind) {
-        let fixture = kind.makeFixture()
+        let fixture = kind.makeFixture(watchingOtherProcesses: false)
         let seen = Locked<[Int]>([])
         let observation = fixture.store.observe(Self.count) { seen.append($0) }
         fixture.store.set(Self.count, to: 1)
@@ -27,7 +27,7 @@ struct ObservationTests {
 
     @Test(arguments: StoreKind.allCases)
     func releasingTheObservationEndsIt(kind: StoreKind) {
-        let fixture = kind.makeFixture()
+        let fixture = kind.makeFixture(watchingOtherProcesses: false)
         let seen = Locked<[Int]>([])
         do {
             let observation = fixture.store.observe(Self.count) { seen.append($0) }
@@ -40,7 +40,7 @@ struct ObservationTests {
 
     @Test(arguments: StoreKind.allCases)
     func valuesStartWithTheCurrentValue(kind: StoreKind) async {
-        let fixture = kind.makeFixture()
+        let fixture = kind.makeFixture(watchingOtherProcesses: false)
         fixture.store.set(Self.count, to: 4)
         var values = fixture.store.values(for: Self.count).makeAsyncIterator()
         #expect(await values.next() == 4)
@@ -54,7 +54,7 @@ struct ObservationTests {
 
     @Test(arguments: StoreKind.allCases)
     func changesSkipTheCurrentValue(kind: StoreKind) async {
-        let fixture = kind.makeFixture()
+        let fixture = kind.makeFixture(watchingOtherProcesses: false)
         fixture.store.set(Self.count, to: 4)
         var changes = fixture.store.changes(for: Self.count).makeAsyncIterator()
         fixture.store.set(Self.count, to: 5)
@@ -63,7 +63,7 @@ struct ObservationTests {
 
     @Test(arguments: StoreKind.allCases)
     func consumingTaskSeesChangesAndEndingItStopsObserving(kind: StoreKind) async {
-        let fixture = kind.makeFixture()
+        let fixture = kind.makeFixture(watchingOtherProcesses: false)
         let store = _UncheckedStore(fixture.store)
         let received = Locked<[Int]>([])
         let consumer = Task {
@@ -82,7 +82,7 @@ struct ObservationTests {
 
     @Test(arguments: StoreKind.allCases)
     func failedWritesAreNotAnnounced(kind: StoreKind) {
-        let fixture = kind.makeFixture()
+        let fixture = kind.makeFixture(watchingOtherProcesses: false)
         let key = PersistentKey<String>("Name", defaultValue: "")
         let seen = Locked<[String]>([])
         let observation = fixture.store.observe(key) { seen.append($0) }

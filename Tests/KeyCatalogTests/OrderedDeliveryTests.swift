@@ -64,7 +64,7 @@ struct OrderedDeliveryTests {
     /// A handler that writes the key it observes is called again with that write, after it returns.
     @Test(arguments: StoreKind.allCases)
     func aHandlerMayWriteTheKeyItObserves(kind: StoreKind) throws {
-        let fixture = kind.makeFixture()
+        let fixture = kind.makeFixture(watchingOtherProcesses: false)
         let store = _UncheckedStore(fixture.store)
         let seen = Locked<[Int]>([])
         let observation = store.base.observe(Self.key) { value in

@@ -8,6 +8,14 @@ struct PersistentValueSubscriptionTests {
     static let count = PersistentKey<Int>("Count", defaultValue: 0)
 
     let suite = TemporarySuite()
+    /// The suite as `UserDefaults(suiteName:)` makes it: no file watch, whose deliveries could
+    /// coalesce the exact sequences these tests check (see `StoreKind.makeFixture`).
+    var defaults: UserDefaults { instance.defaults }
+    private let instance: UnopenedSuiteInstance
+
+    init() {
+        instance = UnopenedSuiteInstance(suite)
+    }
 
     /// A subscriber that records what it receives and returns a fixed additional demand.
     final class Subscriber: Sendable {
@@ -27,17 +35,17 @@ struct PersistentValueSubscriptionTests {
     }
 
     @Test func nothingBeforeTheFirstRequestThenTheCurrentValueThenEachChange() {
-        suite.defaults.set(Self.count, to: 1)
+        defaults.set(Self.count, to: 1)
         let subscriber = Subscriber()
-        let subscription = subscriber.subscribe(to: Self.count, in: suite.defaults)
-        suite.defaults.set(Self.count, to: 2)
+        let subscription = subscriber.subscribe(to: Self.count, in: defaults)
+        defaults.set(Self.count, to: 2)
         #expect(subscriber.received.current.isEmpty)
-        #expect(!suite.defaults.keyValueChanges.hasObservers(forKey: "Count"), "nothing observed before a request")
+        #expect(!defaults.keyValueChanges.hasObservers(forKey: "Count"), "nothing observed before a request")
 
         subscription.request(.unlimited)
         #expect(subscriber.received.current == [2], "the value current at the first request")
-        suite.defaults.set(Self.count, to: 3)
-        suite.defaults.remove(Self.count)
+        defaults.set(Self.count, to: 3)
+        defaults.remove(Self.count)
         #expect(subscriber.received.current == [2, 3, 0])
         subscription.cancel()
     }
@@ -45,39 +53,39 @@ struct PersistentValueSubscriptionTests {
     @Test func cancellingOneSubscriberLeavesTheOtherReceiving() {
         let first = Subscriber()
         let second = Subscriber()
-        let firstSubscription = first.subscribe(to: Self.count, in: suite.defaults)
-        let secondSubscription = second.subscribe(to: Self.count, in: suite.defaults)
+        let firstSubscription = first.subscribe(to: Self.count, in: defaults)
+        let secondSubscription = second.subscribe(to: Self.count, in: defaults)
         firstSubscription.request(.unlimited)
         secondSubscription.request(.unlimited)
-        suite.defaults.set(Self.count, to: 1)
+        defaults.set(Self.count, to: 1)
 
         firstSubscription.cancel()
-        suite.defaults.set(Self.count, to: 2)
-        suite.defaults.set(Self.count, to: 3)
+        defaults.set(Self.count, to: 2)
+        defaults.set(Self.count, to: 3)
         #expect(first.received.current == [0, 1])
         #expect(second.received.current == [0, 1, 2, 3])
 
         firstSubscription.cancel()
         secondSubscription.cancel()
-        suite.defaults.set(Self.count, to: 4)
+        defaults.set(Self.count, to: 4)
         #expect(second.received.current == [0, 1, 2, 3])
-        #expect(!suite.defaults.keyValueChanges.hasObservers(forKey: "Count"), "each subscription's observation ended")
+        #expect(!defaults.keyValueChanges.hasObservers(forKey: "Count"), "each subscription's observation ended")
     }
 
     @Test func demandIsRespectedAndChangesWithoutDemandAreCoalesced() {
         let subscriber = Subscriber()
-        let subscription = subscriber.subscribe(to: Self.count, in: suite.defaults)
+        let subscription = subscriber.subscribe(to: Self.count, in: defaults)
         subscription.request(.max(1))
         #expect(subscriber.received.current == [0])
 
-        suite.defaults.set(Self.count, to: 1)
-        suite.defaults.set(Self.count, to: 2)
+        defaults.set(Self.count, to: 1)
+        defaults.set(Self.count, to: 2)
         #expect(subscriber.received.current == [0], "no demand, no delivery")
 
         subscription.request(.max(2))
         #expect(subscriber.received.current == [0, 2], "the latest value only")
-        suite.defaults.set(Self.count, to: 3)
-        suite.defaults.set(Self.count, to: 4)
+        defaults.set(Self.count, to: 3)
+        defaults.set(Self.count, to: 4)
         #expect(subscriber.received.current == [0, 2, 3], "one demand left, used once")
         subscription.request(.none)
         #expect(subscriber.received.current == [0, 2, 3])
@@ -88,10 +96,10 @@ struct PersistentValueSubscriptionTests {
 
     @Test func demandReturnedByTheSubscriberIsAdded() {
         let subscriber = Subscriber(additionalDemand: .max(1))
-        let subscription = subscriber.subscribe(to: Self.count, in: suite.defaults)
+        let subscription = subscriber.subscribe(to: Self.count, in: defaults)
         subscription.request(.max(1))
         for value in 1...5 {
-            suite.defaults.set(Self.count, to: value)
+            defaults.set(Self.count, to: value)
         }
         #expect(subscriber.received.current == [0, 1, 2, 3, 4, 5], "each delivery asks for one more")
         subscription.cancel()
@@ -100,7 +108,7 @@ struct PersistentValueSubscriptionTests {
     @Test func aSubscriberMayCancelFromItsOwnDelivery() {
         let received = Locked<[Int]>([])
         let box = Locked<_PersistentValueSubscription<PersistentKey<Int>>?>(nil)
-        let subscription = _PersistentValueSubscription(key: Self.count, store: suite.defaults) { value in
+        let subscription = _PersistentValueSubscription(key: Self.count, store: defaults) { value in
             received.append(value)
             if value == 2 { box.current?.cancel() }
             return .none
@@ -108,17 +116,17 @@ struct PersistentValueSubscriptionTests {
         box.withLock { $0 = subscription }
         subscription.request(.unlimited)
         for value in 1...4 {
-            suite.defaults.set(Self.count, to: value)
+            defaults.set(Self.count, to: value)
         }
         #expect(received.current == [0, 1, 2])
-        #expect(!suite.defaults.keyValueChanges.hasObservers(forKey: "Count"))
+        #expect(!defaults.keyValueChanges.hasObservers(forKey: "Count"))
     }
 
     @Test func concurrentChangesAreDeliveredOneAtATimeEndingWithTheLatest() async {
         let inFlight = Locked(0)
         let overlapped = Flag()
         let received = Locked<[Int]>([])
-        let subscription = _PersistentValueSubscription(key: Self.count, store: suite.defaults) { value in
+        let subscription = _PersistentValueSubscription(key: Self.count, store: defaults) { value in
             if inFlight.withLock({
                 $0 += 1; return $0
             }) > 1 {
@@ -129,7 +137,7 @@ struct PersistentValueSubscriptionTests {
             return .none
         }
         subscription.request(.unlimited)
-        let store = AnyPersistentKeyValueStore(suite.defaults)
+        let store = AnyPersistentKeyValueStore(defaults)
         await withTaskGroup(of: Void.self) { group in
             for writer in 0..<4 {
                 group.addTask {

@@ -11,8 +11,15 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     var testDescription: String { rawValue }
 
     /// A new, empty store of this kind, cleaned up when the fixture is released.
-    func makeFixture(_ label: String = #function) -> StoreFixture {
-        StoreFixture(kind: self, label: label)
+    ///
+    /// `watchingOtherProcesses: false` gives a UserDefaults suite as `UserDefaults(suiteName:)`
+    /// makes it, not opened by name through KeyCatalog: on Linux such an instance has no watch of
+    /// the suite's file. A test that checks the exact sequence its own writes deliver needs that:
+    /// the watch checks observed keys whenever the file changes (any test's synchronization can
+    /// rewrite it), and a write made while the watch delivers a key is handed to that delivery,
+    /// which may coalesce it, as the change center documents.
+    func makeFixture(_ label: String = #function, watchingOtherProcesses: Bool = true) -> StoreFixture {
+        StoreFixture(kind: self, label: label, watchingOtherProcesses: watchingOtherProcesses)
     }
 }
 
@@ -25,7 +32,7 @@ final class StoreFixture: @unchecked Sendable {
     let directory: TemporaryDirectory?
     let fileURL: URL?
 
-    init(kind: StoreKind, label: String) {
+    init(kind: StoreKind, label: String, watchingOtherProcesses: Bool = true) {
         self.kind = kind
         switch kind {
         case .userDefaults:
@@ -33,7 +40,7 @@ final class StoreFixture: @unchecked Sendable {
             self.suite = suite
             directory = nil
             fileURL = suite.fileURL
-            store = suite.defaults
+            store = watchingOtherProcesses ? suite.defaults : UserDefaults(suiteName: suite.name)!
         case .inMemory:
             suite = nil
             directory = nil
