@@ -219,6 +219,7 @@ enum MigrationHelperExecutable {
         process.standardOutput = Pipe()
         process.standardError = Pipe()
         try process.run()
+        killIfStillRunning(process)
         return process
     }
 

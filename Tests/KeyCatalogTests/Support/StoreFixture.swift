@@ -139,6 +139,7 @@ enum TestHelperExecutable {
         process.standardOutput = Pipe()
         if capturingErrors { process.standardError = Pipe() }
         try process.run()
+        killIfStillRunning(process)
         return process
     }
 
@@ -160,8 +161,18 @@ enum TestHelperExecutable {
         let errors = Pipe()
         process.standardError = errors
         try process.run()
+        killIfStillRunning(process)
         let data = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
+
+/// Kills `process` if it still runs after `seconds` (10 minutes, far beyond any child's work on a
+/// loaded machine): a hung child then fails its test, its output ended and its status a signal,
+/// instead of hanging the whole run.
+func killIfStillRunning(_ process: Process, after seconds: Double = 600) {
+    DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 }
