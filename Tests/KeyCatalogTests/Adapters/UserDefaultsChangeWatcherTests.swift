@@ -151,16 +151,6 @@ struct UserDefaultsChangeWatcherTests {
     }
 }
 
-/// An instance of a suite made with `UserDefaults(suiteName:)`, not opened by name through
-/// KeyCatalog. (`@unchecked Sendable`: UserDefaults is thread-safe, but not marked so on Linux.)
-final class UnopenedSuiteInstance: @unchecked Sendable {
-    let defaults: UserDefaults
-
-    init(_ suite: TemporarySuite) {
-        defaults = UserDefaults(suiteName: suite.name)!
-    }
-}
-
 /// Records the KVO registrations a watcher asks for.
 final class RecordingRegistrar: _KeyValueObservingRegistrar {
     let events = Locked<[String]>([])

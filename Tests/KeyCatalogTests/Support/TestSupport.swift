@@ -22,6 +22,17 @@ final class TemporarySuite: @unchecked Sendable {
     }
 }
 
+/// An instance of a suite made with `UserDefaults(suiteName:)`, not opened by name through
+/// KeyCatalog: on Linux its center has no watch of the suite's file. (`@unchecked Sendable`:
+/// UserDefaults is thread-safe, but not marked so on Linux.)
+final class UnopenedSuiteInstance: @unchecked Sendable {
+    let defaults: UserDefaults
+
+    init(_ suite: TemporarySuite) {
+        defaults = UserDefaults(suiteName: suite.name)!
+    }
+}
+
 /// The plist Foundation writes the suite `name` to on Linux: `$XDG_CONFIG_HOME` (else
 /// `~/.config`) `/<name>.plist`, as the library finds it.
 func suiteFileURL(named name: String) -> URL {
