@@ -81,7 +81,7 @@ enum Benchmarks {
                 row = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
                 process.waitUntilExit()
             }
-            if row.isEmpty || process.isRunning || process.terminationStatus != 0 {
+            if row.isEmpty || process.terminationStatus != 0 {
                 let parts = id.split(separator: "/")
                 row = "| \(parts.joined(separator: " | ")) | ? | ? | (the child run failed) |\n"
             }

@@ -10,7 +10,7 @@ import KeyCatalog
 /// coalesced synchronization. That synchronization, once it holds the lock the watch waits for,
 /// runs a grandchild that sets the key to 3 in the suite's file, then reads it (`synchronize()`
 /// merges the file's values under its own). Prints `heard 3` when the observer hears 3, else,
-/// after 10 s, `missed` and what a read gives.
+/// after 60 s, `missed` and what a read gives.
 enum OtherProcessWriteReadByOwnSync {
     static func run(_ defaults: UserDefaults, suiteName: String, key: String) {
         let intKey = PersistentKey<Int>(key, defaultValue: 0)

@@ -85,11 +85,11 @@ public final class KeyValueChangeCenter: Sendable {
         /// `nil` when a watcher compares values: the handlers are taken once the value is known.
         let handlers: [Registration]?
 
-        init(_ observed: ObservedKey, _ source: Source, _ state: State) {
+        init(_ observed: ObservedKey, _ source: Source, hasWatcher: Bool) {
             self.observed = observed
             self.source = source
             readsValue = observed.valueReaders > 0
-            handlers = readsValue && state.watcher != nil ? nil : observed.handlers
+            handlers = readsValue && hasWatcher ? nil : observed.handlers
         }
     }
 
@@ -220,7 +220,7 @@ public final class KeyValueChangeCenter: Sendable {
                 return nil
             }
             observed.isDelivering = true
-            return Round(observed, source, state)
+            return Round(observed, source, hasWatcher: state.watcher != nil)
         }
         guard var round = first else { return }
         let observed = round.observed
@@ -247,7 +247,7 @@ public final class KeyValueChangeCenter: Sendable {
                     return nil
                 }
                 observed.pending = nil
-                return Round(observed, pending, state)
+                return Round(observed, pending, hasWatcher: state.watcher != nil)
             }
             guard let next else { return }
             round = next

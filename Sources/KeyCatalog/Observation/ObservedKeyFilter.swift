@@ -37,20 +37,15 @@ struct _ObservedKeyFilter: ~Copyable, Sendable {
     /// Sets exactly the bits of `keys`, the keys with handlers, after one lost its last (under the
     /// center's lock). A key among them keeps its bit set throughout.
     func rebuild(from keys: some Sequence<String>) {
-        var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        var words: [UInt64] = [0, 0, 0, 0]
         for key in keys {
             let (index, mask) = Self.position(of: key)
-            switch index {
-            case 0: words.0 |= mask
-            case 1: words.1 |= mask
-            case 2: words.2 |= mask
-            default: words.3 |= mask
-            }
+            words[index] |= mask
         }
-        word0.store(words.0, ordering: .releasing)
-        word1.store(words.1, ordering: .releasing)
-        word2.store(words.2, ordering: .releasing)
-        word3.store(words.3, ordering: .releasing)
+        word0.store(words[0], ordering: .releasing)
+        word1.store(words[1], ordering: .releasing)
+        word2.store(words[2], ordering: .releasing)
+        word3.store(words[3], ordering: .releasing)
     }
 
     private func load(_ index: Int) -> UInt64 {
@@ -69,7 +64,8 @@ struct _ObservedKeyFilter: ~Copyable, Sendable {
         // and `utf8.last` cost about 80 instructions each.
         let hash: UInt64
         if let small = _SmallUTF8(key) {
-            hash = small.count == 0 ? fingerprint(count: 0) : fingerprint(count: small.count, first: small.byte(at: 0), last: small.byte(at: small.count - 1))
+            let count = small.count
+            hash = fingerprint(count: count, first: count == 0 ? 0 : small.byte(at: 0), last: count == 0 ? 0 : small.byte(at: count - 1))
         } else {
             hash = key.utf8.withContiguousStorageIfAvailable(fingerprint) ?? fingerprint(key.utf8)
         }
@@ -78,17 +74,14 @@ struct _ObservedKeyFilter: ~Copyable, Sendable {
     }
 
     private static func fingerprint(_ bytes: some BidirectionalCollection<UInt8>) -> UInt64 {
-        guard let first = bytes.first, let last = bytes.last else { return fingerprint(count: 0) }
-        return fingerprint(count: bytes.count, first: first, last: last)
+        fingerprint(count: bytes.count, first: bytes.first ?? 0, last: bytes.last ?? 0)
     }
 
-    private static func fingerprint(count: Int, first: UInt8? = nil, last: UInt8? = nil) -> UInt64 {
-        var hash = UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15
-        if let first, let last {
-            hash ^= UInt64(first) &* 0xC2B2_AE3D_27D4_EB4F
-            hash ^= UInt64(last) &* 0x1656_67B1_9E37_79F9
-        }
-        return hash
+    /// (An empty key's first and last byte are 0, which the products leave out.)
+    private static func fingerprint(count: Int, first: UInt8, last: UInt8) -> UInt64 {
+        UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15
+            ^ UInt64(first) &* 0xC2B2_AE3D_27D4_EB4F
+            ^ UInt64(last) &* 0x1656_67B1_9E37_79F9
     }
 }
 #endif
