@@ -40,6 +40,10 @@ extension PersistentKeyProtocol where Self == PersistentKey<[String]> {
 }
 
 extension PersistentKeyProtocol where Self == PersistentKey<Int> {
+    static var benchCatalogAbsent: Self { Self("bench.absent", defaultValue: 0) }
+}
+
+extension PersistentKeyProtocol where Self == PersistentKey<Int> {
     static func benchCatalogCount(list: String) -> Self { Self("bench.count.\(list)", defaultValue: 0) }
 }
 
@@ -48,6 +52,8 @@ extension PersistentKeyProtocol where Self == PersistentKey<Int> {
 struct BenchmarkCatalog: Sendable {
     @CatalogKey var int: Int
     @CatalogKey var strings: [String]
+    /// A key nothing is stored under: it reads its default.
+    @CatalogKey var absent: Int
 
     let store: AnyPersistentKeyValueStore
 
@@ -55,6 +61,7 @@ struct BenchmarkCatalog: Sendable {
         self.store = store
         _int = CatalogKey(PersistentKey<Int>.benchCatalogInt, name: "int", store: store, storeName: "bench")
         _strings = CatalogKey(PersistentKey<[String]>.benchCatalogStrings, name: "strings", store: store, storeName: "bench")
+        _absent = CatalogKey(PersistentKey<Int>.benchCatalogAbsent, name: "absent", store: store, storeName: "bench")
     }
 
     /// A parameterized key's accessor, as generated: a key bound for each call.
@@ -238,6 +245,11 @@ final class BenchmarkFixture {
             BenchmarkCase(
                 store: "UserDefaults", operation: "get", type: "Int (absent)",
                 typed: { n in for _ in 0..<n { blackHole(defaults.get(BenchmarkKeys.absent)) } },
+                raw: { n in for _ in 0..<n { blackHole(defaults.integer(forKey: "bench.absent")) } }
+            ),
+            BenchmarkCase(
+                store: "UserDefaults", operation: "get", type: "Int (catalog, absent)",
+                typed: { n in for _ in 0..<n { blackHole(catalog.absent) } },
                 raw: { n in for _ in 0..<n { blackHole(defaults.integer(forKey: "bench.absent")) } }
             ),
             BenchmarkCase(

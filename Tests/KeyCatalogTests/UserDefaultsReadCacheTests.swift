@@ -83,6 +83,89 @@ struct UserDefaultsReadCacheTests {
         #endif
     }
 
+    #if !canImport(Darwin)
+    /// Keys declared in code (literals, and small strings) read missing are found without a hash;
+    /// whatever makes the cache ask CoreFoundation again for such a key also forgets that: a
+    /// write through KeyCatalog, another process's write, and the cache filling up.
+    @Test func aKeyDeclaredInCodeReadMissingIsKeptAgainOnceItIsStored() throws {
+        let suite = TemporarySuite()
+        let long = PersistentKey<Int>("Settings.Reading.FontSize", defaultValue: -1)
+        let small = PersistentKey<Int>("Absent", defaultValue: -2)
+        for _ in 0..<2 {
+            #expect(suite.defaults.get(long) == -1)
+            #expect(suite.defaults.get(small) == -2)
+        }
+        suite.defaults.set(5, forKey: long.id)
+        #expect(suite.defaults.get(long) == 5, "stored by other code")
+        suite.defaults.set(long, to: 6)
+        suite.defaults.set(small, to: 7)
+        #expect(suite.defaults.get(long) == 6)
+        #expect(suite.defaults.get(small) == 7)
+
+        // A write through KeyCatalog (which tells its suite's cache to forget the key). A cache
+        // of its own: a write through KeyCatalog may be kept while another test's large suite
+        // synchronizes, and read back without the suite's cache.
+        let own = _UserDefaultsReadCache(suiteName: suite.name, capacity: 8)
+        func readOwn(_ key: String) -> PropertyListValue? {
+            own.value(forKey: key, in: suite.defaults) { suite.defaults.object(forKey: key).flatMap(PropertyListValue.init(foundationObject:)) }
+        }
+        #expect(readOwn("Settings.Layout") == nil)
+        #expect(readOwn("Settings.Layout") == nil)
+        suite.defaults.set(4, forKey: "Settings.Layout")
+        #expect(readOwn("Settings.Layout") == .int(4))
+        #expect(own.count == 0, "read through object(forKey:), not kept")
+        own.forget("Settings.Layout")
+        #expect(readOwn("Settings.Layout") == .int(4))
+        #expect(own.count == 1)
+
+        // Another process's write (the suite's watch forgets the keys read missing).
+        let other = _UserDefaultsReadCache(suiteName: suite.name, capacity: 8)
+        func read(_ key: String) -> PropertyListValue? {
+            other.value(forKey: key, in: suite.defaults) { suite.defaults.object(forKey: key).flatMap(PropertyListValue.init(foundationObject:)) }
+        }
+        #expect(read("Unset") == nil)
+        #expect(read("Unset") == nil)
+        suite.defaults.set(8, forKey: "Unset")
+        #expect(read("Unset") == .int(8))
+        #expect(other.count == 0)
+        other.forgetMissingKeys()
+        #expect(read("Unset") == .int(8))
+        #expect(other.count == 1)
+
+        // The cache filling up.
+        let full = _UserDefaultsReadCache(suiteName: suite.name, capacity: 2)
+        func readFull(_ key: String) -> PropertyListValue? {
+            full.value(forKey: key, in: suite.defaults) { suite.defaults.object(forKey: key).flatMap(PropertyListValue.init(foundationObject:)) }
+        }
+        #expect(readFull("Later") == nil)
+        #expect(readFull("Later") == nil)
+        suite.defaults.set(1, forKey: "Kept.1")
+        suite.defaults.set(2, forKey: "Kept.2")
+        #expect(readFull("Kept.1") == .int(1))
+        #expect(readFull("Kept.2") == .int(2), "fills the cache, which is emptied")
+        suite.defaults.set(3, forKey: "Later")
+        #expect(readFull("Later") == .int(3))
+        #expect(full.count == 2, "\(full.count): Kept.2 and Later")
+    }
+
+    /// The cache found last is checked against the instance asked about: another instance of the
+    /// same suite, which KeyCatalog did not open, has none.
+    @Test func aReadCacheIsOnlyTheInstancesItWasMadeFor() throws {
+        let suite = TemporarySuite()
+        let key = PersistentKey<Int>("Count", defaultValue: 0)
+        suite.defaults.set(key, to: 3)
+        #expect(suite.defaults.get(key) == 3)
+        let cache = try #require(UserDefaultsPersistence.readCache(of: suite.defaults))
+        let unopened = try #require(UserDefaults(suiteName: suite.name))
+        #expect(UserDefaultsPersistence.readCache(of: unopened) == nil)
+        #expect(unopened.get(key) == 3)
+        #expect(UserDefaultsPersistence.readCache(of: suite.defaults) === cache)
+        let standard = try #require(UserDefaultsPersistence.readCache(of: .standard))
+        #expect(standard !== cache)
+        #expect(UserDefaultsPersistence.readCache(of: suite.defaults) === cache)
+    }
+    #endif
+
     @Test func aRegisteredDefaultIsReadWhenTheSuiteHoldsNothing() {
         let suite = TemporarySuite()
         let key = PersistentKey<String>("Greeting.\(UUID().uuidString)", defaultValue: "none")

@@ -25,22 +25,29 @@ extension KeyValueChangeCenter {
 /// center's life: Observation does not say when a tracking ends.
 ///
 /// What a ``CatalogKey`` keeps so that registering each of its reads with Observation costs a
-/// lock and a thread-local check: once its store's center observes the key, the center's tracking
+/// load and a thread-local check: once its store's center observes the key, the center's tracking
 /// object and the key path the reads are tracked under. (Finding them by the key's name costs two
 /// locks and a hash of it: about 1,100 instructions a read of a 17-byte key, by callgrind.)
 @usableFromInline
 final class _ReadTracking: @unchecked Sendable {
-    // @unchecked: `state` is behind its lock; the objects in it are Sendable.
+    // @unchecked: `known` is set once, then only read; the objects in it are Sendable.
     let key: String
     /// The tracking object (`_ObservationTracking`) and key path, once known: kept, and read
-    /// unretained (a retain on every read cost more than the read).
-    private struct Known {
+    /// without a lock or a retain (a retain on every read cost more than the read).
+    private final class Known {
         let tracking: AnyObject
         let keyPath: AnyObject
+        /// The two above, for reads that retain neither.
         let unretained: (tracking: Unmanaged<AnyObject>, keyPath: Unmanaged<AnyObject>)
+
+        init(tracking: AnyObject, keyPath: AnyObject) {
+            self.tracking = tracking
+            self.keyPath = keyPath
+            unretained = (.passUnretained(tracking), .passUnretained(keyPath))
+        }
     }
 
-    private let state = _Locked<Known?>(nil)
+    private let known = _SetOnceReference<Known>()
 
     @usableFromInline
     init(key: String) {
@@ -51,22 +58,19 @@ final class _ReadTracking: @unchecked Sendable {
     @usableFromInline
     func track(in store: AnyPersistentKeyValueStore) {
         guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) else { return }
-        if let (tracking, keyPath) = state.withLock({ $0?.unretained }) {
-            tracking._withUnsafeGuaranteedRef { tracking in
-                keyPath._withUnsafeGuaranteedRef { keyPath in
-                    unsafeDowncast(tracking, to: _ObservationTracking.self)
-                        .accessKnown(keyPath: unsafeDowncast(keyPath, to: KeyPath<_ObservationTracking, Int>.self))
+        let isKnown =
+            known.withObject { known -> Bool in
+                known.unretained.tracking._withUnsafeGuaranteedRef { tracking in
+                    known.unretained.keyPath._withUnsafeGuaranteedRef { keyPath in
+                        unsafeDowncast(tracking, to: _ObservationTracking.self)
+                            .accessKnown(keyPath: unsafeDowncast(keyPath, to: KeyPath<_ObservationTracking, Int>.self))
+                    }
                 }
-            }
-            return
-        }
+                return true
+            } ?? false
+        guard !isKnown else { return }
         let (tracking, keyPath) = Self.access(key, in: store)
-        // The first saved stays: another thread may be using its unretained references.
-        state.withLock { known in
-            if known == nil {
-                known = Known(tracking: tracking, keyPath: keyPath, unretained: (.passUnretained(tracking), .passUnretained(keyPath)))
-            }
-        }
+        known.setIfNone(Known(tracking: tracking, keyPath: keyPath))
     }
 
     /// Registers a read of `key` in `store` with Observation, finding what it is tracked under by

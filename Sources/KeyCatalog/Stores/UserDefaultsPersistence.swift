@@ -1,5 +1,9 @@
 import Foundation
 
+#if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
+import Synchronization
+#endif
+
 /// Makes writes to UserDefaults durable on Linux and gives each instance a change center.
 ///
 /// swift-corelibs-foundation writes `~/.config/<suite>.plist` only on `synchronize()`, and a
@@ -30,9 +34,8 @@ public enum UserDefaultsPersistence {
         var suiteNames: [ObjectIdentifier: (defaults: _UncheckedSendable<UserDefaults>, name: String)] = [:]
         var suitesByName: [String: _UncheckedSendable<UserDefaults>] = [:]
         #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
-        /// The read caches of the suites opened by name (Linux), and the one asked for last.
+        /// The read caches of the suites opened by name (Linux).
         var readCaches: [ObjectIdentifier: (defaults: _UncheckedSendable<UserDefaults>, cache: _UserDefaultsReadCache)] = [:]
-        var lastReadCache: (defaults: _UncheckedSendable<UserDefaults>, cache: _UserDefaultsReadCache)?
         #endif
         /// The instance whose change center was found last, and that center: every write posts to
         /// its suite's center, and comparing one reference costs less than hashing (instances are
@@ -61,7 +64,7 @@ public enum UserDefaultsPersistence {
             state.suitesByName[name] = _UncheckedSendable(defaults)
             state.suiteNames[ObjectIdentifier(defaults)] = (_UncheckedSendable(defaults), name)
             #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
-            state.readCaches[ObjectIdentifier(defaults)] = (_UncheckedSendable(defaults), _UserDefaultsReadCache(suiteName: name))
+            state.readCaches[ObjectIdentifier(defaults)] = (_UncheckedSendable(defaults), _UserDefaultsReadCache(suiteName: name, owner: defaults))
             #endif
             return (defaults, true)
         }
@@ -79,16 +82,40 @@ public enum UserDefaultsPersistence {
     /// The read cache of `defaults` (Linux): for suites opened through ``suite(named:)`` and for
     /// `standard`, whose names CoreFoundation knows them by; `nil` for other instances.
     static func readCache(of defaults: UserDefaults) -> _UserDefaultsReadCache? {
-        if defaults === UserDefaults.standard { return standardReadCache }
-        return state.withLock { state in
-            if let last = state.lastReadCache, last.defaults.value === defaults { return last.cache }
-            guard let entry = state.readCaches[ObjectIdentifier(defaults)], entry.defaults.value === defaults else { return nil }
-            state.lastReadCache = entry
-            return entry.cache
-        }
+        readCacheReference(of: defaults)?.takeUnretainedValue()
     }
 
-    private static let standardReadCache = _UserDefaultsReadCache(suiteName: nil)
+    /// ``readCache(of:)``, unretained: caches are kept for the life of the process. Every read
+    /// asks, so the one found last is read without a lock.
+    @inline(__always)
+    static func readCacheReference(of defaults: UserDefaults) -> Unmanaged<_UserDefaultsReadCache>? {
+        if let last = UnsafeRawPointer(bitPattern: lastReadCache.load(ordering: .acquiring)) {
+            let cache = Unmanaged<_UserDefaultsReadCache>.fromOpaque(last)
+            if cache._withUnsafeGuaranteedRef({ $0.owner == ObjectIdentifier(defaults) }) { return cache }
+        }
+        return findReadCache(of: defaults)
+    }
+
+    private static func findReadCache(of defaults: UserDefaults) -> Unmanaged<_UserDefaultsReadCache>? {
+        let cache: _UserDefaultsReadCache? =
+            defaults === UserDefaults.standard
+            ? standardReadCache
+            : state.withLock { state in
+                guard let entry = state.readCaches[ObjectIdentifier(defaults)], entry.defaults.value === defaults else { return nil }
+                return entry.cache
+            }
+        guard let cache else { return nil }
+        let reference = Unmanaged.passUnretained(cache)
+        lastReadCache.store(UInt(bitPattern: reference.toOpaque()), ordering: .releasing)
+        return reference
+    }
+
+    private static let standardReadCache = _UserDefaultsReadCache(suiteName: nil, owner: .standard)
+
+    /// The address of the read cache found last (0: none yet), read without a lock: every read
+    /// asks. Caches are kept for the life of the process (with their suites, above), so the
+    /// address stays theirs, and so does the address of the instance each was made for.
+    private static let lastReadCache = Atomic<UInt>(0)
     #endif
 
     /// The name of the persistent domain `defaults` writes to, when it is known: the suite's name
