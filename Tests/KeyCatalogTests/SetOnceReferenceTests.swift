@@ -24,8 +24,8 @@ import Testing
             let one = Object(1), two = Object(2)
             first = one
             second = two
-            holder?.reference.setIfNone(one)
-            holder?.reference.setIfNone(two)
+            #expect(holder?.reference.setIfNone(one) === one)
+            #expect(holder?.reference.setIfNone(two) === one, "the first stays")
         }
         #expect(holder?.reference.withObject { $0.number } == 1)
         #expect(first != nil)
@@ -39,8 +39,9 @@ import Testing
         let seen = await withTaskGroup(of: Int?.self) { group in
             for number in 0..<64 {
                 group.addTask {
-                    holder.reference.setIfNone(Object(number))
-                    return holder.reference.withObject { $0.number }
+                    let kept = holder.reference.setIfNone(Object(number))
+                    #expect(holder.reference.withObject { $0 === kept } == true)
+                    return kept.number
                 }
             }
             return await group.reduce(into: Set<Int?>()) { $0.insert($1) }

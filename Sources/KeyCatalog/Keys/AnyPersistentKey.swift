@@ -14,7 +14,14 @@ public struct AnyPersistentKey<Value: Sendable>: PersistentKeyProtocol {
     public let representation: any PersistentKeyValueRepresentation<Value>
     public let isStoreAccessEnabled: Bool
     /// The key that was erased.
-    public let base: any PersistentKeyProtocol<Value>
+    public var base: any PersistentKeyProtocol<Value> {
+        erased ?? PersistentKey(id, defaultValue: defaultValue, representation: representation)
+    }
+
+    /// The key that was erased, unless it is a ``PersistentKey``, which its parts above make
+    /// again: that one would not fit in an existential's inline buffer, and erasing a key made
+    /// for one read (a parameterized catalog accessor) would allocate a box for it and free it.
+    @usableFromInline let erased: (any PersistentKeyProtocol<Value>)?
 
     /// `key`, erased.
     ///
@@ -30,6 +37,6 @@ public struct AnyPersistentKey<Value: Sendable>: PersistentKeyProtocol {
         defaultValue = key.defaultValue
         representation = key.representation
         isStoreAccessEnabled = key.isStoreAccessEnabled
-        base = key
+        erased = Key.self == PersistentKey<Value>.self ? nil : key
     }
 }

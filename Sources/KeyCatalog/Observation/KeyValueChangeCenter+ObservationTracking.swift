@@ -4,13 +4,11 @@ extension KeyValueChangeCenter {
     /// Observation's view of this center's keys (see ``_ReadTracking``), made on first use.
     @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     fileprivate func observationTrackingObject() -> _ObservationTracking {
-        observationTracking.withLock { stored -> _ObservationTracking in
-            // Only ever an `_ObservationTracking` (set below): no dynamic cast on every read.
-            if let stored { return unsafeDowncast(stored, to: _ObservationTracking.self) }
-            let tracking = _ObservationTracking()
-            stored = tracking
+        // Only ever an `_ObservationTracking` (set below): no dynamic cast on every read.
+        if let tracking = observationTracking.withObject({ unsafeDowncast($0, to: _ObservationTracking.self) }) {
             return tracking
         }
+        return unsafeDowncast(observationTracking.setIfNone(_ObservationTracking()), to: _ObservationTracking.self)
     }
 }
 

@@ -40,18 +40,22 @@ struct _SetOnceReference<Object: AnyObject>: ~Copyable {
         return reference._withUnsafeGuaranteedRef(body)
     }
 
-    /// Sets `newObject`, unless an object is set already (which stays).
-    func setIfNone(_ newObject: Object) {
+    /// Sets `newObject`, unless an object is set already (which stays); returns the object set.
+    @discardableResult
+    func setIfNone(_ newObject: Object) -> Object {
         #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
-        object.withLock { object in
-            if object == nil { object = newObject }
+        return object.withLock { object in
+            if let object { return object }
+            object = newObject
+            return newObject
         }
         #else
         let reference = Unmanaged.passRetained(newObject)
         let new = UInt(bitPattern: reference.toOpaque())
-        if !address.compareExchange(expected: 0, desired: new, ordering: .acquiringAndReleasing).exchanged {
-            reference.release()
-        }
+        let (exchanged, original) = address.compareExchange(expected: 0, desired: new, ordering: .acquiringAndReleasing)
+        guard !exchanged else { return newObject }
+        reference.release()
+        return Self.reference(at: original)!.takeUnretainedValue()
         #endif
     }
 }
