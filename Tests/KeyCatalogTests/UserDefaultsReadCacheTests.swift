@@ -41,14 +41,11 @@ struct UserDefaultsReadCacheTests {
         #expect(cache.count == 0)
 
         let small = _UserDefaultsReadCache(suiteName: suite.name, capacity: 8)
-        func read(_ key: String) -> PropertyListValue? {
-            small.value(forKey: key, in: suite.defaults) { suite.defaults.object(forKey: key).flatMap(PropertyListValue.init(foundationObject:)) }
-        }
         var sizes: [Int] = []
         for index in 0..<20 {
             suite.defaults.set(index, forKey: "List.\(index)")
-            #expect(read("List.\(index)") == .int(index))
-            #expect(read("List.\(index)") == .int(index))
+            #expect(small.read("List.\(index)", in: suite.defaults) == .int(index))
+            #expect(small.read("List.\(index)", in: suite.defaults) == .int(index))
             sizes.append(small.count)
         }
         #expect(sizes.max() == 8 && sizes.last! < 8, "\(sizes)")
@@ -56,7 +53,7 @@ struct UserDefaultsReadCacheTests {
         // A key read missing while the cache is full does not empty it.
         let full = _UserDefaultsReadCache(suiteName: suite.name, capacity: 4)
         for index in 0..<4 {
-            _ = full.value(forKey: "List.\(index)", in: suite.defaults) { suite.defaults.object(forKey: "List.\(index)").flatMap(PropertyListValue.init(foundationObject:)) }
+            _ = full.read("List.\(index)", in: suite.defaults)
         }
         #expect(full.count == 4)
         #expect(full.value(forKey: "Missing", in: suite.defaults) { nil } == nil)
@@ -106,45 +103,36 @@ struct UserDefaultsReadCacheTests {
         // of its own: a write through KeyCatalog may be kept while another test's large suite
         // synchronizes, and read back without the suite's cache.
         let own = _UserDefaultsReadCache(suiteName: suite.name, capacity: 8)
-        func readOwn(_ key: String) -> PropertyListValue? {
-            own.value(forKey: key, in: suite.defaults) { suite.defaults.object(forKey: key).flatMap(PropertyListValue.init(foundationObject:)) }
-        }
-        #expect(readOwn("Settings.Layout") == nil)
-        #expect(readOwn("Settings.Layout") == nil)
+        #expect(own.read("Settings.Layout", in: suite.defaults) == nil)
+        #expect(own.read("Settings.Layout", in: suite.defaults) == nil)
         suite.defaults.set(4, forKey: "Settings.Layout")
-        #expect(readOwn("Settings.Layout") == .int(4))
+        #expect(own.read("Settings.Layout", in: suite.defaults) == .int(4))
         #expect(own.count == 0, "read through object(forKey:), not kept")
         own.forget("Settings.Layout")
-        #expect(readOwn("Settings.Layout") == .int(4))
+        #expect(own.read("Settings.Layout", in: suite.defaults) == .int(4))
         #expect(own.count == 1)
 
         // Another process's write (the suite's watch forgets the keys read missing).
         let other = _UserDefaultsReadCache(suiteName: suite.name, capacity: 8)
-        func read(_ key: String) -> PropertyListValue? {
-            other.value(forKey: key, in: suite.defaults) { suite.defaults.object(forKey: key).flatMap(PropertyListValue.init(foundationObject:)) }
-        }
-        #expect(read("Unset") == nil)
-        #expect(read("Unset") == nil)
+        #expect(other.read("Unset", in: suite.defaults) == nil)
+        #expect(other.read("Unset", in: suite.defaults) == nil)
         suite.defaults.set(8, forKey: "Unset")
-        #expect(read("Unset") == .int(8))
+        #expect(other.read("Unset", in: suite.defaults) == .int(8))
         #expect(other.count == 0)
         other.forgetMissingKeys()
-        #expect(read("Unset") == .int(8))
+        #expect(other.read("Unset", in: suite.defaults) == .int(8))
         #expect(other.count == 1)
 
         // The cache filling up.
         let full = _UserDefaultsReadCache(suiteName: suite.name, capacity: 2)
-        func readFull(_ key: String) -> PropertyListValue? {
-            full.value(forKey: key, in: suite.defaults) { suite.defaults.object(forKey: key).flatMap(PropertyListValue.init(foundationObject:)) }
-        }
-        #expect(readFull("Later") == nil)
-        #expect(readFull("Later") == nil)
+        #expect(full.read("Later", in: suite.defaults) == nil)
+        #expect(full.read("Later", in: suite.defaults) == nil)
         suite.defaults.set(1, forKey: "Kept.1")
         suite.defaults.set(2, forKey: "Kept.2")
-        #expect(readFull("Kept.1") == .int(1))
-        #expect(readFull("Kept.2") == .int(2), "fills the cache, which is emptied")
+        #expect(full.read("Kept.1", in: suite.defaults) == .int(1))
+        #expect(full.read("Kept.2", in: suite.defaults) == .int(2), "fills the cache, which is emptied")
         suite.defaults.set(3, forKey: "Later")
-        #expect(readFull("Later") == .int(3))
+        #expect(full.read("Later", in: suite.defaults) == .int(3))
         #expect(full.count == 2, "\(full.count): Kept.2 and Later")
     }
 
@@ -198,3 +186,12 @@ struct UserDefaultsReadCacheTests {
         #expect(child.output == "5 9 5\n")
     }
 }
+
+#if !canImport(Darwin)
+extension _UserDefaultsReadCache {
+    /// `key`'s value in `defaults` read through this cache, as `UserDefaults.persistentValue(forKey:)` reads it.
+    func read(_ key: String, in defaults: UserDefaults) -> PropertyListValue? {
+        value(forKey: key, in: defaults) { defaults.object(forKey: key).flatMap(PropertyListValue.init(foundationObject:)) }
+    }
+}
+#endif
