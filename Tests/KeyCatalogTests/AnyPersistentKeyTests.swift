@@ -21,6 +21,18 @@ import Testing
         #expect(store.persistentValue(forKey: "Point") == (try key.representation.persistentValue(for: Point(x: 2))))
     }
 
+    @Test func anOptionalPersistentKeyErasedIsItsBase() throws {
+        let key = PersistentKey<Int?>("Limit", defaultValue: nil)
+        let base = try #require(AnyPersistentKey(key).base as? PersistentKey<Int?>)
+        #expect(base.id == "Limit" && base.defaultValue == nil)
+        #expect(type(of: base.representation) == type(of: key.representation))
+        let store = InMemoryKeyValueStore()
+        store.set(base, to: 4)
+        #expect(store.get(AnyPersistentKey(key)) == 4)
+        store.set(base, to: nil)
+        #expect(store.get(AnyPersistentKey(key)) == nil && store.persistentValue(forKey: "Limit") == nil)
+    }
+
     @Test func anyOtherKeyErasedIsItsBaseAlsoErasedTwice() throws {
         let key = PersistentDebugKey<Int>("Limit", debugDefaultValue: 1, releaseDefaultValue: 2, configuration: .release)
         for erased in [AnyPersistentKey(key), AnyPersistentKey(AnyPersistentKey(key))] {

@@ -23,22 +23,21 @@ extension KeyValueChangeCenter {
 /// center's life: Observation does not say when a tracking ends.
 ///
 /// What a ``CatalogKey`` keeps so that registering each of its reads with Observation costs a
-/// load and a thread-local check: once its store's center observes the key, the center's tracking
+/// load (a lock on Apple platforms, where `Atomic` needs macOS 15) and a thread-local check: once its store's center observes the key, the center's tracking
 /// object and the key path the reads are tracked under. (Finding them by the key's name costs two
 /// locks and a hash of it: about 1,100 instructions a read of a 17-byte key, by callgrind.)
 @usableFromInline
-final class _ReadTracking: @unchecked Sendable {
-    // @unchecked: `known` is set once, then only read; the objects in it are Sendable.
+final class _ReadTracking: Sendable {
     let key: String
     /// The tracking object (`_ObservationTracking`) and key path, once known: kept, and read
     /// without a lock or a retain (a retain on every read cost more than the read).
-    private final class Known {
-        let tracking: AnyObject
-        let keyPath: AnyObject
+    private final class Known: Sendable {
+        let tracking: AnyObject & Sendable
+        let keyPath: AnyObject & Sendable
         /// The two above, for reads that retain neither.
-        let unretained: (tracking: Unmanaged<AnyObject>, keyPath: Unmanaged<AnyObject>)
+        let unretained: (tracking: Unmanaged<AnyObject & Sendable>, keyPath: Unmanaged<AnyObject & Sendable>)
 
-        init(tracking: AnyObject, keyPath: AnyObject) {
+        init(tracking: AnyObject & Sendable, keyPath: AnyObject & Sendable) {
             self.tracking = tracking
             self.keyPath = keyPath
             unretained = (.passUnretained(tracking), .passUnretained(keyPath))
@@ -56,17 +55,15 @@ final class _ReadTracking: @unchecked Sendable {
     @usableFromInline
     func track(in store: AnyPersistentKeyValueStore) {
         guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) else { return }
-        let isKnown =
-            known.withObject { known -> Bool in
-                known.unretained.tracking._withUnsafeGuaranteedRef { tracking in
-                    known.unretained.keyPath._withUnsafeGuaranteedRef { keyPath in
-                        unsafeDowncast(tracking, to: _ObservationTracking.self)
-                            .accessKnown(keyPath: unsafeDowncast(keyPath, to: KeyPath<_ObservationTracking, Int>.self))
-                    }
+        let wasKnown: Void? = known.withObject { known in
+            known.unretained.tracking._withUnsafeGuaranteedRef { tracking in
+                known.unretained.keyPath._withUnsafeGuaranteedRef { keyPath in
+                    unsafeDowncast(tracking, to: _ObservationTracking.self)
+                        .accessKnown(keyPath: unsafeDowncast(keyPath, to: KeyPath<_ObservationTracking, Int>.self))
                 }
-                return true
-            } ?? false
-        guard !isKnown else { return }
+            }
+        }
+        if wasKnown != nil { return }
         let (tracking, keyPath) = Self.access(key, in: store)
         known.setIfNone(Known(tracking: tracking, keyPath: keyPath))
     }
@@ -80,7 +77,7 @@ final class _ReadTracking: @unchecked Sendable {
     }
 
     @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
-    private static func access(_ key: String, in store: AnyPersistentKeyValueStore) -> (_ObservationTracking, KeyPath<_ObservationTracking, Int>) {
+    private static func access(_ key: String, in store: AnyPersistentKeyValueStore) -> (_ObservationTracking, KeyPath<_ObservationTracking, Int> & Sendable) {
         let center = store.keyValueChanges
         let tracking = center.observationTrackingObject()
         return (tracking, tracking.access(key, in: center))

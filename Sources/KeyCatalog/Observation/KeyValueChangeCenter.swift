@@ -104,7 +104,7 @@ public final class KeyValueChangeCenter: Sendable {
     #endif
     /// Observation's view of the keys read through catalogs (`_ReadTracking`), made on
     /// first use; `AnyObject` because Observation needs newer Apple platforms than the package.
-    let observationTracking = _SetOnceReference<AnyObject>()
+    let observationTracking = _SetOnceReference<AnyObject & Sendable>()
 
     /// A change center with no observers; a store of your own keeps one and posts to it after each write.
     public init() {}

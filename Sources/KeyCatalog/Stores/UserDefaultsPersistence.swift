@@ -85,13 +85,13 @@ public enum UserDefaultsPersistence {
         readCacheReference(of: defaults)?.takeUnretainedValue()
     }
 
-    /// ``readCache(of:)``, unretained: caches are kept for the life of the process. Every read
-    /// asks, so the one found last is read without a lock.
+    /// ``readCache(of:)``, unretained: caches are kept for the life of the process. The one found
+    /// last (by any thread) is remembered, and read without a lock.
     @inline(__always)
     static func readCacheReference(of defaults: UserDefaults) -> Unmanaged<_UserDefaultsReadCache>? {
         if let last = UnsafeRawPointer(bitPattern: lastReadCache.load(ordering: .acquiring)) {
             let cache = Unmanaged<_UserDefaultsReadCache>.fromOpaque(last)
-            if cache._withUnsafeGuaranteedRef({ $0.owner == ObjectIdentifier(defaults) }) { return cache }
+            if cache._withUnsafeGuaranteedRef({ $0.owner === defaults }) { return cache }
         }
         return findReadCache(of: defaults)
     }
@@ -112,9 +112,9 @@ public enum UserDefaultsPersistence {
 
     private static let standardReadCache = _UserDefaultsReadCache(suiteName: nil, owner: .standard)
 
-    /// The address of the read cache found last (0: none yet), read without a lock: every read
-    /// asks. Caches are kept for the life of the process (with their suites, above), so the
-    /// address stays theirs, and so does the address of the instance each was made for.
+    /// The address of the read cache found last (0: none yet): every read asks for its suite's.
+    /// Caches are kept for the life of the process (with their suites, above), so the address
+    /// stays theirs.
     private static let lastReadCache = Atomic<UInt>(0)
     #endif
 

@@ -61,7 +61,7 @@ final class _UserDefaultsReadCache: @unchecked Sendable {
             } else if entry.object == nil {
                 missing += 1
             }
-            if entry.object == nil { missingKeys.insert(key) }
+            if entry.object == nil { missingKeys.insert(_StringIdentity(key)) }
         }
 
         /// Forgets that `key` was read missing; a kept value stays.
@@ -97,28 +97,29 @@ final class _UserDefaultsReadCache: @unchecked Sendable {
             identities[identity.slot(amongPowerOfTwo: Self.slotBits)] == identity
         }
 
-        mutating func insert(_ key: String) {
-            guard let identity = _StringIdentity(key) else { return }
+        mutating func insert(_ identity: _StringIdentity?) {
+            guard let identity else { return }
             identities[identity.slot(amongPowerOfTwo: Self.slotBits)] = identity
             isEmpty = false
         }
 
         mutating func removeAll() {
             guard !isEmpty else { return }
-            self = MissingKeys()
+            for slot in identities.indices { identities[slot] = .none }
+            isEmpty = true
         }
     }
 
     private let entries = _Locked(Contents())
 
-    /// The instance this cache was made for, which KeyCatalog keeps for the process's life; `nil`
-    /// for a cache made by a test.
-    let owner: ObjectIdentifier?
+    /// The instance this cache was made for (kept: no other can take its address while this
+    /// cache is compared with it); `nil` for a cache made by a test.
+    let owner: UserDefaults?
 
     /// The cache of a suite opened by `name`, or of `standard` (`nil`), read through `owner`.
     init(suiteName name: String?, owner: UserDefaults? = nil, capacity: Int = 4096) {
         application = name.map(Self.cfString) ?? kCFPreferencesCurrentApplication
-        self.owner = owner.map(ObjectIdentifier.init)
+        self.owner = owner
         self.capacity = capacity
     }
 
@@ -135,7 +136,7 @@ final class _UserDefaultsReadCache: @unchecked Sendable {
             if let identity, contents.missingKeys.contains(identity) { return (nil, true) }
             guard let entry = contents.entries[key] else { return (nil, false) }
             guard entry.object != nil else {
-                contents.missingKeys.insert(key)
+                contents.missingKeys.insert(identity)
                 return (nil, true)
             }
             return (entry, false)
@@ -186,6 +187,12 @@ final class _UserDefaultsReadCache: @unchecked Sendable {
 
     /// How many keys' values are kept (for tests): keys read missing hold none.
     var count: Int { entries.withLock { $0.entries.count - $0.missing } }
+
+    /// Whether `key` is found missing by its words, without a hash (for tests).
+    func findsMissingWithoutHashing(_ key: String) -> Bool {
+        guard let identity = _StringIdentity(key) else { return false }
+        return entries.withLock { $0.missingKeys.contains(identity) }
+    }
 
     private static func cfString(_ string: String) -> CFString {
         // On Linux, Foundation's `NSString` is the CoreFoundation string type (toll-free bridged).

@@ -8,7 +8,7 @@ import Synchronization
 /// 40 for a lock, its release and a copy of what it guards). On Apple platforms, where `Atomic`
 /// needs macOS 15 and iOS 18, it is guarded by ``_Locked``. The object is kept until this is
 /// destroyed: the first one set stays, so a reader never sees it freed.
-struct _SetOnceReference<Object: AnyObject>: ~Copyable {
+struct _SetOnceReference<Object: AnyObject & Sendable>: ~Copyable {
     #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
     private let object = _Locked<Object?>(nil)
     #else

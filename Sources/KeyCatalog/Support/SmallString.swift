@@ -1,7 +1,8 @@
 /// The UTF-8 bytes of a small string, read from the `String` value itself.
 ///
 /// A string of up to 15 bytes of UTF-8 is held in the value's two words, with no storage object.
-/// On 64-bit platforms their layout is part of the standard library's ABI: the bytes in order
+/// On 64-bit platforms (but Android's arm64, whose discriminator sits lower, to leave the top
+/// byte to pointer tags) their layout is part of the standard library's ABI: the bytes in order
 /// (little-endian, so the first byte is the low byte of `low`), then a discriminator byte whose
 /// 0x20 bit marks a small string and whose low four bits are the count. Reading them costs a few
 /// instructions; `utf8.withContiguousStorageIfAvailable` copies a small string to the stack
@@ -19,7 +20,7 @@ struct _SmallUTF8 {
     /// layout is not read here), whose bytes are then read the usual way.
     @usableFromInline @inline(__always)
     init?(_ string: String) {
-        #if arch(x86_64) || arch(arm64)
+        #if (arch(x86_64) || arch(arm64)) && !os(Android)
         let (low, high) = unsafeBitCast(string, to: (UInt64, UInt64).self)
         let discriminator = high &>> 56
         guard discriminator & 0x20 != 0 else { return nil }

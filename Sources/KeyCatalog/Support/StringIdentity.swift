@@ -2,13 +2,15 @@
 ///
 /// An immortal string is one the runtime never frees: a small string (up to 15 bytes of UTF-8,
 /// its bytes in the words themselves) or a literal (its count and the address of its constant
-/// bytes). The words are part of the standard library's ABI on 64-bit platforms; the top bit of
-/// the second marks an immortal string. Equal words mean equal strings, for as long as the
-/// program runs; unequal words say nothing (the same text may sit in another string). Comparing
-/// them costs two instructions; hashing a string for a dictionary, about 300.
+/// bytes, in the program's image; a library unloaded with `dlclose` would take them away, which
+/// Swift libraries are not). The words are part of the standard library's ABI on 64-bit platforms
+/// but Android's arm64; the top bit of the second marks an immortal string. Equal words mean
+/// equal strings; unequal words say nothing (the same text may sit in another string).
+/// Comparing them costs two instructions; hashing a string for a dictionary, about 300.
 ///
 /// Keys declared in code are literals or small: the catalog's, and those of `static let` keys.
-/// A key built at run time (`"\(listID).layout"`) has storage of its own, and no identity here.
+/// A key built at run time (`"\(listID).layout"`) longer than 15 bytes has storage of its own,
+/// and no identity here.
 struct _StringIdentity: Equatable {
     let low: UInt64
     let high: UInt64
@@ -25,7 +27,7 @@ struct _StringIdentity: Equatable {
     /// `String` layout is not read here.
     @inline(__always)
     init?(_ string: String) {
-        #if arch(x86_64) || arch(arm64)
+        #if (arch(x86_64) || arch(arm64)) && !os(Android)
         (low, high) = unsafeBitCast(string, to: (UInt64, UInt64).self)
         guard high & (1 << 63) != 0 else { return nil }
         #else
