@@ -22,6 +22,34 @@ import Testing
         #expect(suite.defaults.get(stringKey) == "default", "not written")
     }
 
+    /// KeyCatalog hands collections to UserDefaults as `NSArray` and `NSDictionary` on Linux:
+    /// Foundation's own accessors read them back as the Swift values written, in this instance and
+    /// in another one of the suite, and so does a new process from the file.
+    @Test func collectionsWrittenByKeyCatalogAreReadByFoundationsOwnAccessors() throws {
+        let suite = TemporarySuite(#function)
+        let names = PersistentKey<[String]>("Names", defaultValue: [])
+        let counts = PersistentKey<[Int]>("Counts", defaultValue: [])
+        let nested = PersistentKey<[String: [Double]]>("Nested", defaultValue: [:])
+        let mixed = PersistentKey<[[String: String]]>("Mixed", defaultValue: [])
+        suite.defaults.set(names, to: ["a", "é", ""])
+        suite.defaults.set(counts, to: [1, -2, Int.max])
+        suite.defaults.set(nested, to: ["x": [0.5, -1], "y": []])
+        suite.defaults.set(mixed, to: [["k": "v"], [:]])
+        for defaults in [suite.defaults, UnopenedSuiteInstance(suite).defaults] {
+            #expect(defaults.stringArray(forKey: "Names") == ["a", "é", ""])
+            // Elements as NSNumber on Linux, whichever array was set (`as? [Int]` gives nil).
+            #expect(defaults.array(forKey: "Counts")?.map { ($0 as? NSNumber)?.intValue ?? ($0 as? Int) } == [1, -2, Int.max])
+            #expect(defaults.dictionary(forKey: "Nested") as? [String: [Double]] == ["x": [0.5, -1], "y": []])
+            #expect(defaults.array(forKey: "Mixed") as? [[String: String]] == [["k": "v"], [:]])
+        }
+        try suite.defaults.flushPersistentValues()
+        let file = try PropertyListSerialization.propertyList(from: Data(contentsOf: suiteFileURL(named: suite.name)), format: nil) as? [String: Any]
+        #expect(file?["Names"] as? [String] == ["a", "é", ""])
+        #expect(file?["Counts"] as? [Int] == [1, -2, Int.max])
+        #expect(file?["Nested"] as? [String: [Double]] == ["x": [0.5, -1], "y": []])
+        #expect(file?["Mixed"] as? [[String: String]] == [["k": "v"], [:]])
+    }
+
     @Test func aByteOrderMarkInsideAStringOrNestedIsHandled() throws {
         let suite = TemporarySuite(#function)
         let recorder = FailureRecorder()

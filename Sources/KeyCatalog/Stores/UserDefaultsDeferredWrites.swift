@@ -122,7 +122,7 @@ struct _DeferredUserDefaultsWrites {
 
     private static func set(_ value: PropertyListValue?, forKey key: String, in defaults: UserDefaults) {
         if let value {
-            defaults.set(value.foundationObject, forKey: key)
+            defaults.set(value.userDefaultsObject, forKey: key)
         } else {
             defaults.removeObject(forKey: key)
         }
