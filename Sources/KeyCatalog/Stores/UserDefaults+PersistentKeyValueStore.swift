@@ -92,7 +92,7 @@ extension UserDefaults: PersistentKeyValueStore {
                 "UserDefaults on Linux writes an XML property list, which cannot hold \(problem) exactly; not written"
             )
         }
-        let object = value.userDefaultsObject
+        let object: Any? = value.userDefaultsObject
         UserDefaultsPersistence.write(value, forKey: key, in: self) { set(object, forKey: key) }
         #endif
     }

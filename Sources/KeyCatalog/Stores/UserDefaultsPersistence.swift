@@ -37,10 +37,9 @@ public enum UserDefaultsPersistence {
         /// The read caches of the suites opened by name (Linux).
         var readCaches: [ObjectIdentifier: (defaults: _UncheckedSendable<UserDefaults>, cache: _UserDefaultsReadCache)] = [:]
         #endif
-        /// The instance whose change center was found last, and that center: every write posts to
-        /// its suite's center, and comparing one reference costs less than hashing (instances are
-        /// kept above, so one cannot be freed and its address reused while it is here).
-        var lastCenter: (defaults: _UncheckedSendable<UserDefaults>, center: KeyValueChangeCenter)?
+        /// Each instance given a change center, with it: kept, so that ``lastCenter`` can hold one
+        /// unretained (the instances are kept above too).
+        var centerBindings: [ObjectIdentifier: _ChangeCenterBinding] = [:]
     }
 
     private static let state = _Locked(State())
@@ -89,11 +88,7 @@ public enum UserDefaultsPersistence {
     /// last (by any thread) is remembered, and read without a lock.
     @inline(__always)
     static func readCacheReference(of defaults: UserDefaults) -> Unmanaged<_UserDefaultsReadCache>? {
-        if let last = UnsafeRawPointer(bitPattern: lastReadCache.load(ordering: .acquiring)) {
-            let cache = Unmanaged<_UserDefaultsReadCache>.fromOpaque(last)
-            if cache._withUnsafeGuaranteedRef({ $0.owner === defaults }) { return cache }
-        }
-        return findReadCache(of: defaults)
+        lastReadCache.object { $0.ownerID == ObjectIdentifier(defaults) } ?? findReadCache(of: defaults)
     }
 
     private static func findReadCache(of defaults: UserDefaults) -> Unmanaged<_UserDefaultsReadCache>? {
@@ -105,17 +100,15 @@ public enum UserDefaultsPersistence {
                 return entry.cache
             }
         guard let cache else { return nil }
-        let reference = Unmanaged.passUnretained(cache)
-        lastReadCache.store(UInt(bitPattern: reference.toOpaque()), ordering: .releasing)
-        return reference
+        lastReadCache.remember(cache)
+        return Unmanaged.passUnretained(cache)
     }
 
     private static let standardReadCache = _UserDefaultsReadCache(suiteName: nil, owner: .standard)
 
-    /// The address of the read cache found last (0: none yet): every read asks for its suite's.
-    /// Caches are kept for the life of the process (with their suites, above), so the address
-    /// stays theirs.
-    private static let lastReadCache = Atomic<UInt>(0)
+    /// The read cache found last: every read asks for its suite's. Caches are kept for the life
+    /// of the process, with their suites (above).
+    private static let lastReadCache = _LastFound<_UserDefaultsReadCache>()
     #endif
 
     /// The name of the persistent domain `defaults` writes to, when it is known: the suite's name
@@ -331,10 +324,10 @@ public enum UserDefaultsPersistence {
     /// On Apple platforms each center also hears of the changes made outside KeyCatalog (see
     /// ``_UserDefaultsChangeWatcher``).
     static func changeCenter(for defaults: UserDefaults) -> KeyValueChangeCenter {
-        // This runs on every write (the change is posted): one lock and, most often, one
-        // comparison with the instance asked for last.
-        if let center = state.withLock({ state in state.lastCenter.flatMap { $0.defaults.value === defaults ? $0.center : nil } }) {
-            return center
+        // This runs on every write (the change is posted): most often one load and one comparison
+        // with the instance asked for last.
+        if let last = lastCenter.object(where: { $0.id == ObjectIdentifier(defaults) }) {
+            return last._withUnsafeGuaranteedRef { $0.center }
         }
         #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
         let standardDomain = defaults === UserDefaults.standard ? Bundle.main.bundleIdentifier : nil
@@ -342,12 +335,21 @@ public enum UserDefaultsPersistence {
         let standardDomain: String? = nil
         #endif
         let isStandard = defaults === UserDefaults.standard
-        return state.withLock { state in
+        let binding = state.withLock { state in
+            let id = ObjectIdentifier(defaults)
+            if let binding = state.centerBindings[id], binding.defaults.value === defaults { return binding }
             let center = findChangeCenter(for: defaults, isStandard: isStandard, standardDomain: standardDomain, in: &state)
-            state.lastCenter = (_UncheckedSendable(defaults), center)
-            return center
+            let binding = _ChangeCenterBinding(defaults: defaults, center: center)
+            state.centerBindings[id] = binding
+            return binding
         }
+        lastCenter.remember(binding)
+        return binding.center
     }
+
+    /// The instance whose change center was found last, with it: every write posts to its
+    /// suite's center.
+    private static let lastCenter = _LastFound<_ChangeCenterBinding>()
 
     private static func findChangeCenter(
         for defaults: UserDefaults,
@@ -451,5 +453,20 @@ struct _UncheckedSendable<Value>: @unchecked Sendable {
 
     init(_ value: Value) {
         self.value = value
+    }
+}
+
+/// An instance of UserDefaults and its change center, kept together for the life of the process.
+final class _ChangeCenterBinding: Sendable {
+    let defaults: _UncheckedSendable<UserDefaults>
+    /// The instance's identity, compared without a retain (it is kept, above: no other instance
+    /// can take its address).
+    let id: ObjectIdentifier
+    let center: KeyValueChangeCenter
+
+    init(defaults: UserDefaults, center: KeyValueChangeCenter) {
+        self.defaults = _UncheckedSendable(defaults)
+        id = ObjectIdentifier(defaults)
+        self.center = center
     }
 }
