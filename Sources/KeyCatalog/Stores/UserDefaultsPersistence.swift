@@ -22,7 +22,6 @@ public enum UserDefaultsPersistence {
         var pending: [_UncheckedSendable<UserDefaults>] = []
         var isScheduled = false
         var isExitHookInstalled = false
-        var changeCenters: [ObjectIdentifier: (defaults: _UncheckedSendable<UserDefaults>, center: KeyValueChangeCenter)] = [:]
         var domainChangeCenters: [String: KeyValueChangeCenter] = [:]
         /// The file watches of the suites' centers (Linux), kept as long as the centers.
         var fileWatches: [PersistentKeyObservation?] = []
@@ -37,8 +36,9 @@ public enum UserDefaultsPersistence {
         /// The read caches of the suites opened by name (Linux).
         var readCaches: [ObjectIdentifier: (defaults: _UncheckedSendable<UserDefaults>, cache: _UserDefaultsReadCache)] = [:]
         #endif
-        /// Each instance given a change center, with it: kept, so that ``lastCenter`` can hold one
-        /// unretained (the instances are kept above too).
+        /// Each instance given a change center, with it, kept for the life of the process (so that
+        /// ``lastCenter`` can hold one unretained): the only place that keeps an instance of no
+        /// known domain, and its center.
         var centerBindings: [ObjectIdentifier: _ChangeCenterBinding] = [:]
     }
 
@@ -100,7 +100,7 @@ public enum UserDefaultsPersistence {
                 return entry.cache
             }
         guard let cache else { return nil }
-        lastReadCache.remember(cache)
+        lastReadCache.remember(cache)  // kept in `readCaches`, or static
         return Unmanaged.passUnretained(cache)
     }
 
@@ -343,7 +343,7 @@ public enum UserDefaultsPersistence {
             state.centerBindings[id] = binding
             return binding
         }
-        lastCenter.remember(binding)
+        lastCenter.remember(binding)  // kept in `centerBindings`
         return binding.center
     }
 
@@ -365,11 +365,8 @@ public enum UserDefaultsPersistence {
             state.fileWatches.append(watch)
             return center
         }
-        if let entry = state.changeCenters[id], entry.defaults.value === defaults {
-            return entry.center
-        }
+        // An instance of no known domain has a center of its own (kept in `centerBindings`).
         let (center, watch) = makeChangeCenter(for: defaults, domain: nil)
-        state.changeCenters[id] = (_UncheckedSendable(defaults), center)
         state.fileWatches.append(watch)
         return center
     }
