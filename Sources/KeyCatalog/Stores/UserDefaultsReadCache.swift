@@ -23,7 +23,7 @@ import Foundation
 /// `object(forKey:)` every time; a key found missing is remembered as missing, so that its reads
 /// ask CoreFoundation nothing more, until KeyCatalog writes it or another process writes the suite.
 /// A key declared in code (a literal or a small string) read missing is also found by its
-/// `String` value's words, without a hash: such a read costs `object(forKey:)` and about 150
+/// `String` value's words, without a hash: such a read costs `object(forKey:)` and about 160
 /// instructions, against raw `integer(forKey:)`'s 100 (callgrind).
 ///
 /// Memory: each key read keeps its value, a second copy beside Foundation's, until a read finds
