@@ -1,9 +1,5 @@
 import Foundation
 
-#if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
-import Synchronization
-#endif
-
 /// Makes writes to UserDefaults durable on Linux and gives each instance a change center.
 ///
 /// swift-corelibs-foundation writes `~/.config/<suite>.plist` only on `synchronize()`, and a

@@ -2,11 +2,11 @@
 ///
 /// An immortal string is one the runtime never frees: a small string (up to 15 bytes of UTF-8,
 /// its bytes in the words themselves) or a literal (its count and the address of its constant
-/// bytes, in the program's image; a library unloaded with `dlclose` would take them away, which
-/// Swift libraries are not). The words are part of the standard library's ABI on 64-bit platforms
-/// but Android's arm64; the top bit of the second marks an immortal string. Equal words mean
-/// equal strings; unequal words say nothing (the same text may sit in another string).
-/// Comparing them costs two instructions; hashing a string for a dictionary, about 300.
+/// bytes, in the program's image: only unloading a library with `dlclose` would take them away,
+/// and Swift libraries are not unloaded). The words are part of the standard library's ABI on
+/// 64-bit platforms but Android's arm64; the top bit of the second marks an immortal string.
+/// Equal words mean equal strings; unequal words say nothing (the same text may sit in another
+/// string). Comparing them costs two instructions; hashing a string for a dictionary, about 300.
 ///
 /// Keys declared in code are literals or small: the catalog's, and those of `static let` keys.
 /// A key built at run time (`"\(listID).layout"`) longer than 15 bytes has storage of its own,
