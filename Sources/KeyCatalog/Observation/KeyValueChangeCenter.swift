@@ -166,6 +166,7 @@ public final class KeyValueChangeCenter: Sendable {
     /// Posts of one key are delivered in the order they are posted; prefer
     /// ``postCurrentValue(forKey:in:)`` after a write that other threads may race with.
     public func post(key: String, value: PropertyListValue?) {
+        guard mayHaveHandlers(forKey: key) else { return }
         deliver(key) { .value(value) }
     }
 
@@ -191,21 +192,33 @@ public final class KeyValueChangeCenter: Sendable {
     /// ``postCurrentValue(forKey:in:)`` once some key has observers.
     @usableFromInline
     func postCurrentValueToObservers(forKey key: String, in store: some PersistentKeyValueStore) {
+        guard mayHaveHandlers(forKey: key) else { return }
         deliver(key) { .current(_UncheckedSendable(store)) }
+    }
+
+    /// Whether `key` may have handlers, told without the lock and before any call (Linux; on Apple
+    /// platforms, where `Atomic` needs macOS 15, ``deliver(_:_:)`` asks under the lock): `false`
+    /// for a key nobody observes, most often even while others are observed
+    /// (``_ObservedKeyFilter``).
+    @inline(__always)
+    private func mayHaveHandlers(forKey key: String) -> Bool {
+        #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
+        true
+        #else
+        observedKeyFilter.mayContain(key)
+        #endif
     }
 
     /// Delivers `source` to the key's handlers, or hands it to the thread already delivering the
     /// key; loops while changes arrive during a round, so the last round reads after the last change.
     ///
-    /// `makeSource` runs only when the key has observers: with none (the common case on every
-    /// write) a post costs one load, and allocates nothing; a key nobody observes while others
-    /// are observed most often costs a fingerprint of the key (``_ObservedKeyFilter``), else one
-    /// lock and one lookup. An observed key costs one lookup, and a store read only if some
-    /// handler uses the value.
+    /// Posts ask ``mayHaveHandlers(forKey:)`` first: with no observer at all (the common case on
+    /// every write) a post costs one load, and allocates nothing; a key nobody observes while
+    /// others are observed most often costs a fingerprint of the key (``_ObservedKeyFilter``).
+    /// Here, `makeSource` runs only when the key has observers: a key without costs one lock and
+    /// one lookup, an observed key one lookup, and a store read only if some handler uses the
+    /// value.
     private func deliver(_ key: String, _ makeSource: () -> Source) {
-        #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
-        guard observedKeyCount.load(ordering: .acquiring) > 0, observedKeyFilter.mayContain(key) else { return }
-        #endif
         let first = state.withLock { state -> Round? in
             // Nobody observes anything (checked before hashing the key), or not this key.
             guard !state.keys.isEmpty, let observed = state.keys[key], !observed.handlers.isEmpty else { return nil }
