@@ -159,9 +159,12 @@ struct UserDefaultsReadCacheTests {
         #expect(UserDefaultsPersistence.readCache(of: unopened) == nil)
         #expect(unopened.get(key) == 3)
         #expect(UserDefaultsPersistence.readCache(of: suite.defaults) === cache)
-        let standard = try #require(UserDefaultsPersistence.readCache(of: .standard))
-        #expect(standard !== cache)
+        // Another suite's cache in between (not `.standard`'s: process-wide state).
+        let other = TemporarySuite()
+        let otherCache = try #require(UserDefaultsPersistence.readCache(of: other.defaults))
+        #expect(otherCache !== cache)
         #expect(UserDefaultsPersistence.readCache(of: suite.defaults) === cache)
+        #expect(UserDefaultsPersistence.readCache(of: other.defaults) === otherCache)
     }
     #endif
 
