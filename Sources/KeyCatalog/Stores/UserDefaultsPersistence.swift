@@ -84,7 +84,7 @@ public enum UserDefaultsPersistence {
     /// last (by any thread) is remembered, and read without a lock.
     @inline(__always)
     static func readCacheReference(of defaults: UserDefaults) -> Unmanaged<_UserDefaultsReadCache>? {
-        lastReadCache.object { $0.ownerID == ObjectIdentifier(defaults) } ?? findReadCache(of: defaults)
+        lastReadCache.object { $0.owner === defaults } ?? findReadCache(of: defaults)
     }
 
     private static func findReadCache(of defaults: UserDefaults) -> Unmanaged<_UserDefaultsReadCache>? {
@@ -322,7 +322,7 @@ public enum UserDefaultsPersistence {
     static func changeCenter(for defaults: UserDefaults) -> KeyValueChangeCenter {
         // This runs on every write (the change is posted): most often one load and one comparison
         // with the instance asked for last.
-        if let last = lastCenter.object(where: { $0.id == ObjectIdentifier(defaults) }) {
+        if let last = lastCenter.object(where: { $0.defaults.value === defaults }) {
             return last._withUnsafeGuaranteedRef { $0.center }
         }
         #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
@@ -452,14 +452,10 @@ struct _UncheckedSendable<Value>: @unchecked Sendable {
 /// An instance of UserDefaults and its change center, kept together for the life of the process.
 final class _ChangeCenterBinding: Sendable {
     let defaults: _UncheckedSendable<UserDefaults>
-    /// The instance's identity, compared without a retain (it is kept, above: no other instance
-    /// can take its address).
-    let id: ObjectIdentifier
     let center: KeyValueChangeCenter
 
     init(defaults: UserDefaults, center: KeyValueChangeCenter) {
         self.defaults = _UncheckedSendable(defaults)
-        id = ObjectIdentifier(defaults)
         self.center = center
     }
 }

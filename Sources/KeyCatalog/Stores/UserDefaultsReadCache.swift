@@ -115,14 +115,11 @@ final class _UserDefaultsReadCache: @unchecked Sendable {
     /// The instance this cache was made for (kept: no other can take its address while this
     /// cache is compared with it); `nil` for a cache made by a test.
     let owner: UserDefaults?
-    /// Its identity, compared without a retain.
-    let ownerID: ObjectIdentifier?
 
     /// The cache of a suite opened by `name`, or of `standard` (`nil`), read through `owner`.
     init(suiteName name: String?, owner: UserDefaults? = nil, capacity: Int = 4096) {
         application = name.map(Self.cfString) ?? kCFPreferencesCurrentApplication
         self.owner = owner
-        ownerID = owner.map(ObjectIdentifier.init)
         self.capacity = capacity
     }
 

@@ -20,16 +20,10 @@ struct _SmallUTF8 {
     /// layout is not read here), whose bytes are then read the usual way.
     @usableFromInline @inline(__always)
     init?(_ string: String) {
-        #if (arch(x86_64) || arch(arm64)) && !os(Android)
-        let (low, high) = unsafeBitCast(string, to: (UInt64, UInt64).self)
-        let discriminator = high &>> 56
-        guard discriminator & 0x20 != 0 else { return nil }
+        guard let (low, high) = _stringWords(string), high &>> 56 & 0x20 != 0 else { return nil }
         self.low = low
         self.high = high
-        count = Int(truncatingIfNeeded: discriminator & 0x0F)
-        #else
-        return nil
-        #endif
+        count = Int(truncatingIfNeeded: high &>> 56 & 0x0F)
     }
 
     /// The byte at `index`, which is below ``count``.
@@ -38,4 +32,15 @@ struct _SmallUTF8 {
         let word = index < 8 ? low : high
         return UInt8(truncatingIfNeeded: word &>> UInt64(truncatingIfNeeded: (index & 7) &* 8))
     }
+}
+
+/// The two words of a `String` value, on the platforms whose layout is read here (64-bit, but
+/// Android's arm64: see ``_SmallUTF8``); `nil` elsewhere.
+@usableFromInline @inline(__always)
+func _stringWords(_ string: String) -> (low: UInt64, high: UInt64)? {
+    #if (arch(x86_64) || arch(arm64)) && !os(Android)
+    unsafeBitCast(string, to: (UInt64, UInt64).self)
+    #else
+    nil
+    #endif
 }

@@ -27,12 +27,9 @@ struct _StringIdentity: Equatable {
     /// `String` layout is not read here.
     @inline(__always)
     init?(_ string: String) {
-        #if (arch(x86_64) || arch(arm64)) && !os(Android)
-        (low, high) = unsafeBitCast(string, to: (UInt64, UInt64).self)
-        guard high & (1 << 63) != 0 else { return nil }
-        #else
-        return nil
-        #endif
+        guard let (low, high) = _stringWords(string), high & (1 << 63) != 0 else { return nil }
+        self.low = low
+        self.high = high
     }
 
     /// A slot for these words among `1 << bits` (`bits` from 1 to 63).
