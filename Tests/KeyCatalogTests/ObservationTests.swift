@@ -266,6 +266,26 @@ struct ObservationTests {
         }
     }
 
+    /// The center finds a key declared in code by its string's words (a literal's count and
+    /// address). Once that key loses its observers, a new observer of the same name, added with
+    /// a string built at run time, hears writes made with the literal: the words lead to no key
+    /// that has left.
+    @Test func aKeyObservedAgainUnderAnotherFormOfItsNameIsHeard() {
+        let store = InMemoryKeyValueStore()
+        let literal = "observation.literal.key.longer.than.fifteen"
+        let built = String(literal.reversed().reversed())
+        let seen = Locked<[Int]>([])
+        for round in 1...3 {
+            let first = store.observe(PersistentKey<Int>(literal, defaultValue: 0)) { seen.append(-$0) }
+            store.set(PersistentKey<Int>(literal, defaultValue: 0), to: round)
+            first.cancel()
+            let second = store.observe(PersistentKey<Int>(built, defaultValue: 0)) { seen.append($0) }
+            store.set(PersistentKey<Int>(literal, defaultValue: 0), to: round * 10)
+            second.cancel()
+        }
+        #expect(seen.current == [-1, 10, -2, 20, -3, 30])
+    }
+
     @Test func valueThatDoesNotDecodeIsAnnouncedAsTheDefaultAndReported() async {
         let store = InMemoryKeyValueStore()
         let recorder = FailureRecorder()

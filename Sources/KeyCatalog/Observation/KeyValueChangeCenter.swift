@@ -68,27 +68,64 @@ public final class KeyValueChangeCenter: Sendable {
         /// With a watcher: the value last delivered (`.some(nil)`: a removal), or `nil` when none
         /// was since the key gained handlers that use it.
         @exclusivity(unchecked) var lastDelivered: PropertyListValue??
+        /// Its slot in ``ObservedKeys``' table of keys declared in code, or -1.
+        @exclusivity(unchecked) var slot = -1
+    }
+
+    /// The keys with handlers or being delivered, by name; those declared in code
+    /// (``_StringIdentity``) are also found by their `String` value's words, without a hash of the
+    /// name (about 350 instructions, a seventh of a write to a tracked key).
+    private struct ObservedKeys {
+        private static let slotBits = 5
+        private(set) var byName: [String: ObservedKey] = [:]
+        /// A key of `byName` in the slot its name's words choose, with those words; the first one
+        /// there keeps it, and leaves it when it leaves `byName`.
+        private var bySlot = [(identity: _StringIdentity, observed: ObservedKey?)](
+            repeating: (.none, nil), count: 1 << slotBits)
+
+        var isEmpty: Bool { byName.isEmpty }
+
+        subscript(name: String) -> ObservedKey? {
+            get {
+                if let identity = _StringIdentity(name) {
+                    let slot = bySlot[identity.slot(amongPowerOfTwo: Self.slotBits)]
+                    // Equal words, equal names. Other words may still name a key: asked by name.
+                    if slot.identity == identity { return slot.observed }
+                }
+                return byName[name]
+            }
+            set {
+                let old = if let newValue { byName.updateValue(newValue, forKey: name) } else { byName.removeValue(forKey: name) }
+                if let old, old.slot >= 0 {
+                    bySlot[old.slot] = (.none, nil)
+                    old.slot = -1
+                }
+                guard let newValue, let identity = _StringIdentity(name) else { return }
+                let slot = identity.slot(amongPowerOfTwo: Self.slotBits)
+                guard bySlot[slot].observed == nil else { return }
+                bySlot[slot] = (identity, newValue)
+                newValue.slot = slot
+            }
+        }
     }
 
     private struct State {
         var nextID = 0
-        var keys: [String: ObservedKey] = [:]
+        var keys = ObservedKeys()
         var watcher: (any _KeyValueChangeWatching)?
     }
 
-    /// One round of a delivery: the value's source and, unless a watcher compares the value with
-    /// the last one delivered, the handlers to call.
+    /// One round of a delivery: where it reads its value, if a handler takes it, and, unless a
+    /// watcher compares the value with the last one delivered, the handlers to call.
     private struct Round {
-        let observed: ObservedKey
-        let source: Source
-        let readsValue: Bool
+        /// `nil` when no handler takes the value: nothing is read.
+        let source: Source?
         /// `nil` when a watcher compares values: the handlers are taken once the value is known.
         let handlers: [Registration]?
 
-        init(_ observed: ObservedKey, _ source: Source, hasWatcher: Bool) {
-            self.observed = observed
-            self.source = source
-            readsValue = observed.valueReaders > 0
+        init(_ observed: ObservedKey, _ source: () -> Source, hasWatcher: Bool) {
+            let readsValue = observed.valueReaders > 0
+            self.source = readsValue ? source() : nil
             handlers = readsValue && hasWatcher ? nil : observed.handlers
         }
     }
@@ -151,7 +188,7 @@ public final class KeyValueChangeCenter: Sendable {
                 guard observed.handlers.isEmpty else { return nil }
                 #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
                 observedKeyCount.subtract(1, ordering: .releasing)
-                observedKeyFilter.rebuild(from: state.keys.lazy.filter { !$0.value.handlers.isEmpty }.map(\.key))
+                observedKeyFilter.rebuild(from: state.keys.byName.lazy.filter { !$0.value.handlers.isEmpty }.map(\.key))
                 #endif
                 // Being delivered: the round that ends last removes it.
                 if !observed.isDelivering { state.keys[key] = nil }
@@ -219,26 +256,25 @@ public final class KeyValueChangeCenter: Sendable {
     /// one lookup, an observed key one lookup, and a store read only if some handler uses the
     /// value.
     private func deliver(_ key: String, _ makeSource: () -> Source) {
-        let first = state.withLock { state -> Round? in
+        let first = state.withLock { state -> (ObservedKey, Round)? in
             // Nobody observes anything (checked before hashing the key), or not this key.
             guard !state.keys.isEmpty, let observed = state.keys[key], !observed.handlers.isEmpty else { return nil }
-            let source = makeSource()
             // Held on this thread (``holdingDeliveries(_:)``): made when the hold ends.
             if let held = Self.heldDeliveriesOfThisThread() {
+                let source = makeSource()
                 held.deliveries.append { [self] in deliver(key) { source } }
                 return nil
             }
             if observed.isDelivering {
-                observed.pending = source
+                observed.pending = makeSource()
                 return nil
             }
             observed.isDelivering = true
-            return Round(observed, source, hasWatcher: state.watcher != nil)
+            return (observed, Round(observed, makeSource, hasWatcher: state.watcher != nil))
         }
-        guard var round = first else { return }
-        let observed = round.observed
+        guard case (let observed, var round)? = first else { return }
         while true {
-            let value = round.readsValue ? round.source.value(forKey: key) : nil
+            let value = round.source?.value(forKey: key)
             let handlers =
                 round.handlers
                 ?? state.withLock { _ -> [Registration] in
@@ -260,7 +296,7 @@ public final class KeyValueChangeCenter: Sendable {
                     return nil
                 }
                 observed.pending = nil
-                return Round(observed, pending, hasWatcher: state.watcher != nil)
+                return Round(observed, { pending }, hasWatcher: state.watcher != nil)
             }
             guard let next else { return }
             round = next
@@ -337,7 +373,7 @@ public final class KeyValueChangeCenter: Sendable {
     /// Every key somebody observes, sorted: what a store posts when all its values may have
     /// changed at once (iCloud's account change).
     var observedKeys: [String] {
-        state.withLock { state in state.keys.filter { !$0.value.handlers.isEmpty }.keys.sorted() }
+        state.withLock { state in state.keys.byName.filter { !$0.value.handlers.isEmpty }.keys.sorted() }
     }
 }
 
