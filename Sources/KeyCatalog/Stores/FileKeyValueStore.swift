@@ -17,8 +17,10 @@ import Foundation
 ///   read the file alone and it may lag behind.
 /// - Several processes may read and write one store: each write takes an advisory lock (`flock`)
 ///   on `<name>.lock` beside the file and first reads what other processes appended, so no
-///   process's write is lost. Reads notice other processes' writes (a `stat` of the file and of
-///   the journal per read).
+///   process's write is lost. Reads notice other processes' writes at once: each asks the
+///   journal and the file it holds open whether they changed (`fstat`), and looks them up by path
+///   only if they did. A property list that another program puts where there was none is read by
+///   the next write, which looks both up, and kept.
 /// - The file is replaced atomically (temporary file, flush, rename, flush of the folder), and a
 ///   journal record that a crash cut short is recognised by its checksum, moved aside and
 ///   reported: a crash leaves every key at its old value or its new one, never a mix.
