@@ -108,6 +108,97 @@ struct FileStoreChangeDetectionTests {
         #expect(try StoreFixture.readPropertyListFile(url) == ["count": .int(3), "other": .int(2)])
     }
 
+    /// Longer than reads trust the files they hold open, since the paths were last looked up.
+    static let trustedTimeAndMore = Double(PropertyListFile.openFilesTrusted) / 1e9 + 0.05
+
+    /// The store's folder moved aside (to the trash, by a reset), and a new store written at the
+    /// path by another process: nothing changes in the files the store holds open, and reads see
+    /// the new store once they look the paths up again.
+    @Test(arguments: [false, true])
+    func aStoreWrittenWhereTheFolderWasMovedFromIsRead(compacted: Bool) throws {
+        let directory = TemporaryDirectory()
+        let folder = directory.file("app")
+        let url = folder.appendingPathComponent("settings.plist")
+        let store = FileKeyValueStore(url: url)
+        store.set(count, to: 1)
+        if compacted { try store.compact() }
+        #expect(store.get(count) == 1)
+        #expect(rename(folder.path, directory.file("app.moved").path) == 0)
+        #expect(try TestHelperExecutable.run(["file", url.path, compacted ? "compact-set" : "set", "count", "7"]).status == 0)
+        Thread.sleep(forTimeInterval: Self.trustedTimeAndMore)
+        #expect(store.get(count) == 7)
+    }
+
+    /// A list another program puts beside a journal-only store is read once the paths are looked
+    /// up again, and announced to observers at once (the folder's watcher looks them up).
+    @Test func aListPutBesideTheJournalIsReadAndAnnounced() async throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("settings.plist")
+        let store = FileKeyValueStore(url: url)
+        store.set(count, to: 1)
+        #expect(store.get(count) == 1)
+        let seen = Locked<[Int]>([])
+        let observation = store.observe(other) { seen.append($0) }
+        defer { observation.cancel() }
+        try replace(url, with: ["other": 2])
+        for _ in 0..<100 where !seen.current.contains(2) { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(seen.current.contains(2), "announced")
+        try await Task.sleep(for: .seconds(Self.trustedTimeAndMore))
+        #expect(store.get(other) == 2)
+        #expect(store.get(count) == 1, "the journal's records still apply")
+    }
+
+    /// The journal renamed away, not removed (it keeps its one name), and a new one written by
+    /// another process: the rename moves the old journal's change time.
+    @Test func aJournalRenamedAwayIsSeen() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("settings.plist")
+        let store = FileKeyValueStore(url: url)
+        store.set(count, to: 1)
+        #expect(store.get(count) == 1)
+        Thread.sleep(forTimeInterval: 0.05)
+        #expect(rename(url.path + ".journal", directory.file("old.journal").path) == 0)
+        #expect(try TestHelperExecutable.run(["file", url.path, "set", "count", "9"]).status == 0)
+        #expect(store.get(count) == 9)
+    }
+
+    /// A write goes to the journal at the path, never to the one the store holds open if that one
+    /// left: after the folder moved (a new one made), and after the journal was renamed away.
+    @Test(arguments: [false, true])
+    func aWriteGoesToTheJournalAtThePath(folderMoved: Bool) throws {
+        let directory = TemporaryDirectory()
+        let folder = directory.file("app")
+        let url = folder.appendingPathComponent("settings.plist")
+        let store = FileKeyValueStore(url: url)
+        store.set(count, to: 1)
+        #expect(store.get(count) == 1)
+        if folderMoved {
+            #expect(rename(folder.path, directory.file("app.moved").path) == 0)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } else {
+            #expect(rename(url.path + ".journal", directory.file("app.journal").path) == 0)
+        }
+        #expect(try TestHelperExecutable.run(["file", url.path, "set", "other", "2"]).status == 0)
+        store.set(count, to: 3)
+        #expect(try FileStoreOnDisk.read(url) == ["count": .int(3), "other": .int(2)])
+    }
+
+    /// A signature taken after the file lost its last name (a reload that met a compaction) never
+    /// changes again: the file it describes is not trusted to be the one at the path.
+    @Test func aFileSeenAfterItsRemovalIsNotTrusted() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("journal").path
+        #expect(FileManager.default.createFile(atPath: path, contents: Data([1])))
+        let file = OpenFile(open(path, O_RDONLY))
+        #expect(unlink(path) == 0)
+        let lastSeen = try #require(FileSignature(descriptor: file.descriptor))
+        #expect(lastSeen.links == 0)
+        #expect(FileManager.default.createFile(atPath: path, contents: Data([2, 3])))
+        let now = try #require(FileSignature(of: file, lastSeen: lastSeen, path: path))
+        #expect(!now.isSameFile(as: lastSeen))
+        #expect(now.size == 2)
+    }
+
     /// Another process's writes are appended to the journal the store holds open: each read sees
     /// them, and so does a read after that process compacted (a new list and journal).
     @Test func anotherProcesssAppendsAndCompactionAreRead() throws {

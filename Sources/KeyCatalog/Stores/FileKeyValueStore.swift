@@ -19,8 +19,9 @@ import Foundation
 ///   on `<name>.lock` beside the file and first reads what other processes appended, so no
 ///   process's write is lost. Reads notice other processes' writes at once: each asks the
 ///   journal and the file it holds open whether they changed (`fstat`), and looks them up by path
-///   only if they did. A property list that another program puts where there was none is read by
-///   the next write, which looks both up, and kept.
+///   if they did, and at least every 0.1 s. A change the open files cannot show (the store's
+///   folder moved, a property list another program puts beside the journal) is read within
+///   0.1 s, and by the next write at once, which looks both paths up and keeps what it finds.
 /// - The file is replaced atomically (temporary file, flush, rename, flush of the folder), and a
 ///   journal record that a crash cut short is recognised by its checksum, moved aside and
 ///   reported: a crash leaves every key at its old value or its new one, never a mix.

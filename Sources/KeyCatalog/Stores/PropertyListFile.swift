@@ -41,6 +41,9 @@ final class PropertyListFile: Sendable {
         var isFlushScheduled = false
         /// A background compaction is scheduled or under way.
         var isCompactionScheduled = false
+        /// When the paths were last looked up (``_coarseMonotonicNanoseconds()``): until
+        /// ``PropertyListFile/openFilesTrusted`` later, reads ask the files held open.
+        var pathsLookedUp: UInt64?
 
         /// The journal's records have outgrown the list (and the minimum size): compacting now
         /// costs at most what writing them cost.
@@ -67,6 +70,11 @@ final class PropertyListFile: Sendable {
     let contents: _Locked<Contents>
     let changes = KeyValueChangeCenter()
 
+    /// How long reads trust the files held open to be the ones at the paths
+    /// (``FileSignature/init(of:lastSeen:path:)``) before they look the paths up again: the
+    /// longest a change those files cannot show goes unseen (the store's folder moved, a list put
+    /// beside the journal, a file renamed away in the clock tick of its last change).
+    static let openFilesTrusted: UInt64 = 100_000_000
     /// How long after a write its journal is flushed to the disk (`fdatasync`), for power loss; a
     /// crash of the process alone loses nothing that was written.
     static let flushDelay: DispatchTimeInterval = .milliseconds(100)
@@ -124,7 +132,7 @@ final class PropertyListFile: Sendable {
         self.journalURL = url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + ".journal")
         self.paths = Paths(list: url.path, journal: journalURL.path)
         var contents = Contents()
-        let report = Self.refresh(&contents, url: url, journalURL: journalURL, lockURL: lockURL, paths: paths)
+        let report = Self.refresh(&contents, url: url, journalURL: journalURL, lockURL: lockURL, paths: paths, trustsOpenFiles: false)
         contents.loadReport = contents.writeBlock == nil ? report : nil
         self.contents = _Locked(contents)
         Self.removeAbandonedTemporaryFiles(of: url)
@@ -160,33 +168,45 @@ final class PropertyListFile: Sendable {
         return result
     }
 
-    private func refresh(_ contents: inout Contents, isLocked: Bool = false) -> String? {
-        Self.refresh(&contents, url: url, journalURL: journalURL, lockURL: isLocked ? nil : lockURL, paths: paths)
+    /// - Parameters:
+    ///   - isLocked: the caller holds the file's lock (a writer): it looks up the paths, since it
+    ///     must append to the journal that is there.
+    ///   - looksUpPaths: look them up for a read too (the watcher saw the folder change).
+    private func refresh(_ contents: inout Contents, isLocked: Bool = false, looksUpPaths: Bool = false) -> String? {
+        let now = _coarseMonotonicNanoseconds()
+        let trustsOpenFiles =
+            !isLocked && !looksUpPaths && contents.pathsLookedUp.map { now &- $0 < Self.openFilesTrusted } == true
+        if !trustsOpenFiles { contents.pathsLookedUp = now }
+        return Self.refresh(
+            &contents, url: url, journalURL: journalURL, lockURL: isLocked ? nil : lockURL, paths: paths, trustsOpenFiles: trustsOpenFiles)
     }
 
     /// Brings `contents` up to the files on disk: applies the records another process appended to
     /// the journal, or, if the list or the journal was replaced (a compaction, another writer), reads
     /// both again. Returns a failure to report, if reading found one.
     ///
-    /// - Parameter lockURL: the lock file to take if the list must be moved aside (it is corrupt);
-    ///   `nil` when the caller holds the lock, which also lets it repair the journal's tail.
-    private static func refresh(_ contents: inout Contents, url: URL, journalURL: URL, lockURL: URL?, paths: Paths) -> String? {
-        // A reader asks its open files first (``FileSignature/init(of:lastSeen:path:)``); a writer,
-        // which must append to the journal that is there, looks up both paths.
-        let isReader = lockURL != nil
+    /// - Parameters:
+    ///   - lockURL: the lock file to take if the list must be moved aside (it is corrupt); `nil`
+    ///     when the caller holds the lock, which also lets it repair the journal's tail.
+    ///   - trustsOpenFiles: ask the files held open first (``FileSignature/init(of:lastSeen:path:)``),
+    ///     and the paths only if those changed.
+    private static func refresh(
+        _ contents: inout Contents, url: URL, journalURL: URL, lockURL: URL?, paths: Paths, trustsOpenFiles: Bool
+    ) -> String? {
         var journalSignature =
-            isReader
+            trustsOpenFiles
             ? FileSignature(of: contents.journal, lastSeen: contents.journalSignature, path: paths.journal)
             : FileSignature(path: paths.journal)
-        // Nor does a reader look for a list where there was none while the journal is the one it
-        // read: only a compaction makes one, and it then replaces the journal. A writer looks, so
-        // that a list another program put there is read, never overwritten.
+        // Nor is a list looked for where there was none while the journal is the one last read:
+        // only a compaction makes one, and it then replaces the journal. (A list another program
+        // puts there is read once the paths are looked up: by the next write, which keeps it,
+        // and by reads within ``openFilesTrusted``.)
         let listSignature =
-            if isReader, contents.signature == nil, let journalSignature, let known = contents.journalSignature,
+            if trustsOpenFiles, contents.signature == nil, let journalSignature, let known = contents.journalSignature,
                 journalSignature.isSameFile(as: known)
             {
                 nil as FileSignature?
-            } else if isReader {
+            } else if trustsOpenFiles {
                 FileSignature(of: contents.opened, lastSeen: contents.signature, path: paths.list)
             } else {
                 FileSignature(path: paths.list)
@@ -331,7 +351,7 @@ final class PropertyListFile: Sendable {
     func announceExternalChanges() {
         let (changed, report) = contents.withLock { contents -> ([String], String?) in
             let before = contents.stored
-            let report = refresh(&contents)
+            let report = refresh(&contents, looksUpPaths: true)
             let keys = Set(before.keys).union(contents.stored.keys).filter { before[$0] != contents.stored[$0] }
             return (keys.sorted(), report)
         }
@@ -814,9 +834,11 @@ struct FileSignature: Equatable, Sendable {
     /// one of its names, which moves its change time (as a write and a new name do), and then
     /// this asks `path`.
     ///
-    /// What it cannot see: a file given another name and replaced in the clock tick (up to a few
-    /// milliseconds on Linux) of the change last seen. Writers, which must append to the journal
-    /// that is there, look up the path.
+    /// What it cannot see: a folder on the path moved (nothing changes in the file), and a file
+    /// renamed away, or given another name and replaced, in the clock tick of the change last seen
+    /// (a few milliseconds on Linux before 6.13; up to seconds on some file systems). So reads
+    /// look up the paths at least every ``PropertyListFile/openFilesTrusted``, and writers, which
+    /// must append to the journal that is there, always.
     init?(of file: OpenFile?, lastSeen: FileSignature?, path: String) {
         if let file, let lastSeen, let current = FileSignature(descriptor: file.descriptor), current.isSameFile(as: lastSeen),
             current.links > 0, current.links == lastSeen.links, current.changedSeconds == lastSeen.changedSeconds,

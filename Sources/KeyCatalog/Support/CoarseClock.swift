@@ -1,0 +1,15 @@
+import Foundation
+
+/// Nanoseconds of a monotonic clock that may lag by up to the kernel's tick (a few milliseconds):
+/// for time limits that tolerate it. Reading it costs about 3 ns here, against 21 ns for
+/// `CLOCK_MONOTONIC`.
+@inline(__always)
+func _coarseMonotonicNanoseconds() -> UInt64 {
+    #if canImport(Darwin)
+    clock_gettime_nsec_np(CLOCK_MONOTONIC_RAW_APPROX)
+    #else
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC_COARSE, &time)
+    return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
+    #endif
+}

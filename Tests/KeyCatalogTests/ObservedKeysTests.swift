@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+
+@testable import KeyCatalog
+
+/// The change center finds keys declared in code by their names' words, in a table of 32 slots
+/// beside its dictionary of observed keys.
+@Suite("Change center: keys found by their names' words")
+struct ObservedKeysTests {
+    /// Keys whose names' words choose one slot of the center's table: the first holds it, the
+    /// others are found by name; when the holder leaves, the others are still heard, and a key
+    /// observed again may take the slot.
+    @Test func keysSharingASlotAreEachHeard() throws {
+        var bySlot: [Int: [String]] = [:]
+        var names: [String] = []
+        for index in 0..<10_000 where names.isEmpty {
+            let name = "k\(index)"  // small: an identity of its own
+            let slot = try #require(_StringIdentity(name)).slot(amongPowerOfTwo: 5)
+            bySlot[slot, default: []].append(name)
+            if bySlot[slot]!.count == 3 { names = bySlot[slot]! }
+        }
+        let store = InMemoryKeyValueStore()
+        let seen = Locked<[String]>([])
+        func observe(_ name: String) -> PersistentKeyObservation {
+            store.observe(PersistentKey<Int>(name, defaultValue: 0)) { seen.append("\(name)=\($0)") }
+        }
+        func writeAll(_ value: Int) -> [String] {
+            seen.withLock { $0 = [] }
+            for name in names { store.set(PersistentKey<Int>(name, defaultValue: 0), to: value) }
+            return seen.current
+        }
+        var observations = names.map(observe)
+        #expect(writeAll(1) == names.map { "\($0)=1" })
+        observations[0].cancel()
+        #expect(writeAll(2) == names.dropFirst().map { "\($0)=2" })
+        observations[0] = observe(names[0])
+        observations[1].cancel()
+        #expect(writeAll(3) == ["\(names[0])=3", "\(names[2])=3"])
+        for observation in observations { observation.cancel() }
+    }
+}
