@@ -8,11 +8,15 @@ import Synchronization
 ///
 /// On Linux it is `Synchronization.Mutex` (a futex: 17 instructions to lock and unlock,
 /// uncontended, against 83 for `NSLock`, measured with callgrind; every write takes two or three
-/// of these). On Apple platforms, where `Mutex` needs macOS 15 and iOS 18, it wraps `NSLock`.
+/// of these). On Apple platforms, where `Mutex` needs macOS 15 and iOS 18 (and
+/// `OSAllocatedUnfairLock` macOS 13 and iOS 16), it is an `os_unfair_lock`, what `Mutex` uses
+/// there, in memory of its own: the lock must never move, and a Swift property may. (Not measured
+/// here: no Apple machine. `NSLock`, used before, adds an Objective-C message send to each lock
+/// and unlock of a `pthread_mutex_t`.)
 @usableFromInline
 final class _Locked<State>: @unchecked Sendable {
     #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
-    @usableFromInline let lock = NSLock()
+    @usableFromInline let lock: os_unfair_lock_t
     #else
     @usableFromInline let mutex = Mutex<Void>(())
     #endif
@@ -23,11 +27,19 @@ final class _Locked<State>: @unchecked Sendable {
 
     @usableFromInline
     init(_ state: State) {
+        #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
+        lock = .allocate(capacity: 1)
+        lock.initialize(to: os_unfair_lock())
+        #endif
         self.state = .allocate(capacity: 1)
         self.state.initialize(to: state)
     }
 
     deinit {
+        #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
+        lock.deinitialize(count: 1)
+        lock.deallocate()
+        #endif
         state.deinitialize(count: 1)
         state.deallocate()
     }
@@ -35,8 +47,8 @@ final class _Locked<State>: @unchecked Sendable {
     @inlinable
     func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
-        lock.lock()
-        defer { lock.unlock() }
+        os_unfair_lock_lock(lock)
+        defer { os_unfair_lock_unlock(lock) }
         return try body(&state.pointee)
         #else
         return try mutex.withLock { _ in try body(&state.pointee) }

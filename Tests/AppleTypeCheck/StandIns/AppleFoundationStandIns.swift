@@ -138,3 +138,28 @@ extension NSObject {
         fatalError("stand-in")
     }
 }
+
+// MARK: - os_unfair_lock (os/lock.h; Foundation re-exports it through Darwin)
+// https://developer.apple.com/documentation/os/os_unfair_lock_s
+// https://developer.apple.com/documentation/os/1646466-os_unfair_lock_lock
+// SDK header: os/lock.h. `typedef struct os_unfair_lock_s { uint32_t _os_unfair_lock_opaque; }
+// os_unfair_lock, *os_unfair_lock_t;` and the functions all carry OS_UNFAIR_LOCK_AVAILABILITY
+// (macos(10.12), ios(10.0), tvos(10.0), watchos(3.0)). C structs import with a memberwise and a
+// zeroing initializer; `void os_unfair_lock_lock(os_unfair_lock_t lock)` imports as taking an
+// `UnsafeMutablePointer<os_unfair_lock_s>`.
+
+@available(macOS 10.12, iOS 10.0, tvOS 10.0, watchOS 3.0, *)
+public struct os_unfair_lock_s {
+    public var _os_unfair_lock_opaque: UInt32
+    public init() { _os_unfair_lock_opaque = 0 }
+    public init(_os_unfair_lock_opaque: UInt32) { self._os_unfair_lock_opaque = _os_unfair_lock_opaque }
+}
+@available(macOS 10.12, iOS 10.0, tvOS 10.0, watchOS 3.0, *)
+public typealias os_unfair_lock = os_unfair_lock_s
+@available(macOS 10.12, iOS 10.0, tvOS 10.0, watchOS 3.0, *)
+public typealias os_unfair_lock_t = UnsafeMutablePointer<os_unfair_lock_s>
+
+@available(macOS 10.12, iOS 10.0, tvOS 10.0, watchOS 3.0, *)
+public func os_unfair_lock_lock(_ lock: os_unfair_lock_t) { fatalError("stand-in") }
+@available(macOS 10.12, iOS 10.0, tvOS 10.0, watchOS 3.0, *)
+public func os_unfair_lock_unlock(_ lock: os_unfair_lock_t) { fatalError("stand-in") }
