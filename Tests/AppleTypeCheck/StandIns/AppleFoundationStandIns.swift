@@ -145,17 +145,21 @@ extension NSObject {
 // SDK header: os/lock.h. `typedef struct os_unfair_lock_s { uint32_t _os_unfair_lock_opaque; }
 // os_unfair_lock, *os_unfair_lock_t;` and the functions all carry OS_UNFAIR_LOCK_AVAILABILITY
 // (macos(10.12), ios(10.0), tvos(10.0), watchos(3.0)). C structs import with a memberwise and a
-// zeroing initializer; `void os_unfair_lock_lock(os_unfair_lock_t lock)` imports as taking an
-// `UnsafeMutablePointer<os_unfair_lock_s>`.
+// zeroing initializer, and Sendable (all its fields are); `void os_unfair_lock_lock(os_unfair_lock_t
+// lock)` imports as taking an `UnsafeMutablePointer<os_unfair_lock_s>`.
 
+// The C names, as the SDK imports them.
+// swift-format-ignore: TypeNamesShouldBeCapitalized
 @available(macOS 10.12, iOS 10.0, tvOS 10.0, watchOS 3.0, *)
-public struct os_unfair_lock_s {
+public struct os_unfair_lock_s: Sendable {
     public var _os_unfair_lock_opaque: UInt32
     public init() { _os_unfair_lock_opaque = 0 }
     public init(_os_unfair_lock_opaque: UInt32) { self._os_unfair_lock_opaque = _os_unfair_lock_opaque }
 }
+// swift-format-ignore: TypeNamesShouldBeCapitalized
 @available(macOS 10.12, iOS 10.0, tvOS 10.0, watchOS 3.0, *)
 public typealias os_unfair_lock = os_unfair_lock_s
+// swift-format-ignore: TypeNamesShouldBeCapitalized
 @available(macOS 10.12, iOS 10.0, tvOS 10.0, watchOS 3.0, *)
 public typealias os_unfair_lock_t = UnsafeMutablePointer<os_unfair_lock_s>
 
