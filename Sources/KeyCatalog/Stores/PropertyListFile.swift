@@ -855,7 +855,7 @@ struct FileSignature: Equatable, Sendable {
         inode = UInt64(info.st_ino)
         links = UInt64(info.st_nlink)
         size = Int64(info.st_size)
-        #if canImport(Darwin)
+        #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
         modifiedSeconds = Int64(info.st_mtimespec.tv_sec)
         modifiedNanoseconds = Int64(info.st_mtimespec.tv_nsec)
         changedSeconds = Int64(info.st_ctimespec.tv_sec)

@@ -5,7 +5,7 @@ import Foundation
 /// `CLOCK_MONOTONIC`.
 @inline(__always)
 func _coarseMonotonicNanoseconds() -> UInt64 {
-    #if canImport(Darwin)
+    #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
     clock_gettime_nsec_np(CLOCK_MONOTONIC_RAW_APPROX)
     #else
     var time = timespec()

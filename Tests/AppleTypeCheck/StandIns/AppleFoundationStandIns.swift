@@ -167,3 +167,22 @@ public typealias os_unfair_lock_t = UnsafeMutablePointer<os_unfair_lock_s>
 public func os_unfair_lock_lock(_ lock: os_unfair_lock_t) { fatalError("stand-in") }
 @available(macOS 10.12, iOS 10.0, tvOS 10.0, watchOS 3.0, *)
 public func os_unfair_lock_unlock(_ lock: os_unfair_lock_t) { fatalError("stand-in") }
+
+// MARK: - clock_gettime_nsec_np (time.h; Foundation re-exports it through Darwin)
+// `man 3 clock_gettime` on macOS. SDK header: time.h, `__CLOCK_AVAILABILITY` (macos(10.12), ios(10.0),
+// tvos(10.0), watchos(3.0)) on `uint64_t clock_gettime_nsec_np(clockid_t __clock_id)` and on each
+// clock of the `clockid_t` enum; `CLOCK_MONOTONIC_RAW_APPROX` is a macro for
+// `_CLOCK_MONOTONIC_RAW_APPROX`. (`clockid_t` here is Glibc's; on Darwin it is that enum.)
+
+@available(macOS 10.12, iOS 10.0, tvOS 10.0, watchOS 3.0, *)
+public var CLOCK_MONOTONIC_RAW_APPROX: clockid_t { 5 }
+@available(macOS 10.12, iOS 10.0, tvOS 10.0, watchOS 3.0, *)
+public func clock_gettime_nsec_np(_ __clock_id: clockid_t) -> UInt64 { fatalError("stand-in") }
+
+// MARK: - struct stat's times (sys/stat.h; Foundation re-exports it through Darwin)
+// `man 2 stat` on macOS: with 64-bit inodes (every current SDK), `struct stat` has
+// `struct timespec st_mtimespec` and `st_ctimespec` where Glibc has `st_mtim` and `st_ctim`.
+extension stat {
+    public var st_mtimespec: timespec { st_mtim }
+    public var st_ctimespec: timespec { st_ctim }
+}
