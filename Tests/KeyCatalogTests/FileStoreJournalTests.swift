@@ -182,6 +182,21 @@ struct FileStoreJournalTests {
         #expect(try FileStoreOnDisk.read(url) == ["n": .int(2)])
     }
 
+    /// A write reports what it found once it released the store's lock: the failure handler may
+    /// use the store (here, it reads the key being written).
+    @Test func aFailureHandlerMayReadTheStoreThatReportsAWrite() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("settings.plist")
+        try Data("not a journal".utf8).write(to: URL(fileURLWithPath: url.path + ".journal"))
+        let store = FileKeyValueStore(url: url)
+        let key = PersistentKey<Int>("n", defaultValue: 0)
+        let readByHandler = Locked<[Int]>([])
+        PersistentKeyValueFailure.$taskHandler.withValue({ _ in readByHandler.append(store.get(key)) }) {
+            store.set(key, to: 2)
+        }
+        #expect(readByHandler.current == [2], "told once, after the write")
+    }
+
     @Test(.timeLimit(.minutes(10)))
     func theJournalIsCompactedOnceItOutgrowsTheListAndLaterWritesOnlyAppend() async throws {
         let directory = TemporaryDirectory()

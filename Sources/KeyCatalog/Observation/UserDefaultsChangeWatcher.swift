@@ -102,15 +102,22 @@ public final class _UserDefaultsChangeWatcher: _KeyValueChangeWatching, Sendable
     /// Posts each watched key among `keys` whose stored value differs from the one its observers
     /// heard last: the center's last delivery (KeyCatalog's own writes reach observers without
     /// passing here), else the value when watching began.
+    ///
+    /// The values are read outside the lock: reading one that is no property-list value reports
+    /// it, and the failure handler may use this suite (a write, whose key-value observation comes
+    /// back here).
     private func check(_ keys: [String]) {
         guard let center else { return }
+        let watched = lastSeen.withLock { lastSeen in keys.filter { lastSeen[$0] != nil } }
+        guard !watched.isEmpty else { return }
+        let values = watched.map { defaults.value.persistentValue(forKey: $0) }
         let changed: [String] = lastSeen.withLock { lastSeen in
-            keys.filter { key in
-                guard let seen = lastSeen[key] else { return false }
-                let current = defaults.value.persistentValue(forKey: key)
+            zip(watched, values).compactMap { key, current in
+                // No longer watched, since.
+                guard let seen = lastSeen[key] else { return nil }
                 let heard = center.lastDeliveredValue(forKey: key) ?? seen.value
                 lastSeen[key] = Seen(value: current)
-                return current != heard
+                return current != heard ? key : nil
             }
         }
         for key in changed {
@@ -121,13 +128,16 @@ public final class _UserDefaultsChangeWatcher: _KeyValueChangeWatching, Sendable
     // MARK: - The center's hooks
 
     func observedKeyDidChange(_ key: String) {
+        // Read before the locks, as in ``check(_:)``: the failure handler may use this suite
+        // (observe a key of it, whose first observer comes back here).
+        let value = defaults.value.persistentValue(forKey: key)
         let transition: Transition = transitions.withLock {
             guard let center else { return .none }
             let isObserved = center.hasObservers(forKey: key)
             let transition: Transition = lastSeen.withLock { lastSeen in
                 switch (isObserved, lastSeen[key] != nil) {
                 case (true, false):
-                    lastSeen[key] = Seen(value: defaults.value.persistentValue(forKey: key))
+                    lastSeen[key] = Seen(value: value)
                     return .started
                 case (false, true):
                     lastSeen[key] = nil

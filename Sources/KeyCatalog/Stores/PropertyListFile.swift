@@ -58,9 +58,10 @@ final class PropertyListFile: Sendable {
     let lockURL: URL
     /// The journal of writes not yet in the list.
     let journalURL: URL
-    /// The paths of the list and the journal, which writes `stat`, and reads when the files they
-    /// hold open changed: `URL.path` decodes the URL again on each call (about 3,800 instructions
-    /// for two, measured: 60 % of a read).
+    /// The paths of the list and the journal, which writes and the watcher's refresh `stat`, and
+    /// reads when the files they hold open changed and at least every ``openFilesTrusted``:
+    /// `URL.path` decodes the URL again on each call (about 3,800 instructions for two, measured:
+    /// 60 % of a read).
     let paths: Paths
 
     struct Paths {
@@ -132,6 +133,7 @@ final class PropertyListFile: Sendable {
         self.journalURL = url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + ".journal")
         self.paths = Paths(list: url.path, journal: journalURL.path)
         var contents = Contents()
+        contents.pathsLookedUp = _coarseMonotonicNanoseconds()
         let report = Self.refresh(&contents, url: url, journalURL: journalURL, lockURL: lockURL, paths: paths, trustsOpenFiles: false)
         contents.loadReport = contents.writeBlock == nil ? report : nil
         self.contents = _Locked(contents)
@@ -156,9 +158,10 @@ final class PropertyListFile: Sendable {
         }
     }
 
-    /// Runs `body` on the contents, after catching up with other processes' writes (an `fstat` of
-    /// the journal, and of the list if there is one, when there were none). A failure found while
-    /// reading is reported once.
+    /// Runs `body` on the contents, after catching up with other processes' writes. When the files
+    /// held open show no change, that costs an `fstat` of the journal, and of the list if there is
+    /// one (``FileSignature/init(of:lastSeen:path:)``). A failure found while reading is reported
+    /// once, after the lock is released.
     func read<Result>(_ body: (inout Contents) -> Result) -> Result {
         let (result, report) = contents.withLock { contents -> (Result, String?) in
             let report = refresh(&contents)
@@ -366,33 +369,37 @@ final class PropertyListFile: Sendable {
     /// fails, the contents stay as they were.
     ///
     /// Under the file's lock: other processes' records are applied first, so the contents are
-    /// what the files hold with this one change.
+    /// what the files hold with this one change. Failures are reported once the locks are
+    /// released: a failure handler may itself use the store.
     func update(_ key: String, to value: PropertyListValue?) throws {
         let record = FileStoreJournal.record(key: key, value: value)
-        let (report, flush, compaction) = try contents.withLock { contents in
-            try withFileLock(&contents) { contents -> (String?, Bool, Bool) in
-                let report = refresh(&contents, isLocked: true)
-                if let block = contents.writeBlock {
-                    throw FileStoreUnavailable(description: "not written, to keep the file that is there: \(block)")
+        let (report, flush, compaction) = try reportingAfterwards { reports in
+            try contents.withLock { contents in
+                try withFileLock(&contents) { contents -> (String?, Bool, Bool) in
+                    let report = refresh(&contents, isLocked: true)
+                    if let block = contents.writeBlock {
+                        throw FileStoreUnavailable(description: "not written, to keep the file that is there: \(block)")
+                    }
+                    var unreadable = contents.unreadable
+                    unreadable[key] = nil
+                    // Compaction must be able to write the value: an XML file keeping unreadable
+                    // entries cannot hold every string.
+                    if let value { try PropertyListFileDecoding.checkXMLHolds(value, forKey: key, keeping: unreadable) }
+                    let journal = try journalForAppending(&contents, reports: &reports)
+                    try Self.append(record, to: journal, at: contents.journalLength)
+                    contents.journalLength += record.count
+                    contents.journalSignature = FileSignature(descriptor: journal.descriptor)
+                    contents.stored[key] = value
+                    contents.unreadable = unreadable
+                    let flush = !contents.isFlushScheduled
+                    let compaction = !contents.isCompactionScheduled && contents.isCompactionDue
+                    contents.isFlushScheduled = true
+                    contents.isCompactionScheduled = contents.isCompactionScheduled || compaction
+                    return (report, flush, compaction)
                 }
-                var unreadable = contents.unreadable
-                unreadable[key] = nil
-                // Compaction must be able to write the value: an XML file keeping unreadable
-                // entries cannot hold every string.
-                if let value { try PropertyListFileDecoding.checkXMLHolds(value, forKey: key, keeping: unreadable) }
-                let journal = try journalForAppending(&contents)
-                try Self.append(record, to: journal, at: contents.journalLength)
-                contents.journalLength += record.count
-                contents.journalSignature = FileSignature(descriptor: journal.descriptor)
-                contents.stored[key] = value
-                contents.unreadable = unreadable
-                let flush = !contents.isFlushScheduled
-                let compaction = !contents.isCompactionScheduled && contents.isCompactionDue
-                contents.isFlushScheduled = true
-                contents.isCompactionScheduled = contents.isCompactionScheduled || compaction
-                return (report, flush, compaction)
             }
         }
+        // What the write found, reported once it succeeded (a failure is the write's to report).
         if let report { Self.report(url, report) }
         if flush { scheduleFlush() }
         if compaction { scheduleCompaction() }
@@ -405,15 +412,16 @@ final class PropertyListFile: Sendable {
     }
 
     /// The journal to append to: the open one, or a new one (header only) if there is none or
-    /// the one there is not a journal of this format (moved aside, reported).
-    private func journalForAppending(_ contents: inout Contents) throws -> OpenFile {
+    /// the one there is not a journal of this format (moved aside; added to `reports`).
+    private func journalForAppending(_ contents: inout Contents, reports: inout [String]) throws -> OpenFile {
         if let journal = contents.journal, contents.journalLength > 0 { return journal }
         if contents.journal != nil {
             let aside = URL(fileURLWithPath: journalURL.path + ".corrupt-\(Self.timestamp())")
             try FileManager.default.moveItem(at: journalURL, to: aside)
-            Self.report(url, "the journal \(journalURL.path) is not a KeyCatalog journal; moved aside to \(aside.path)")
+            reports.append("the journal \(journalURL.path) is not a KeyCatalog journal; moved aside to \(aside.path)")
         }
-        let journal = try Self.writeJournal(FileStoreJournal.header, to: journalURL)
+        let (journal, syncFailure) = try Self.writeJournal(FileStoreJournal.header, to: journalURL)
+        if let syncFailure { reports.append(syncFailure) }
         contents.journal = journal
         contents.journalLength = FileStoreJournal.header.count
         contents.journalSignature = FileSignature(descriptor: journal.descriptor)
@@ -432,27 +440,30 @@ final class PropertyListFile: Sendable {
     }
 
     /// Writes a journal holding `bytes` (the header, then records) beside `url` and renames it
-    /// over `url`; returns it open for appending. The rename is made durable unless the caller
-    /// says it will do so itself (`syncingFolder: false`).
-    private static func writeJournal(_ bytes: [UInt8], to url: URL, syncingFolder: Bool = true) throws -> OpenFile {
+    /// over `url`; returns it open for appending, and why its rename may not be durable. The
+    /// rename is made durable unless the caller says it will do so itself (`syncingFolder: false`).
+    private static func writeJournal(
+        _ bytes: [UInt8], to url: URL, syncingFolder: Bool = true
+    ) throws -> (journal: OpenFile, syncFailure: String?) {
         let (temporary, file) = try writeTemporary(Data(bytes), beside: url)
         guard rename(temporary, url.path) == 0 else {
             let failure = POSIXFailure("replace \(url.path)")
             unlink(temporary)
             throw failure
         }
+        var syncFailure: String?
         if syncingFolder {
             do {
                 try syncFolder(of: url)
             } catch {
                 // The journal is there and takes writes: only a power loss could undo its rename.
-                report(url, "the new journal's name may not survive a power loss (\(error))")
+                syncFailure = "the new journal's name may not survive a power loss (\(error))"
             }
         }
         // Appends need O_APPEND, which the temporary file was not opened with.
         guard let journal = openJournal(url), FileSignature(descriptor: journal.descriptor) == FileSignature(descriptor: file.descriptor)
         else { throw POSIXFailure("open \(url.path)") }
-        return journal
+        return (journal, syncFailure)
     }
 
     // MARK: - Flushing and compaction
@@ -500,46 +511,50 @@ final class PropertyListFile: Sendable {
             var journal: FileSignature
             var length: Int
         }
-        let snapshot = try contents.withLock { contents in
-            try withFileLock(&contents) { contents -> Snapshot? in
-                if let report = refresh(&contents, isLocked: true) { Self.report(url, report) }
-                guard contents.writeBlock == nil, contents.journalLength > FileStoreJournal.header.count,
-                    let journal = contents.journalSignature, force || contents.isCompactionDue
-                else { return nil }
-                return Snapshot(
-                    stored: contents.stored,
-                    unreadable: contents.unreadable,
-                    list: contents.signature,
-                    journal: journal,
-                    length: contents.journalLength
-                )
+        let snapshot = try reportingAfterwards { reports in
+            try contents.withLock { contents in
+                try withFileLock(&contents) { contents -> Snapshot? in
+                    if let report = refresh(&contents, isLocked: true) { reports.append(report) }
+                    guard contents.writeBlock == nil, contents.journalLength > FileStoreJournal.header.count,
+                        let journal = contents.journalSignature, force || contents.isCompactionDue
+                    else { return nil }
+                    return Snapshot(
+                        stored: contents.stored,
+                        unreadable: contents.unreadable,
+                        list: contents.signature,
+                        journal: journal,
+                        length: contents.journalLength
+                    )
+                }
             }
         }
         guard let snapshot else { return }
         let data = try PropertyListFileDecoding.encode(snapshot.stored, keeping: snapshot.unreadable)
         let (temporary, list) = try Self.writeTemporary(data, beside: url)
         defer { unlink(temporary) }  // Nothing to remove once renamed.
-        try contents.withLock { contents in
-            try withFileLock(&contents) { contents in
-                if let report = refresh(&contents, isLocked: true) { Self.report(url, report) }
-                // Another process compacted meanwhile: its list is as new as this one.
-                guard contents.signature == snapshot.list, let journal = contents.journal, let current = contents.journalSignature,
-                    current.isSameFile(as: snapshot.journal)
-                else { return }
-                let appended = try journal.read(from: snapshot.length, count: contents.journalLength - snapshot.length)
-                guard rename(temporary, url.path) == 0 else { throw POSIXFailure("replace \(url.path)") }
-                // The new list must be on disk before the old journal goes: the list alone, with
-                // the journal's head, would lose those records. If it cannot be made so, the new
-                // list stays with the old journal, which read the same.
-                try Self.syncFolder(of: url)
-                contents.signature = FileSignature(descriptor: list.descriptor)
-                contents.opened = list
-                // Its rename is made durable after the locks are released: lost to power loss, it
-                // leaves the new list and the old journal, which read the same.
-                let newJournal = try Self.writeJournal(FileStoreJournal.header + appended, to: journalURL, syncingFolder: false)
-                contents.journal = newJournal
-                contents.journalLength = FileStoreJournal.header.count + appended.count
-                contents.journalSignature = FileSignature(descriptor: newJournal.descriptor)
+        try reportingAfterwards { reports in
+            try contents.withLock { contents in
+                try withFileLock(&contents) { contents in
+                    if let report = refresh(&contents, isLocked: true) { reports.append(report) }
+                    // Another process compacted meanwhile: its list is as new as this one.
+                    guard contents.signature == snapshot.list, let journal = contents.journal, let current = contents.journalSignature,
+                        current.isSameFile(as: snapshot.journal)
+                    else { return }
+                    let appended = try journal.read(from: snapshot.length, count: contents.journalLength - snapshot.length)
+                    guard rename(temporary, url.path) == 0 else { throw POSIXFailure("replace \(url.path)") }
+                    // The new list must be on disk before the old journal goes: the list alone, with
+                    // the journal's head, would lose those records. If it cannot be made so, the new
+                    // list stays with the old journal, which read the same.
+                    try Self.syncFolder(of: url)
+                    contents.signature = FileSignature(descriptor: list.descriptor)
+                    contents.opened = list
+                    // Its rename is made durable after the locks are released: lost to power loss, it
+                    // leaves the new list and the old journal, which read the same.
+                    let (newJournal, _) = try Self.writeJournal(FileStoreJournal.header + appended, to: journalURL, syncingFolder: false)
+                    contents.journal = newJournal
+                    contents.journalLength = FileStoreJournal.header.count + appended.count
+                    contents.journalSignature = FileSignature(descriptor: newJournal.descriptor)
+                }
             }
         }
         do {
@@ -547,6 +562,14 @@ final class PropertyListFile: Sendable {
         } catch {
             Self.report(url, "the compacted journal's new name may not survive a power loss (\(error)); every write is still in the list or the journal")
         }
+    }
+
+    /// Runs `body`, which holds the store's locks, and then reports what it added to `reports`,
+    /// whether it returned or threw: a failure handler may itself use the store.
+    private func reportingAfterwards<Result>(_ body: (inout [String]) throws -> Result) rethrows -> Result {
+        var reports: [String] = []
+        defer { for report in reports { Self.report(url, report) } }
+        return try body(&reports)
     }
 
     /// Takes the exclusive advisory lock on the lock file (creating it, mode 0600, and its folder)
@@ -851,7 +874,7 @@ struct FileSignature: Equatable, Sendable {
     }
 
     private init(_ info: stat) {
-        device = UInt64(info.st_dev)
+        device = UInt64(truncatingIfNeeded: info.st_dev)
         inode = UInt64(info.st_ino)
         links = UInt64(info.st_nlink)
         size = Int64(info.st_size)

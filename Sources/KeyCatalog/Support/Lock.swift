@@ -8,11 +8,11 @@ import Synchronization
 ///
 /// On Linux it is `Synchronization.Mutex` (a futex: 17 instructions to lock and unlock,
 /// uncontended, against 83 for `NSLock`, measured with callgrind; every write takes two or three
-/// of these). On Apple platforms, where `Mutex` needs macOS 15 and iOS 18 (and
-/// `OSAllocatedUnfairLock` macOS 13 and iOS 16), it is an `os_unfair_lock`, what `Mutex` uses
-/// there, in memory of its own: the lock must never move, and a Swift property may. (Not measured
-/// here: no Apple machine. `NSLock`, used before, adds an Objective-C message send to each lock
-/// and unlock of a `pthread_mutex_t`.)
+/// of these). On Apple platforms, where `Mutex` needs macOS 15 and iOS 18, it is an
+/// `os_unfair_lock`, what `Mutex` uses there, in memory of its own: the lock must never move, and
+/// a Swift property may. (`OSAllocatedUnfairLock` would need macOS 13, past the macOS 12 reach the
+/// availability check keeps, and `@Sendable` bodies. Not measured here: no Apple machine. `NSLock`,
+/// used before, adds an Objective-C message send to each lock and unlock of a `pthread_mutex_t`.)
 @usableFromInline
 final class _Locked<State>: @unchecked Sendable {
     #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK

@@ -163,9 +163,13 @@ public typealias os_unfair_lock = os_unfair_lock_s
 @available(macOS 10.12, iOS 10.0, tvOS 10.0, watchOS 3.0, *)
 public typealias os_unfair_lock_t = UnsafeMutablePointer<os_unfair_lock_s>
 
+// Both carry OS_SWIFT_UNAVAILABLE_FROM_ASYNC("Use OSAllocatedUnfairLock.performWhileLocked() for
+// async-safe scoped locking"), which Swift sees as `noasync`.
 @available(macOS 10.12, iOS 10.0, tvOS 10.0, watchOS 3.0, *)
+@available(*, noasync, message: "Use OSAllocatedUnfairLock.performWhileLocked() for async-safe scoped locking")
 public func os_unfair_lock_lock(_ lock: os_unfair_lock_t) { fatalError("stand-in") }
 @available(macOS 10.12, iOS 10.0, tvOS 10.0, watchOS 3.0, *)
+@available(*, noasync, message: "Use OSAllocatedUnfairLock.performWhileLocked() for async-safe scoped locking")
 public func os_unfair_lock_unlock(_ lock: os_unfair_lock_t) { fatalError("stand-in") }
 
 // MARK: - clock_gettime_nsec_np (time.h; Foundation re-exports it through Darwin)

@@ -149,6 +149,34 @@ struct UserDefaultsChangeWatcherTests {
         }
         #expect(await model.value == 11)
     }
+
+    /// The watcher reads a key as it starts watching it, and on each check: a value that is no
+    /// property-list value is reported then, and the failure handler may use the suite (here, it
+    /// observes another key, whose first observer comes back to the watcher). The watcher reads
+    /// outside its locks, so the handler neither deadlocks nor traps.
+    @Test func aFailureHandlerMayUseTheSuiteWhileTheWatcherReads() throws {
+        let watcher = _UserDefaultsChangeWatcher.attach(to: defaults)
+        // The registration domain is process-wide: a key of this run alone.
+        let odd = "Watcher.\(UUID().uuidString).odd"
+        defaults.register(defaults: [odd: NSObject()])
+        let other = PersistentKey<Int>("Other", defaultValue: 0)
+        let reported = Locked<[String]>([])
+        let observationsByHandler = Locked<[PersistentKeyObservation]>([])
+        PersistentKeyValueFailure.$taskHandler.withValue({ failure in
+            reported.append(failure.message)
+            observationsByHandler.append(self.defaults.observe(other) { _ in })
+        }) {
+            let observation = defaults.observe(PersistentKey<Int>(odd, defaultValue: 0)) { _ in }
+            #expect(watcher.watchedKeys.contains(odd))
+            watcher.defaultsDidChange()
+            observation.cancel()
+        }
+        #expect(!reported.current.isEmpty)
+        #expect(reported.current.allSatisfy { $0.contains("is not a property-list value") }, "\(reported.current)")
+        #expect(watcher.watchedKeys == ["Other"])
+        for observation in observationsByHandler.current { observation.cancel() }
+        #expect(watcher.watchedKeys.isEmpty)
+    }
 }
 
 /// Records the KVO registrations a watcher asks for.
