@@ -54,21 +54,24 @@ extension PersistentKeyValueStore {
         // The changes delivered while subscribing (`nil` once subscribed), yielded after the
         // current value. They are kept rather than held at a lock: one may be delivered on this
         // very thread, inside `addObserver` (a watcher's check for changes made as it starts).
-        let pending = _Locked<[PropertyListValue?]?>([])
+        // Each is decoded before the lock: a value that does not decode is reported, and the
+        // failure handler may write this key, which delivers here again.
+        let pending = _Locked<[Key.Value]?>([])
         let observation = keyValueChanges.addObserver(forKey: key.id) { stored in
+            let value = decoder.value(from: stored)
             let isSubscribed = pending.withLock { pending -> Bool in
                 guard pending != nil else { return true }
-                pending?.append(stored)
+                pending?.append(value)
                 return false
             }
             // A key's deliveries run one at a time, so these yields keep their order.
-            if isSubscribed { continuation.yield(decoder.value(from: stored)) }
+            if isSubscribed { continuation.yield(value) }
         }
         continuation.onTermination = { _ in observation.cancel() }
         let current = startingWithCurrentValue ? get(key) : nil
         pending.withLock { pending in
             if let current { continuation.yield(current) }
-            for stored in pending ?? [] { continuation.yield(decoder.value(from: stored)) }
+            for value in pending ?? [] { continuation.yield(value) }
             pending = nil
         }
         return stream

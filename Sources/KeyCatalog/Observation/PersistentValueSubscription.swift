@@ -83,14 +83,17 @@ public final class _PersistentValueSubscription<Key: PersistentKeyProtocol>: Sen
         let observation = store.observe(key) { [weak self] value in
             self?.enqueue(value)
         }
-        let isCancelled = state.withLock { state in
-            guard state.receive != nil else { return true }
-            state.observation = observation
-            // Read under the lock: a change posted after this read replaces the value; one posted
-            // before it was dropped (phase `starting`) but is what this read sees.
-            state.pending = store.get(key)
-            state.phase = .running
-            return false
+        // A read may report a failure, and the handler may write this key, which delivers here.
+        let isCancelled = PersistentKeyValueFailure.reportingAfterwards {
+            state.withLock { state in
+                guard state.receive != nil else { return true }
+                state.observation = observation
+                // Read under the lock: a change posted after this read replaces the value; one posted
+                // before it was dropped (phase `starting`) but is what this read sees.
+                state.pending = store.get(key)
+                state.phase = .running
+                return false
+            }
         }
         if isCancelled { observation.cancel() }
     }

@@ -100,9 +100,18 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
     /// Runs `body` under the engine's lock, with the deliveries that its writes to local stores
     /// cause on this thread held until the lock is released: a store may announce a write before
     /// it returns (UserDefaults' Key-Value Observing on Apple platforms), and an observer that
-    /// then wrote a synced key, or asked ``isSyncing``, would wait for this thread's own lock.
+    /// then wrote a synced key, or asked ``isSyncing``, would wait for this thread's own lock. The
+    /// failures the local stores report meanwhile are held too, for the same reason: a failure
+    /// handler may write a synced key.
+    ///
+    /// What it cannot hold: observers of UserDefaults that are not KeyCatalog's (Key-Value
+    /// Observing, `didChangeNotification`, `@AppStorage`) run on Apple platforms while a synced
+    /// write sets the suite, so under this lock; one of them must not write a synced key through
+    /// KeyCatalog in turn.
     private func withState<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        try KeyValueChangeCenter.holdingDeliveries { try state.withLock(body) }
+        try PersistentKeyValueFailure.reportingAfterwards {
+            try KeyValueChangeCenter.holdingDeliveries { try state.withLock(body) }
+        }
     }
 
     /// An engine over `backend`, observing its external changes and synchronizing it once.
@@ -176,11 +185,15 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
     /// - Parameter backend: The iCloud key-value store; kept for the life of the process.
     /// - Returns: The same engine for the same backend object.
     public static func shared(over backend: some UbiquitousKeyValueBackend) -> UbiquitousSyncEngine {
-        engines.withLock { engines in
-            if let engine = engines[ObjectIdentifier(backend)] { return engine }
-            let engine = UbiquitousSyncEngine(backend: backend)
-            engines[ObjectIdentifier(backend)] = engine
-            return engine
+        // A new engine synchronizes its backend, and reports when that fails: after the lock, since
+        // the failure handler may ask for this engine.
+        PersistentKeyValueFailure.reportingAfterwards {
+            engines.withLock { engines in
+                if let engine = engines[ObjectIdentifier(backend)] { return engine }
+                let engine = UbiquitousSyncEngine(backend: backend)
+                engines[ObjectIdentifier(backend)] = engine
+                return engine
+            }
         }
     }
 
