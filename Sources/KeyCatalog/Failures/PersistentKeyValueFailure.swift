@@ -11,6 +11,9 @@ import Foundation
 /// }
 /// ```
 ///
+/// The handler runs on the thread that found the failure, once KeyCatalog has released its
+/// locks: it may use stores itself (count failures in a key, reset an unreadable value).
+///
 /// Tests can catch failures of the code they run, without touching the process-wide handler:
 ///
 /// ```swift
