@@ -90,10 +90,10 @@ struct FailureHandlerReentryTests {
     }
 }
 
-/// What holds the reports: they reach the handler in effect before, in order, once the body
-/// returned or threw; one that a task started by the body makes later goes there at once.
+/// What holds the reports (``_HeldCallbacks``): they reach the handler in order once the body
+/// returned or threw; a task the body started reports from its own thread, at once.
 @Suite("Failure reports held while a lock is held")
-struct ReportingAfterwardsTests {
+struct HeldFailureReportsTests {
     struct Stop: Error {}
 
     func fail(_ message: String) {
@@ -103,14 +103,14 @@ struct ReportingAfterwardsTests {
     @Test func heldReportsReachTheHandlerAfterTheBodyInOrder() {
         let seen = Locked<[String]>([])
         PersistentKeyValueFailure.$taskHandler.withValue({ seen.append($0.message) }) {
-            PersistentKeyValueFailure.reportingAfterwards {
+            _HeldCallbacks.holding {
                 fail("one")
                 fail("two")
                 #expect(seen.current.isEmpty, "held while the body runs")
             }
             #expect(seen.current == ["one", "two"])
             #expect(throws: Stop.self) {
-                try PersistentKeyValueFailure.reportingAfterwards {
+                try _HeldCallbacks.holding {
                     fail("three")
                     throw Stop()
                 }
@@ -123,8 +123,8 @@ struct ReportingAfterwardsTests {
         let seen = Locked<[String]>([])
         let (go, release) = AsyncStream.makeStream(of: Void.self)
         await PersistentKeyValueFailure.$taskHandler.withValue({ seen.append($0.message) }) {
-            let task = PersistentKeyValueFailure.reportingAfterwards {
-                // Inherits the task-local handler that holds reports.
+            let task = _HeldCallbacks.holding {
+                // Runs on another thread, which holds nothing.
                 Task {
                     for await _ in go {}
                     fail("late")

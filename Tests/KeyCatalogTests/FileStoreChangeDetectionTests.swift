@@ -11,6 +11,14 @@ struct FileStoreChangeDetectionTests {
     let count = PersistentKey<Int>("count", defaultValue: 0)
     let other = PersistentKey<Int>("other", defaultValue: 0)
 
+    /// A store whose journal holds `count` = 1 (no list), read once: its files are held open.
+    func journalStore(at url: URL) -> FileKeyValueStore {
+        let store = FileKeyValueStore(url: url)
+        store.set(count, to: 1)
+        #expect(store.get(count) == 1)
+        return store
+    }
+
     /// A store whose list holds `count` = 1 and whose journal is empty.
     func compactedStore(at url: URL) throws -> FileKeyValueStore {
         let store = FileKeyValueStore(url: url)
@@ -83,9 +91,7 @@ struct FileStoreChangeDetectionTests {
     @Test func aReplacedJournalThatKeptAnotherNameIsRead() throws {
         let directory = TemporaryDirectory()
         let url = directory.file("settings.plist")
-        let store = FileKeyValueStore(url: url)
-        store.set(count, to: 1)
-        #expect(store.get(count) == 1)
+        let store = journalStore(at: url)
         Thread.sleep(forTimeInterval: 0.05)
         let journal = url.path + ".journal"
         #expect(link(journal, directory.file("backup.journal").path) == 0)
@@ -136,9 +142,7 @@ struct FileStoreChangeDetectionTests {
     @Test func aListPutBesideTheJournalIsReadAndAnnounced() async throws {
         let directory = TemporaryDirectory()
         let url = directory.file("settings.plist")
-        let store = FileKeyValueStore(url: url)
-        store.set(count, to: 1)
-        #expect(store.get(count) == 1)
+        let store = journalStore(at: url)
         let seen = Locked<[Int]>([])
         let observation = store.observe(other) { seen.append($0) }
         defer { observation.cancel() }
@@ -155,9 +159,7 @@ struct FileStoreChangeDetectionTests {
     @Test func aJournalRenamedAwayIsSeen() throws {
         let directory = TemporaryDirectory()
         let url = directory.file("settings.plist")
-        let store = FileKeyValueStore(url: url)
-        store.set(count, to: 1)
-        #expect(store.get(count) == 1)
+        let store = journalStore(at: url)
         Thread.sleep(forTimeInterval: 0.05)
         #expect(rename(url.path + ".journal", directory.file("old.journal").path) == 0)
         #expect(try TestHelperExecutable.run(["file", url.path, "set", "count", "9"]).status == 0)
@@ -171,9 +173,7 @@ struct FileStoreChangeDetectionTests {
         let directory = TemporaryDirectory()
         let folder = directory.file("app")
         let url = folder.appendingPathComponent("settings.plist")
-        let store = FileKeyValueStore(url: url)
-        store.set(count, to: 1)
-        #expect(store.get(count) == 1)
+        let store = journalStore(at: url)
         if folderMoved {
             #expect(rename(folder.path, directory.file("app.moved").path) == 0)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -206,9 +206,7 @@ struct FileStoreChangeDetectionTests {
     @Test func anotherProcesssAppendsAndCompactionAreRead() throws {
         let directory = TemporaryDirectory()
         let url = directory.file("settings.plist")
-        let store = FileKeyValueStore(url: url)
-        store.set(count, to: 1)
-        #expect(store.get(count) == 1)
+        let store = journalStore(at: url)
         for value in 2...4 {
             #expect(try TestHelperExecutable.run(["file", url.path, "set", "count", "\(value)"]).status == 0)
             #expect(store.get(count) == value)

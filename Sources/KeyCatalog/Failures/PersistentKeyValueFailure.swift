@@ -64,37 +64,19 @@ public struct PersistentKeyValueFailure: Error, Sendable, Equatable, CustomStrin
     /// A handler for the current task and its children, used instead of ``handler`` when set.
     @TaskLocal public static var taskHandler: Handler?
 
-    /// Sends a failure to the task's handler, or to the process-wide one.
+    /// Sends a failure to the task's handler, or to the process-wide one; once KeyCatalog has
+    /// released its locks, if it reports while holding one (``_HeldCallbacks``).
     public static func report(_ failure: PersistentKeyValueFailure) {
+        if let held = _HeldCallbacks.ofThisThread() {
+            held.append { (taskHandler ?? handler)(failure) }
+            return
+        }
         (taskHandler ?? handler)(failure)
     }
 
     /// Prints a failure to standard error: the default handler.
     public static let printToStandardError: Handler = { failure in
         FileHandle.standardError.write(Data((failure.description + "\n").utf8))
-    }
-
-    /// Runs `body`, which holds a lock that a handler may take again (a handler may use the store
-    /// whose failure it is told of), with the failures it reports on this thread kept, and sends
-    /// them to the handler in effect before once it returned or threw. A report that arrives later
-    /// through `body`'s task-local values (a `Task` it started) goes there at once.
-    static func reportingAfterwards<Result>(_ body: () throws -> Result) rethrows -> Result {
-        let outer = taskHandler
-        let kept = _Locked<(failures: [PersistentKeyValueFailure], isClosed: Bool)>(([], false))
-        defer {
-            let failures = kept.withLock { kept in
-                kept.isClosed = true
-                return kept.failures
-            }
-            for failure in failures { (outer ?? handler)(failure) }
-        }
-        return try $taskHandler.withValue({ failure in
-            let isClosed = kept.withLock { kept in
-                if !kept.isClosed { kept.failures.append(failure) }
-                return kept.isClosed
-            }
-            if isClosed { (outer ?? handler)(failure) }
-        }) { try body() }
     }
 
     private static let globalHandler = _Locked<Handler>(printToStandardError)

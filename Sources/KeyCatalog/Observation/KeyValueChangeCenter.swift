@@ -259,10 +259,10 @@ public final class KeyValueChangeCenter: Sendable {
         let first = state.withLock { state -> (ObservedKey, Round)? in
             // Nobody observes anything (checked before hashing the key), or not this key.
             guard !state.keys.isEmpty, let observed = state.keys[key], !observed.handlers.isEmpty else { return nil }
-            // Held on this thread (``holdingDeliveries(_:)``): made when the hold ends.
-            if let held = Self.heldDeliveriesOfThisThread() {
+            // Held on this thread (``_HeldCallbacks``): made when the hold ends.
+            if let held = _HeldCallbacks.ofThisThread() {
                 let source = makeSource()
-                held.deliveries.append { [self] in deliver(key) { source } }
+                held.append { [self] in deliver(key) { source } }
                 return nil
             }
             if observed.isDelivering {
@@ -302,52 +302,6 @@ public final class KeyValueChangeCenter: Sendable {
             round = next
         }
     }
-
-    /// Runs `body` with the deliveries it causes on this thread held, and makes them (on this
-    /// thread) once it returned: for code that writes a store while it holds a lock that an
-    /// observer may take, since a store may announce a write before the write returns
-    /// (UserDefaults' Key-Value Observing does, on Apple platforms). Nested calls hold until the
-    /// outermost returns.
-    static func holdingDeliveries<Result>(_ body: () throws -> Result) rethrows -> Result {
-        let thread = Thread.current.threadDictionary
-        if thread[heldDeliveriesKey] is _HeldDeliveries { return try body() }
-        let held = _HeldDeliveries()
-        thread[heldDeliveriesKey] = held
-        #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
-        holdingThreads.withLock { $0 += 1 }
-        #else
-        holdingThreads.add(1, ordering: .releasing)
-        #endif
-        defer {
-            thread.removeObject(forKey: heldDeliveriesKey)
-            #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
-            holdingThreads.withLock { $0 -= 1 }
-            #else
-            holdingThreads.subtract(1, ordering: .releasing)
-            #endif
-            for delivery in held.deliveries { delivery() }
-        }
-        return try body()
-    }
-
-    /// The deliveries held on this thread, if it is in ``holdingDeliveries(_:)``.
-    private static func heldDeliveriesOfThisThread() -> _HeldDeliveries? {
-        // Nobody holds (the common case): no thread dictionary.
-        #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
-        guard holdingThreads.withLock({ $0 }) > 0 else { return nil }
-        #else
-        guard holdingThreads.load(ordering: .acquiring) > 0 else { return nil }
-        #endif
-        return Thread.current.threadDictionary[heldDeliveriesKey] as? _HeldDeliveries
-    }
-
-    private static let heldDeliveriesKey = "KeyCatalog.KeyValueChangeCenter.heldDeliveries"
-    /// How many threads are in ``holdingDeliveries(_:)``.
-    #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
-    private static let holdingThreads = _Locked(0)
-    #else
-    private static let holdingThreads = Atomic<Int>(0)
-    #endif
 
     /// Whether anybody observes `key`; posting can be skipped otherwise.
     public func hasObservers(forKey key: String) -> Bool {
@@ -418,10 +372,4 @@ public final class PersistentKeyObservation: Sendable, Hashable {
     public func hash(into hasher: inout Hasher) {
         hasher.combine(ObjectIdentifier(self))
     }
-}
-
-/// The deliveries one thread holds (``KeyValueChangeCenter/holdingDeliveries(_:)``); only that
-/// thread touches it.
-private final class _HeldDeliveries {
-    var deliveries: [() -> Void] = []
 }

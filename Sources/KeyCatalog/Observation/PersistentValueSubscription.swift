@@ -84,7 +84,7 @@ public final class _PersistentValueSubscription<Key: PersistentKeyProtocol>: Sen
             self?.enqueue(value)
         }
         // A read may report a failure, and the handler may write this key, which delivers here.
-        let isCancelled = PersistentKeyValueFailure.reportingAfterwards {
+        let isCancelled = _HeldCallbacks.holding {
             state.withLock { state in
                 guard state.receive != nil else { return true }
                 state.observation = observation

@@ -373,7 +373,7 @@ final class PropertyListFile: Sendable {
     /// released: a failure handler may itself use the store.
     func update(_ key: String, to value: PropertyListValue?) throws {
         let record = FileStoreJournal.record(key: key, value: value)
-        let (report, flush, compaction) = try reportingAfterwards { reports in
+        let (report, flush, compaction) = try _HeldCallbacks.holding {
             try contents.withLock { contents in
                 try withFileLock(&contents) { contents -> (String?, Bool, Bool) in
                     let report = refresh(&contents, isLocked: true)
@@ -385,7 +385,7 @@ final class PropertyListFile: Sendable {
                     // Compaction must be able to write the value: an XML file keeping unreadable
                     // entries cannot hold every string.
                     if let value { try PropertyListFileDecoding.checkXMLHolds(value, forKey: key, keeping: unreadable) }
-                    let journal = try journalForAppending(&contents, reports: &reports)
+                    let journal = try journalForAppending(&contents)
                     try Self.append(record, to: journal, at: contents.journalLength)
                     contents.journalLength += record.count
                     contents.journalSignature = FileSignature(descriptor: journal.descriptor)
@@ -412,16 +412,15 @@ final class PropertyListFile: Sendable {
     }
 
     /// The journal to append to: the open one, or a new one (header only) if there is none or
-    /// the one there is not a journal of this format (moved aside; added to `reports`).
-    private func journalForAppending(_ contents: inout Contents, reports: inout [String]) throws -> OpenFile {
+    /// the one there is not a journal of this format (moved aside, reported).
+    private func journalForAppending(_ contents: inout Contents) throws -> OpenFile {
         if let journal = contents.journal, contents.journalLength > 0 { return journal }
         if contents.journal != nil {
             let aside = URL(fileURLWithPath: journalURL.path + ".corrupt-\(Self.timestamp())")
             try FileManager.default.moveItem(at: journalURL, to: aside)
-            reports.append("the journal \(journalURL.path) is not a KeyCatalog journal; moved aside to \(aside.path)")
+            Self.report(url, "the journal \(journalURL.path) is not a KeyCatalog journal; moved aside to \(aside.path)")
         }
-        let (journal, syncFailure) = try Self.writeJournal(FileStoreJournal.header, to: journalURL)
-        if let syncFailure { reports.append(syncFailure) }
+        let journal = try Self.writeJournal(FileStoreJournal.header, to: journalURL)
         contents.journal = journal
         contents.journalLength = FileStoreJournal.header.count
         contents.journalSignature = FileSignature(descriptor: journal.descriptor)
@@ -440,30 +439,27 @@ final class PropertyListFile: Sendable {
     }
 
     /// Writes a journal holding `bytes` (the header, then records) beside `url` and renames it
-    /// over `url`; returns it open for appending, and why its rename may not be durable. The
-    /// rename is made durable unless the caller says it will do so itself (`syncingFolder: false`).
-    private static func writeJournal(
-        _ bytes: [UInt8], to url: URL, syncingFolder: Bool = true
-    ) throws -> (journal: OpenFile, syncFailure: String?) {
+    /// over `url`; returns it open for appending. The rename is made durable unless the caller
+    /// says it will do so itself (`syncingFolder: false`).
+    private static func writeJournal(_ bytes: [UInt8], to url: URL, syncingFolder: Bool = true) throws -> OpenFile {
         let (temporary, file) = try writeTemporary(Data(bytes), beside: url)
         guard rename(temporary, url.path) == 0 else {
             let failure = POSIXFailure("replace \(url.path)")
             unlink(temporary)
             throw failure
         }
-        var syncFailure: String?
         if syncingFolder {
             do {
                 try syncFolder(of: url)
             } catch {
                 // The journal is there and takes writes: only a power loss could undo its rename.
-                syncFailure = "the new journal's name may not survive a power loss (\(error))"
+                report(url, "the new journal's name may not survive a power loss (\(error))")
             }
         }
         // Appends need O_APPEND, which the temporary file was not opened with.
         guard let journal = openJournal(url), FileSignature(descriptor: journal.descriptor) == FileSignature(descriptor: file.descriptor)
         else { throw POSIXFailure("open \(url.path)") }
-        return (journal, syncFailure)
+        return journal
     }
 
     // MARK: - Flushing and compaction
@@ -511,10 +507,10 @@ final class PropertyListFile: Sendable {
             var journal: FileSignature
             var length: Int
         }
-        let snapshot = try reportingAfterwards { reports in
+        let snapshot = try _HeldCallbacks.holding {
             try contents.withLock { contents in
                 try withFileLock(&contents) { contents -> Snapshot? in
-                    if let report = refresh(&contents, isLocked: true) { reports.append(report) }
+                    if let report = refresh(&contents, isLocked: true) { Self.report(url, report) }
                     guard contents.writeBlock == nil, contents.journalLength > FileStoreJournal.header.count,
                         let journal = contents.journalSignature, force || contents.isCompactionDue
                     else { return nil }
@@ -532,10 +528,10 @@ final class PropertyListFile: Sendable {
         let data = try PropertyListFileDecoding.encode(snapshot.stored, keeping: snapshot.unreadable)
         let (temporary, list) = try Self.writeTemporary(data, beside: url)
         defer { unlink(temporary) }  // Nothing to remove once renamed.
-        try reportingAfterwards { reports in
+        try _HeldCallbacks.holding {
             try contents.withLock { contents in
                 try withFileLock(&contents) { contents in
-                    if let report = refresh(&contents, isLocked: true) { reports.append(report) }
+                    if let report = refresh(&contents, isLocked: true) { Self.report(url, report) }
                     // Another process compacted meanwhile: its list is as new as this one.
                     guard contents.signature == snapshot.list, let journal = contents.journal, let current = contents.journalSignature,
                         current.isSameFile(as: snapshot.journal)
@@ -550,7 +546,7 @@ final class PropertyListFile: Sendable {
                     contents.opened = list
                     // Its rename is made durable after the locks are released: lost to power loss, it
                     // leaves the new list and the old journal, which read the same.
-                    let (newJournal, _) = try Self.writeJournal(FileStoreJournal.header + appended, to: journalURL, syncingFolder: false)
+                    let newJournal = try Self.writeJournal(FileStoreJournal.header + appended, to: journalURL, syncingFolder: false)
                     contents.journal = newJournal
                     contents.journalLength = FileStoreJournal.header.count + appended.count
                     contents.journalSignature = FileSignature(descriptor: newJournal.descriptor)
@@ -562,14 +558,6 @@ final class PropertyListFile: Sendable {
         } catch {
             Self.report(url, "the compacted journal's new name may not survive a power loss (\(error)); every write is still in the list or the journal")
         }
-    }
-
-    /// Runs `body`, which holds the store's locks, and then reports what it added to `reports`,
-    /// whether it returned or threw: a failure handler may itself use the store.
-    private func reportingAfterwards<Result>(_ body: (inout [String]) throws -> Result) rethrows -> Result {
-        var reports: [String] = []
-        defer { for report in reports { Self.report(url, report) } }
-        return try body(&reports)
     }
 
     /// Takes the exclusive advisory lock on the lock file (creating it, mode 0600, and its folder)

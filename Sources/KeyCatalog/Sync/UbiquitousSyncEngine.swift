@@ -109,9 +109,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
     /// write sets the suite, so under this lock; one of them must not write a synced key through
     /// KeyCatalog in turn.
     private func withState<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        try PersistentKeyValueFailure.reportingAfterwards {
-            try KeyValueChangeCenter.holdingDeliveries { try state.withLock(body) }
-        }
+        try _HeldCallbacks.holding { try state.withLock(body) }
     }
 
     /// An engine over `backend`, observing its external changes and synchronizing it once.
@@ -187,7 +185,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
     public static func shared(over backend: some UbiquitousKeyValueBackend) -> UbiquitousSyncEngine {
         // A new engine synchronizes its backend, and reports when that fails: after the lock, since
         // the failure handler may ask for this engine.
-        PersistentKeyValueFailure.reportingAfterwards {
+        _HeldCallbacks.holding {
             engines.withLock { engines in
                 if let engine = engines[ObjectIdentifier(backend)] { return engine }
                 let engine = UbiquitousSyncEngine(backend: backend)
