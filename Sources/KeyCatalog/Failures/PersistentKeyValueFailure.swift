@@ -65,7 +65,7 @@ public struct PersistentKeyValueFailure: Error, Sendable, Equatable, CustomStrin
     @TaskLocal public static var taskHandler: Handler?
 
     /// Sends a failure to the task's handler, or to the process-wide one; once KeyCatalog has
-    /// released its locks, if it reports while holding one (``_HeldCallbacks``).
+    /// released its locks, if it reports while holding one.
     public static func report(_ failure: PersistentKeyValueFailure) {
         if let held = _HeldCallbacks.ofThisThread() {
             held.append { (taskHandler ?? handler)(failure) }
