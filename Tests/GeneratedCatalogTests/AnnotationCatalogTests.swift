@@ -24,7 +24,7 @@ struct AnnotationCatalogTests {
         #expect(AnnotatedKeys.entries.filter { $0.deprecationMessage != nil }.map(\.name) == ["oldCounter", "oldTheme", "oldPerListFlag", "oldDebugFlag", "pin"])
     }
 
-    @Test("deprecated keys still read, write and reset", arguments: StoreSetup.allCases)
+    @Test("deprecated keys still read, write and reset", .debugBuildsOnly, arguments: StoreSetup.allCases)
     func deprecatedValues(_ setup: StoreSetup) throws {
         let suite = TemporarySuite()
         let vault = TemporarySuite("vault")

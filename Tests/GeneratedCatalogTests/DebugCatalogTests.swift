@@ -6,7 +6,7 @@ import Testing
 /// this module. Tests build in Debug, so the debug defaults apply and writes are kept.
 @Suite("Generated catalog: debug keys")
 struct DebugCatalogTests {
-    @Test("Debug builds use the debug defaults")
+    @Test("Debug builds use the debug defaults", .debugBuildsOnly)
     func configuration() {
         let keys = DebugKeys(stores: .inMemory())
         let isRatingEnabled = keys.$isRatingEnabled.key.base as? PersistentDebugKey<Bool>
@@ -18,7 +18,7 @@ struct DebugCatalogTests {
         #expect((keys.$debugFetchLimit.key.base as? PersistentDebugKey<Int?>)?.releaseDefaultValue == .some(nil))
     }
 
-    @Test("every debug key round-trips in Debug", arguments: StoreSetup.allCases)
+    @Test("every debug key round-trips in Debug", .debugBuildsOnly, arguments: StoreSetup.allCases)
     func roundTrip(_ setup: StoreSetup) {
         let suite = TemporarySuite()
         let keys = DebugKeys(stores: setup == .inMemory ? .inMemory() : .init(standard: suite.store))
@@ -44,7 +44,7 @@ struct DebugCatalogTests {
         #expect(!keys.isRatingEnabled && keys.logLevel == .verbose && keys.debugFetchLimit == 5)
     }
 
-    @Test("debug entries are marked, with this build's default")
+    @Test("debug entries are marked, with this build's default", .debugBuildsOnly)
     func entries() {
         let keys = DebugKeys(stores: .inMemory())
         checkEntries(

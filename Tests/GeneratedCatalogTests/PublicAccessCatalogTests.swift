@@ -5,7 +5,7 @@ import Testing
 /// The `public-access` golden: `"access": "public"` on every declaration.
 @Suite("Generated catalog: public access")
 struct PublicAccessCatalogTests {
-    @Test("public keys round-trip", arguments: StoreSetup.allCases)
+    @Test("public keys round-trip", .debugBuildsOnly, arguments: StoreSetup.allCases)
     func roundTrip(_ setup: StoreSetup) {
         let suite = TemporarySuite()
         let keys = PublicKeys(stores: setup == .inMemory ? .inMemory() : .init(standard: suite.store))

@@ -58,11 +58,17 @@ struct DebugKeyTests {
         observation.cancel()
     }
 
-    @Test func currentConfigurationOfTheTestsIsDebug() {
-        #expect(BuildConfiguration.current == .debug)
+    /// Debug when the tests are built for debugging (`swift test`), Release when optimized.
+    @Test func theCurrentConfigurationIsTheBuilds() {
+        #if DEBUG
+        let expected = ("debug", BuildConfiguration.debug)
+        #else
+        let expected = ("release", BuildConfiguration.release)
+        #endif
+        #expect(BuildConfiguration.current == expected.1)
         let key = PersistentDebugKey<String>("Mode", debugDefaultValue: "debug", releaseDefaultValue: "release")
-        #expect(key.configuration == .debug)
-        #expect(InMemoryKeyValueStore().get(key) == "debug")
+        #expect(key.configuration == expected.1)
+        #expect(InMemoryKeyValueStore().get(key) == expected.0)
     }
 
     @Test(arguments: StoreKind.allCases)

@@ -16,7 +16,7 @@ struct FailureHandlerReentryTests {
     /// runs `reenter`.
     func withHandler(reentering reenter: @escaping @Sendable () -> Void, _ body: () -> Void) -> [String] {
         let messages = Locked<[String]>([])
-        PersistentKeyValueFailure.$taskHandler.withValue({ failure in
+        PersistentKeyValueFailure.withTaskHandler({ failure in
             let isFirst = messages.withLock { messages in
                 messages.append(failure.message)
                 return messages.count == 1
@@ -102,7 +102,7 @@ struct HeldFailureReportsTests {
 
     @Test func heldReportsReachTheHandlerAfterTheBodyInOrder() {
         let seen = Locked<[String]>([])
-        PersistentKeyValueFailure.$taskHandler.withValue({ seen.append($0.message) }) {
+        PersistentKeyValueFailure.withTaskHandler({ seen.append($0.message) }) {
             _HeldCallbacks.holding {
                 fail("one")
                 fail("two")
@@ -122,7 +122,7 @@ struct HeldFailureReportsTests {
     @Test func aReportMadeAfterTheBodyReachesTheHandlerAtOnce() async {
         let seen = Locked<[String]>([])
         let (go, release) = AsyncStream.makeStream(of: Void.self)
-        await PersistentKeyValueFailure.$taskHandler.withValue({ seen.append($0.message) }) {
+        await PersistentKeyValueFailure.withTaskHandler({ seen.append($0.message) }) {
             let task = _HeldCallbacks.holding {
                 // Runs on another thread, which holds nothing.
                 Task {

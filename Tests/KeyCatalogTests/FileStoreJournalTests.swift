@@ -191,7 +191,7 @@ struct FileStoreJournalTests {
         let store = FileKeyValueStore(url: url)
         let key = PersistentKey<Int>("n", defaultValue: 0)
         let readByHandler = Locked<[Int]>([])
-        PersistentKeyValueFailure.$taskHandler.withValue({ _ in readByHandler.append(store.get(key)) }) {
+        PersistentKeyValueFailure.withTaskHandler({ _ in readByHandler.append(store.get(key)) }) {
             store.set(key, to: 2)
         }
         #expect(readByHandler.current == [2], "told once, after the write")

@@ -92,7 +92,7 @@ struct AwkwardFailureTests {
         try Data("not a property list".utf8).write(to: corrupt)
         let log = folder.file("log.plist")
         let logged = LockedValues<String>()
-        PersistentKeyValueFailure.$taskHandler.withValue({ failure in
+        PersistentKeyValueFailure.withTaskHandler({ failure in
             // A handler that logs to a file store: it must not deadlock on the store registry.
             let logStore = FileKeyValueStore(url: log)
             logStore.set(PersistentKey<String>("last", defaultValue: ""), to: failure.message)

@@ -132,7 +132,7 @@ struct SeedExamplesTests {
         #expect(userDefaults.get(.selectedLayoutID(forListID: "archive")) == nil)
     }
 
-    @Test func debugKeys() {
+    @Test(.debugBuildsOnly) func debugKeys() {
         userDefaults.set(.isAppStoreRatingEnabled, to: false)
         // Tests are built in Debug.
         #expect(userDefaults.get(.isAppStoreRatingEnabled) == false)

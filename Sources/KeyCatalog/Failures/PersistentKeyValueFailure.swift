@@ -17,7 +17,7 @@ import Foundation
 /// Tests can catch failures of the code they run, without touching the process-wide handler:
 ///
 /// ```swift
-/// try await PersistentKeyValueFailure.$taskHandler.withValue({ failures.append($0) }) {
+/// try await PersistentKeyValueFailure.withTaskHandler({ failures.append($0) }) {
 ///     _ = store.get(.launchCount)
 /// }
 /// ```
@@ -60,9 +60,6 @@ public struct PersistentKeyValueFailure: Error, Sendable, Equatable, CustomStrin
         get { globalHandler.withLock { $0 } }
         set { globalHandler.withLock { $0 = newValue } }
     }
-
-    /// A handler for the current task and its children, used instead of ``handler`` when set.
-    @TaskLocal public static var taskHandler: Handler?
 
     /// Sends a failure to the task's handler, or to the process-wide one; once KeyCatalog has
     /// released its locks, if it reports while holding one.

@@ -51,7 +51,7 @@ func checkRoundTrip<Value: Equatable>(
 /// Collects the failures reported while `body` runs, in this task only.
 func recordFailures<R>(_ body: () throws -> R) rethrows -> (R, [PersistentKeyValueFailure]) {
     let box = FailureBox()
-    let result = try PersistentKeyValueFailure.$taskHandler.withValue({ box.append($0) }, operation: body)
+    let result = try PersistentKeyValueFailure.withTaskHandler({ box.append($0) }, operation: body)
     return (result, box.failures)
 }
 
@@ -76,4 +76,12 @@ func checkEntries(
         #expect(entry.isParameterized == !entry.parameters.isEmpty, "\(entry.name)", sourceLocation: sourceLocation)
     }
     #expect(store("no such store") == nil, sourceLocation: sourceLocation)
+}
+
+extension Trait where Self == ConditionTrait {
+    /// For a test of what a Debug build does (debug keys' defaults and writes): CI also runs the
+    /// suite optimized, where `BuildConfiguration.current` is `.release`.
+    static var debugBuildsOnly: Self {
+        .enabled(if: BuildConfiguration.current == .debug, "asserts what a Debug build does")
+    }
 }

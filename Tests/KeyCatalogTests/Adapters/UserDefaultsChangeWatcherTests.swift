@@ -162,7 +162,7 @@ struct UserDefaultsChangeWatcherTests {
         let other = PersistentKey<Int>("Other", defaultValue: 0)
         let reported = Locked<[String]>([])
         let observationsByHandler = Locked<[PersistentKeyObservation]>([])
-        PersistentKeyValueFailure.$taskHandler.withValue({ failure in
+        PersistentKeyValueFailure.withTaskHandler({ failure in
             reported.append(failure.message)
             observationsByHandler.append(self.defaults.observe(other) { _ in })
         }) {

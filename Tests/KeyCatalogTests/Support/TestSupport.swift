@@ -68,16 +68,24 @@ final class FailureRecorder: Sendable {
     }
 
     func record<R>(_ body: () throws -> R) rethrows -> R {
-        try PersistentKeyValueFailure.$taskHandler.withValue(
+        try PersistentKeyValueFailure.withTaskHandler(
             { failure in
                 self.lock.withLock { self.recorded.append(failure) }
             }, operation: body)
     }
 
     func record<R>(_ body: () async throws -> R) async rethrows -> R {
-        try await PersistentKeyValueFailure.$taskHandler.withValue(
+        try await PersistentKeyValueFailure.withTaskHandler(
             { failure in
                 self.lock.withLock { self.recorded.append(failure) }
             }, operation: body)
+    }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// For a test of what a Debug build does (debug keys' defaults and writes): CI also runs the
+    /// suite optimized, where `BuildConfiguration.current` is `.release`.
+    static var debugBuildsOnly: Self {
+        .enabled(if: BuildConfiguration.current == .debug, "asserts what a Debug build does")
     }
 }
