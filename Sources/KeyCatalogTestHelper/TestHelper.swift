@@ -14,6 +14,7 @@ import KeyCatalog
 /// KeyCatalogTestHelper defaults <suite> hear-write-read-by-own-sync <key>   (OtherProcessWriteReadByOwnSync.swift)
 /// KeyCatalogTestHelper defaults <suite> remove <key>          (`standard` as the suite: UserDefaults.standard)
 /// KeyCatalogTestHelper file <path> set <key> <int> [<string-key> <string>]
+/// KeyCatalogTestHelper file <path> set-strings <key> <string>…
 /// KeyCatalogTestHelper file <path> get <key>
 /// KeyCatalogTestHelper file <path> write-forever <key>
 /// KeyCatalogTestHelper file <path> write-many <prefix> <count>
@@ -223,6 +224,8 @@ enum TestHelper {
             SyncUnderLaunchArgument.run(store as! UserDefaults, key: key)
         case "sync-under-argument-unnamed":
             SyncUnderLaunchArgument.runUnnamed(suiteName: arguments[1], key: key)
+        case "set-strings":
+            store.set(PersistentKey<[String]>(key, defaultValue: []), to: Array(arguments.dropFirst(4)))
         case "compact-set":
             guard arguments.count >= 5, let value = Int(arguments[4]), let file = store as? FileKeyValueStore else {
                 fail("compact-set needs a file store and an integer")

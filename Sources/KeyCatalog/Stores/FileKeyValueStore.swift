@@ -30,6 +30,8 @@ import Foundation
 /// - The file, its journal and its lock file are created readable and writable by their owner only (0600).
 /// - Stores opened on the same file in one process share their contents and change
 ///   announcements, so they always agree.
+/// - A collection (an array or dictionary of values that hold no class instance) is decoded once
+///   per stored value, whoever wrote it: later reads return that value until the key changes.
 /// - A file that does not parse is never overwritten: it is moved aside to
 ///   `<name>.corrupt-<timestamp>`, the store starts empty, and the failure is reported. A file
 ///   that cannot be read at all is left alone, and writes are refused (reported) until it can be.
@@ -56,11 +58,11 @@ public final class FileKeyValueStore: PersistentKeyValueStore, Sendable {
 
     /// Everything stored and readable, by storage key.
     public var storedValues: [String: PropertyListValue] {
-        file.read { $0.stored }
+        file.read { $0.storedValues }
     }
 
     public func persistentValue(forKey key: String) -> PropertyListValue? {
-        file.read { $0.stored[key] ?? $0.registered[key] }
+        file.read { $0.stored[key]?.value ?? $0.registered[key] }
     }
 
     /// Whether a value is stored for `key`, also one that cannot be read.
@@ -94,5 +96,23 @@ public final class FileKeyValueStore: PersistentKeyValueStore, Sendable {
 
     public func registerPersistentValues(_ values: [String: PropertyListValue]) {
         file.read { $0.registered.merge(values) { _, new in new } }
+    }
+
+    public var _keepsDecodedValues: Bool { true }
+
+    /// The value decoded from what the store holds for `key`: a collection is decoded once per
+    /// stored value, whoever wrote it (this process or another), and later reads return that
+    /// value until the key changes.
+    public func _decodedValue(forKey key: String, representation: ObjectIdentifier, decode: (PropertyListValue) -> _AnyDecodedValue?) -> _AnyDecodedValue? {
+        let lookup = file.read { contents -> KeptDecodedValue.Lookup in
+            guard let entry = contents.stored[key] else {
+                return contents.registered[key].map { .stored($0, generation: nil) } ?? .none
+            }
+            if let decoded = entry.decoded, decoded.representation == representation { return .kept(decoded.value) }
+            return .stored(entry.value, generation: entry.generation)
+        }
+        return lookup.value(representation: representation, decode: decode) { decoded, generation in
+            file.contents.withLock { $0.keep(decoded, forKey: key, decodedFrom: generation) }
+        }
     }
 }

@@ -26,7 +26,7 @@ public final class InMemoryKeyValueStore: PersistentKeyValueStore, Sendable {
         var isUnencoded = false
         /// Which write made this entry: a decoded value is kept only for the entry it came from.
         var generation: UInt64
-        var decoded: Decoded?
+        var decoded: KeptDecodedValue?
 
         /// The placeholder `value` of an entry that `isUnencoded`: nothing to release.
         static let unencodedPlaceholder = PropertyListValue.bool(false)
@@ -53,18 +53,6 @@ public final class InMemoryKeyValueStore: PersistentKeyValueStore, Sendable {
             isUnencoded = false
             return value
         }
-    }
-
-    private struct Decoded {
-        var representation: ObjectIdentifier
-        var value: _AnyDecodedValue
-    }
-
-    /// What a read found, taken out of the lock.
-    private enum Lookup {
-        case decoded(_AnyDecodedValue)
-        case stored(PropertyListValue, generation: UInt64?)
-        case none
     }
 
     private struct Contents {
@@ -148,39 +136,27 @@ public final class InMemoryKeyValueStore: PersistentKeyValueStore, Sendable {
             {
                 return
             }
-            let decoded = Decoded(representation: representationType, value: _DecodedValue(value, representation: representation))
+            let decoded = KeptDecodedValue(representation: representationType, value: _DecodedValue(value, representation: representation))
             contents.stored[key] = Entry(value: Entry.unencodedPlaceholder, isUnencoded: true, generation: contents.generation, decoded: decoded)
         }
     }
 
     public func _decodedValue(forKey key: String, representation: ObjectIdentifier, decode: (PropertyListValue) -> _AnyDecodedValue?) -> _AnyDecodedValue? {
-        let lookup = contents.withLock { contents -> Lookup in
+        let lookup = contents.withLock { contents -> KeptDecodedValue.Lookup in
             // `stored[key]`, not `index(forKey:)` then `values[index]`: about 50 instructions less.
             guard let entry = contents.stored[key] else {
                 return contents.registered[key].map { .stored($0, generation: nil) } ?? .none
             }
-            if let decoded = entry.decoded, decoded.representation == representation { return .decoded(decoded.value) }
+            if let decoded = entry.decoded, decoded.representation == representation { return .kept(decoded.value) }
             let value = entry.isUnencoded ? contents.buildStoredValue(forKey: key) : entry.value
             return .stored(value, generation: entry.generation)
         }
-        switch lookup {
-        case .decoded(let value):
-            return value
-        case .none:
-            return nil
-        case .stored(let stored, let generation):
-            guard let value = decode(stored) else { return nil }
-            // A value holding a class instance goes to this reader only: another reader could
-            // change it in place.
-            if let generation, !value.holdsClassInstance {
-                let decoded = Decoded(representation: representation, value: value)
-                contents.withLock { contents in
-                    // Kept only if no write came in between.
-                    guard let index = contents.stored.index(forKey: key), contents.stored.values[index].generation == generation else { return }
-                    contents.stored.values[index].decoded = decoded
-                }
+        return lookup.value(representation: representation, decode: decode) { decoded, generation in
+            contents.withLock { contents in
+                // Kept only if no write came in between.
+                guard let index = contents.stored.index(forKey: key), contents.stored.values[index].generation == generation else { return }
+                contents.stored.values[index].decoded = decoded
             }
-            return value
         }
     }
 }

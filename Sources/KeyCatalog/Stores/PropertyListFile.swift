@@ -9,7 +9,11 @@ import Foundation
 /// as large as it (compaction), so a write costs the same whatever else the store holds.
 final class PropertyListFile: Sendable {
     struct Contents {
-        var stored: [String: PropertyListValue] = [:]
+        /// What the files hold, by key, each with the value last decoded from it.
+        private(set) var stored: [String: Entry] = [:]
+        /// Which change made each entry: a value decoded outside the lock is kept only for the
+        /// entry it was decoded from.
+        private var generation: UInt64 = 0
         var registered: [String: PropertyListValue] = [:]
         /// Entries of an XML file whose value did not parse, as their XML text, by key: their keys
         /// read their defaults, and writes keep them in the file until the key is written.
@@ -50,6 +54,39 @@ final class PropertyListFile: Sendable {
         var isCompactionDue: Bool {
             journalLength - FileStoreJournal.header.count >= max(Int(signature?.size ?? 0), PropertyListFile.minimumCompactionSize)
         }
+
+        /// The stored values alone.
+        var storedValues: [String: PropertyListValue] { stored.mapValues(\.value) }
+
+        /// Sets (or, with `nil`, removes) the value for `key`, dropping any value decoded from the old one.
+        mutating func setStored(_ value: PropertyListValue?, forKey key: String) {
+            generation &+= 1
+            stored[key] = value.map { Entry(value: $0, generation: generation) }
+        }
+
+        /// Replaces every stored value, dropping every decoded one.
+        mutating func replaceStored(with values: [String: PropertyListValue]) {
+            generation &+= 1
+            let generation = generation
+            stored = values.mapValues { Entry(value: $0, generation: generation) }
+        }
+
+        /// Keeps `decoded` as the value decoded from the entry for `key` that `generation` made, if
+        /// that entry is still there.
+        mutating func keep(_ decoded: KeptDecodedValue, forKey key: String, decodedFrom generation: UInt64) {
+            guard let index = stored.index(forKey: key), stored.values[index].generation == generation else { return }
+            stored.values[index].decoded = decoded
+        }
+    }
+
+    /// A stored value, and the value a read last decoded from it for a representation that
+    /// decodes by its type alone (collections): a later read through the same type of
+    /// representation returns that one instead of decoding again. A change replaces the whole
+    /// entry, so the decoded value is never stale.
+    struct Entry {
+        let value: PropertyListValue
+        let generation: UInt64
+        var decoded: KeptDecodedValue?
     }
 
     let url: URL
@@ -306,7 +343,7 @@ final class PropertyListFile: Sendable {
         }
         let scan = bytes.withUnsafeBytes { FileStoreJournal.scan($0) }
         for record in scan.records {
-            contents.stored[record.key] = record.value
+            contents.setStored(record.value, forKey: record.key)
             contents.unreadable[record.key] = nil
         }
         contents.journalLength += scan.length
@@ -355,7 +392,7 @@ final class PropertyListFile: Sendable {
         let (changed, report) = contents.withLock { contents -> ([String], String?) in
             let before = contents.stored
             let report = refresh(&contents, looksUpPaths: true)
-            let keys = Set(before.keys).union(contents.stored.keys).filter { before[$0] != contents.stored[$0] }
+            let keys = Set(before.keys).union(contents.stored.keys).filter { before[$0]?.value != contents.stored[$0]?.value }
             return (keys.sorted(), report)
         }
         if let report { Self.report(url, report) }
@@ -389,7 +426,7 @@ final class PropertyListFile: Sendable {
                     try Self.append(record, to: journal, at: contents.journalLength)
                     contents.journalLength += record.count
                     contents.journalSignature = FileSignature(descriptor: journal.descriptor)
-                    contents.stored[key] = value
+                    contents.setStored(value, forKey: key)
                     contents.unreadable = unreadable
                     let flush = !contents.isFlushScheduled
                     let compaction = !contents.isCompactionScheduled && contents.isCompactionDue
@@ -501,7 +538,7 @@ final class PropertyListFile: Sendable {
     /// journal that read as the store did (see ``FileStoreJournal``).
     func compactIfDue(force: Bool = false) throws {
         struct Snapshot {
-            var stored: [String: PropertyListValue]
+            var stored: [String: Entry]
             var unreadable: [String: String]
             var list: FileSignature?
             var journal: FileSignature
@@ -525,7 +562,7 @@ final class PropertyListFile: Sendable {
             }
         }
         guard let snapshot else { return }
-        let data = try PropertyListFileDecoding.encode(snapshot.stored, keeping: snapshot.unreadable)
+        let data = try PropertyListFileDecoding.encode(snapshot.stored.mapValues(\.value), keeping: snapshot.unreadable)
         let (temporary, list) = try Self.writeTemporary(data, beside: url)
         defer { unlink(temporary) }  // Nothing to remove once renamed.
         try _HeldCallbacks.holding {
@@ -630,7 +667,7 @@ final class PropertyListFile: Sendable {
     }
 
     private static func apply(_ loaded: Loaded, to contents: inout Contents) {
-        contents.stored = loaded.values
+        contents.replaceStored(with: loaded.values)
         contents.unreadable = loaded.unreadable
         contents.writeBlock = loaded.writeBlock
         contents.signature = loaded.signature
