@@ -31,7 +31,11 @@ extension PersistentKeyValueFailure {
         file: String = #fileID,
         line: UInt = #line
     ) async rethrows -> Result {
-        try await $boundTaskHandler.withValue(handler.map(TaskHandler.init), operation: operation, isolation: isolation, file: file, line: line)
+        // One reference, made before the call: apps have reported the `withValue` back-deployed to
+        // macOS 14 crashing on a temporary made in the call, in optimized builds (not verified
+        // here: no Apple platform to run on).
+        let bound = handler.map(TaskHandler.init)
+        return try await $boundTaskHandler.withValue(bound, operation: operation, isolation: isolation, file: file, line: line)
     }
 
     /// The task's handler, in a class: a task-local value of function type crashes optimized
