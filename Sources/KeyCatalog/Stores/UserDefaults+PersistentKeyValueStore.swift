@@ -92,8 +92,14 @@ extension UserDefaults: PersistentKeyValueStore {
                 "UserDefaults on Linux writes an XML property list, which cannot hold \(problem) exactly; not written"
             )
         }
-        let object: Any? = value.userDefaultsObject
-        UserDefaultsPersistence.write(value, forKey: key, in: self) { set(object, forKey: key) }
+        // The object is made before the write takes its turn (see `UserDefaultsPersistence.write`).
+        if let domain = UserDefaultsPersistence.preferencesDomain(of: self) {
+            let object = value.preferencesObject
+            UserDefaultsPersistence.write(value, forKey: key, in: self) { domain.set(object, forKey: key) }
+        } else {
+            let object: Any? = value.userDefaultsObject
+            UserDefaultsPersistence.write(value, forKey: key, in: self) { set(object, forKey: key) }
+        }
         #endif
     }
 
@@ -101,7 +107,10 @@ extension UserDefaults: PersistentKeyValueStore {
         #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
         removeObject(forKey: key)
         #else
-        UserDefaultsPersistence.write(nil, forKey: key, in: self) { removeObject(forKey: key) }
+        let domain = UserDefaultsPersistence.preferencesDomain(of: self)
+        UserDefaultsPersistence.write(nil, forKey: key, in: self) {
+            if let domain { domain.set(nil, forKey: key) } else { removeObject(forKey: key) }
+        }
         #endif
     }
 

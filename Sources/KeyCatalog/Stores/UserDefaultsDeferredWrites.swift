@@ -121,7 +121,9 @@ struct _DeferredUserDefaultsWrites {
     }
 
     private static func set(_ value: PropertyListValue?, forKey key: String, in defaults: UserDefaults) {
-        if let value {
+        if let domain = UserDefaultsPersistence.preferencesDomain(of: defaults) {
+            domain.set(value?.preferencesObject, forKey: key)
+        } else if let value {
             defaults.set(value.userDefaultsObject, forKey: key)
         } else {
             defaults.removeObject(forKey: key)

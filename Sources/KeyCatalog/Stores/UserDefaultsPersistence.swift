@@ -102,6 +102,12 @@ public enum UserDefaultsPersistence {
 
     private static let standardReadCache = _UserDefaultsReadCache(suiteName: nil, owner: .standard)
 
+    /// The suite of `defaults` in CoreFoundation, for a suite whose name KeyCatalog knows (see
+    /// ``readCache(of:)``): KeyCatalog writes it without `UserDefaults` in between.
+    static func preferencesDomain(of defaults: UserDefaults) -> PreferencesDomain? {
+        readCacheReference(of: defaults)?._withUnsafeGuaranteedRef { $0.domain }
+    }
+
     /// The read cache found last: every read asks for its suite's. Caches are kept for the life
     /// of the process, with their suites (above).
     private static let lastReadCache = _LastFound<_UserDefaultsReadCache>()

@@ -42,8 +42,8 @@ final class _UserDefaultsReadCache: @unchecked Sendable {
         var value: PropertyListValue?
     }
 
-    /// The application name CoreFoundation knows the suite by.
-    private let application: CFString
+    /// The suite in CoreFoundation, which reads ask for the object a key holds, and writes use.
+    let domain: PreferencesDomain
     private struct Contents {
         var entries: [String: Entry] = [:]
         /// How many entries are of keys read missing: a write forgets an entry only if there are
@@ -118,7 +118,7 @@ final class _UserDefaultsReadCache: @unchecked Sendable {
 
     /// The cache of a suite opened by `name`, or of `standard` (`nil`), read through `owner`.
     init(suiteName name: String?, owner: UserDefaults? = nil, capacity: Int = 4096) {
-        application = name.map(Self.cfString) ?? kCFPreferencesCurrentApplication
+        domain = PreferencesDomain(suiteName: name)
         self.owner = owner
         self.capacity = capacity
     }
@@ -142,8 +142,8 @@ final class _UserDefaultsReadCache: @unchecked Sendable {
             return (entry, false)
         }
         if isMissing { return read() }
-        let name = entry?.name ?? Self.cfString(key)
-        guard let object = CFPreferencesCopyAppValue(name, application) else {
+        let name = entry?.name ?? PreferencesDomain.name(key)
+        guard let object = domain.object(forName: name) else {
             // Not when the cache is full: emptying it for a missing key would drop values in use.
             entries.withLock { contents in
                 if contents.entries.count < capacity || contents.entries[key] != nil { contents.set(Entry(name: name, object: nil, value: nil), forKey: key) }
@@ -154,7 +154,7 @@ final class _UserDefaultsReadCache: @unchecked Sendable {
         guard !defaults.isOverriddenByLaunchArgument(key) else { return read() }
         if let entry, entry.object === object, let value = entry.value { return value }
         let value = read()
-        guard let value, CFPreferencesCopyAppValue(name, application) === object else { return value }
+        guard let value, domain.object(forName: name) === object else { return value }
         keep(Entry(name: name, object: object, value: value), forKey: key)
         return value
     }
@@ -192,11 +192,6 @@ final class _UserDefaultsReadCache: @unchecked Sendable {
     func findsMissingWithoutHashing(_ key: String) -> Bool {
         guard let identity = _StringIdentity(key) else { return false }
         return entries.withLock { $0.missingKeys.contains(identity) }
-    }
-
-    private static func cfString(_ string: String) -> CFString {
-        // On Linux, Foundation's `NSString` is the CoreFoundation string type (toll-free bridged).
-        unsafeBitCast(NSString(string: string), to: CFString.self)
     }
 }
 #endif
