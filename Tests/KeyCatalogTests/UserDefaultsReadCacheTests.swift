@@ -147,6 +147,47 @@ struct UserDefaultsReadCacheTests {
         #expect(full.count == 2, "\(full.count): Kept.2 and Later")
     }
 
+    /// A key declared in code that holds a value is found by its words, without a hash, and
+    /// whatever replaces its object is read at once: another write, a removal, another key that
+    /// takes its slot.
+    @Test func aKeyDeclaredInCodeWithAValueIsFoundByItsWords() throws {
+        let suite = TemporarySuite()
+        // A cache of its own: a write through KeyCatalog may be kept while another test's large
+        // suite synchronizes, and read back without the suite's cache.
+        let cache = _UserDefaultsReadCache(suiteName: suite.name, capacity: 64)
+        suite.defaults.set(1, forKey: "Settings.Reading.FontSize")
+        #expect(cache.read("Settings.Reading.FontSize", in: suite.defaults) == .int(1))
+        #expect(cache.findsEntryWithoutHashing("Settings.Reading.FontSize"))
+        #expect(cache.read("Settings.Reading.FontSize", in: suite.defaults) == .int(1))
+        suite.defaults.set(2, forKey: "Settings.Reading.FontSize")
+        #expect(cache.read("Settings.Reading.FontSize", in: suite.defaults) == .int(2))
+        #expect(cache.read("Settings.Reading.FontSize", in: suite.defaults) == .int(2))
+        suite.defaults.removeObject(forKey: "Settings.Reading.FontSize")
+        #expect(cache.read("Settings.Reading.FontSize", in: suite.defaults) == nil)
+        #expect(!cache.findsEntryWithoutHashing("Settings.Reading.FontSize"), "read missing")
+        #expect(cache.findsMissingWithoutHashing("Settings.Reading.FontSize"))
+
+        // Small strings have words too, also when built at run time: two that share a slot.
+        var bySlot: [Int: String] = [:]
+        var pair: (String, String)?
+        for index in 0..<1_000 where pair == nil {
+            let name = "k\(index)"
+            let slot = try #require(_StringIdentity(name)).slot(amongPowerOfTwo: 6)
+            if let other = bySlot[slot] { pair = (other, name) } else { bySlot[slot] = name }
+        }
+        let (first, second) = try #require(pair)
+        suite.defaults.set(10, forKey: first)
+        suite.defaults.set(20, forKey: second)
+        for _ in 0..<2 {
+            #expect(cache.read(first, in: suite.defaults) == .int(10))
+            #expect(cache.read(second, in: suite.defaults) == .int(20))
+        }
+        #expect(cache.findsEntryWithoutHashing(second) && !cache.findsEntryWithoutHashing(first), "the last one read holds the slot")
+        suite.defaults.set(11, forKey: first)
+        #expect(cache.read(first, in: suite.defaults) == .int(11))
+        #expect(cache.read(second, in: suite.defaults) == .int(20))
+    }
+
     /// The cache found last is checked against the instance asked about: another instance of the
     /// same suite, which KeyCatalog did not open, has none.
     @Test func aReadCacheIsOnlyTheInstancesItWasMadeFor() throws {

@@ -7,7 +7,9 @@ import Foundation
 extension UserDefaults {
     /// Whether a launch argument overrides `key` in this process.
     func isOverriddenByLaunchArgument(_ key: String) -> Bool {
-        volatileDomain(forName: UserDefaults.argumentDomain)[key] != nil
+        let arguments = volatileDomain(forName: UserDefaults.argumentDomain)
+        // Usually empty (no `-key value` arguments): then the key is not hashed.
+        return !arguments.isEmpty && arguments[key] != nil
     }
 
     /// The value the instance's own domain stores for `key`, beneath any launch argument:
