@@ -64,9 +64,14 @@ public enum UserDefaultsPersistence {
             return (defaults, true)
         }
         #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
-        // Its change center watches the suite's file from now on, so that reads (not only
-        // observers) see other processes' writes.
-        if isNew, let defaults { _ = changeCenter(for: defaults) }
+        if isNew, let defaults {
+            // CoreFoundation's record of the suite, under KeyCatalog's name for it, unless
+            // Foundation made one already (see `PreferencesDomain.open()`).
+            preferencesDomain(of: defaults)?.open()
+            // Its change center watches the suite's file from now on, so that reads (not only
+            // observers) see other processes' writes.
+            _ = changeCenter(for: defaults)
+        }
         #else
         _ = isNew
         #endif
