@@ -41,7 +41,8 @@ struct PreferencesDomain: @unchecked Sendable {  // Immutable CoreFoundation str
     /// a Swift string, every call through this domain compares its name with that string through
     /// the bridge. In a program that writes a suite (callgrind, per call): this domain's `set`
     /// 17,281 instructions against 32,040, its read 2,232 against 4,163, and Foundation's own
-    /// `set(_:forKey:)` 39,595 against 51,847.
+    /// `set(_:forKey:)` 39,595 against 51,847; but Foundation's `object(forKey:)`, which compares
+    /// its Swift string with this name, 13,876 against 13,231.
     func open() {
         _ = CFPreferencesCopyAppValue(Self.name(""), application)
     }
