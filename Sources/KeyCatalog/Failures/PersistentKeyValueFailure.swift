@@ -17,7 +17,7 @@ import Foundation
 /// Tests can catch failures of the code they run, without touching the process-wide handler:
 ///
 /// ```swift
-/// try await PersistentKeyValueFailure.withTaskHandler({ failures.append($0) }) {
+/// PersistentKeyValueFailure.withTaskHandler({ failures.append($0) }) {
 ///     _ = store.get(.launchCount)
 /// }
 /// ```
