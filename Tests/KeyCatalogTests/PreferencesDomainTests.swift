@@ -34,6 +34,8 @@ struct PreferencesDomainTests {
             try direct.defaults.setPersistentValue(value, forKey: "value\(index)")
             plain.set(value.userDefaultsObject, forKey: "value\(index)")
         }
+        // Writes wait while another test's large suite synchronizes: handed over first.
+        try direct.defaults.flushPersistentValues()
         let directDomain = PreferencesDomain(suiteName: direct.name), foundationDomain = PreferencesDomain(suiteName: foundation.name)
         for (index, value) in Self.values.enumerated() {
             let name = PreferencesDomain.name("value\(index)")
@@ -54,6 +56,58 @@ struct PreferencesDomainTests {
         #expect(direct.defaults.synchronize() && plain.synchronize())
         #expect(try Data(contentsOf: direct.fileURL) == Data(contentsOf: foundation.fileURL), "the same file after removals")
         #expect(direct.defaults.object(forKey: "value0") == nil)
+    }
+
+    /// Names CoreFoundation reads otherwise than Foundation: a leading U+FEFF, which it takes for
+    /// a byte order mark in UTF-8, and keys that are equal Swift strings of other bytes (`"é"` and
+    /// `"e\u{301}"`), which Foundation on Linux tells apart or not depending on its table's
+    /// layout. Whatever Foundation reads, KeyCatalog reads.
+    @Test func unusualNamesNameWhatFoundationNames() throws {
+        let name = "\u{FEFF}keycatalog.tests.bom.\(UUID().uuidString)"
+        defer {
+            UserDefaults(suiteName: name)?.removePersistentDomain(forName: name)
+            try? FileManager.default.removeItem(at: suiteFileURL(named: name))
+        }
+        let suite = try #require(UserDefaultsPersistence.suite(named: name))
+        suite.set(PersistentKey<Int>("k", defaultValue: 0), to: 5)
+        try suite.flushPersistentValues()
+        #expect(suite.get(PersistentKey<Int>("k", defaultValue: 0)) == 5)
+        #expect(UserDefaults(suiteName: name)?.object(forKey: "k") as? Int == 5, "the suite Foundation names so")
+
+        let keys = TemporarySuite()
+        let plain = UnopenedSuiteInstance(keys).defaults
+        let all = ["\u{FEFF}x", "x", "\u{E9}", "e\u{301}", "\u{FEFF}\u{E9}"].map { PersistentKey<Int>($0, defaultValue: -1) }
+        func agree(_ context: String) {
+            for _ in 0..<2 {
+                for key in all {
+                    #expect(keys.defaults.get(key) == (plain.object(forKey: key.id) as? Int ?? -1), "\(Array(key.id.unicodeScalars)) \(context)")
+                }
+            }
+        }
+        for (index, key) in all.enumerated() { plain.set(index * 10, forKey: key.id) }
+        agree("after Foundation's writes")
+        plain.set(100, forKey: all[0].id)
+        plain.set(101, forKey: all[3].id)
+        agree("after Foundation wrote two again")
+        keys.defaults.set(all[3], to: 102)
+        keys.defaults.set(all[2], to: 103)
+        try keys.defaults.flushPersistentValues()
+        agree("after KeyCatalog's writes")
+    }
+
+    /// Writes kept while a suite synchronizes are kept by their keys' bytes too: two keys that are
+    /// equal Swift strings keep a write each, under its own key.
+    @Test func keptWritesKeepKeysThatAreEqualStrings() throws {
+        let suite = TemporarySuite()
+        var writes = _DeferredUserDefaultsWrites()
+        writes.keep(.int(1), forKey: "\u{E9}", in: suite.defaults)
+        writes.keep(.int(2), forKey: "e\u{301}", in: suite.defaults)
+        #expect(writes.value(forKey: "\u{E9}", in: suite.defaults) == .int(1))
+        #expect(writes.value(forKey: "e\u{301}", in: suite.defaults) == .int(2))
+        #expect(writes.keptCount == 2)
+        let taken = writes.take()
+        let keys = try #require(taken.first).values.keys.map { Array($0.string.utf8) }
+        #expect(Set(keys) == [Array("\u{E9}".utf8), Array("e\u{301}".utf8)])
     }
 }
 #endif

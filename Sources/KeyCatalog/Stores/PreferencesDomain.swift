@@ -27,7 +27,15 @@ struct PreferencesDomain: @unchecked Sendable {  // Immutable CoreFoundation str
     }
 
     /// `string` as a CoreFoundation string, which CoreFoundation reads without the bridge.
+    ///
+    /// A string that starts with U+FEFF is bridged as Foundation bridges it: from UTF-8,
+    /// CoreFoundation takes a leading U+FEFF for a byte order mark and drops it, which would name
+    /// another key, or another suite.
     static func name(_ string: String) -> CFString {
+        guard string.unicodeScalars.first != "\u{FEFF}" else {
+            // On Linux, Foundation's `NSString` is the CoreFoundation string type (toll-free bridged).
+            return unsafeBitCast(NSString(string: string), to: CFString.self)
+        }
         var string = string
         return string.withUTF8 { bytes in
             CFStringCreateWithBytes(kCFAllocatorDefault, bytes.baseAddress, bytes.count, CFStringBuiltInEncodings.UTF8.rawValue, false)

@@ -38,8 +38,9 @@ import Synchronization
 struct _DeferredUserDefaultsWrites {
     /// A kept write: its value (`nil`: a removal), and its place among all the writes kept.
     typealias Kept = (value: PropertyListValue?, order: Int)
-    /// The writes kept for one instance, by key.
-    typealias Suite = (defaults: _UncheckedSendable<UserDefaults>, values: [String: Kept])
+    /// The writes kept for one instance, by the keys' exact bytes, as CoreFoundation tells keys
+    /// apart (see ``_ExactKey``).
+    typealias Suite = (defaults: _UncheckedSendable<UserDefaults>, values: [_ExactKey: Kept])
 
     /// KeyCatalog's synchronizations under way.
     var synchronizations = 0
@@ -70,16 +71,16 @@ struct _DeferredUserDefaultsWrites {
         keptWrites += 1
         let kept = (value, keptWrites)
         if let index = suites.firstIndex(where: { $0.defaults.value === defaults }) {
-            suites[index].values[key] = kept
+            suites[index].values[_ExactKey(key)] = kept
         } else {
-            suites.append((_UncheckedSendable(defaults), [key: kept]))
+            suites.append((_UncheckedSendable(defaults), [_ExactKey(key): kept]))
         }
     }
 
     /// The write kept for `key` in `defaults`: `.some(nil)` for a removal, `nil` when none is kept.
     func value(forKey key: String, in defaults: UserDefaults) -> PropertyListValue?? {
-        if let kept = suites.first(where: { $0.defaults.value === defaults })?.values[key] { return kept.value }
-        return handingOver.first { $0.defaults.value === defaults }?.values[key].map(\.value)
+        if let kept = suites.first(where: { $0.defaults.value === defaults })?.values[_ExactKey(key)] { return kept.value }
+        return handingOver.first { $0.defaults.value === defaults }?.values[_ExactKey(key)].map(\.value)
     }
 
     /// Takes the kept writes, to set them in their suites.
@@ -108,13 +109,13 @@ struct _DeferredUserDefaultsWrites {
         if suites.count > 1 {
             var writes: [(defaults: UserDefaults, key: String, kept: Kept)] = []
             for suite in suites {
-                for (key, kept) in suite.values { writes.append((suite.defaults.value, key, kept)) }
+                for (key, kept) in suite.values { writes.append((suite.defaults.value, key.string, kept)) }
             }
             writes.sort { $0.kept.order < $1.kept.order }
             for write in writes { set(write.kept.value, forKey: write.key, in: write.defaults) }
         } else {
             for suite in suites {
-                for (key, kept) in suite.values { set(kept.value, forKey: key, in: suite.defaults.value) }
+                for (key, kept) in suite.values { set(kept.value, forKey: key.string, in: suite.defaults.value) }
             }
         }
         return suites.map(\.defaults.value)

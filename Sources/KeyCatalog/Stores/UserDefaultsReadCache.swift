@@ -46,7 +46,8 @@ final class _UserDefaultsReadCache: @unchecked Sendable {
     /// The suite in CoreFoundation, which reads ask for the object a key holds, and writes use.
     let domain: PreferencesDomain
     private struct Contents {
-        var entries: [String: Entry] = [:]
+        /// By the keys' exact bytes, as CoreFoundation tells keys apart (see ``_ExactKey``).
+        var entries: [_ExactKey: Entry] = [:]
         /// How many entries are of keys read missing: a write forgets an entry only if there are
         /// any (most writes then look nothing up).
         var missing = 0
@@ -58,7 +59,7 @@ final class _UserDefaultsReadCache: @unchecked Sendable {
         var foundEntries = FoundEntries()
 
         mutating func set(_ entry: Entry, forKey key: String) {
-            if let old = entries.updateValue(entry, forKey: key) {
+            if let old = entries.updateValue(entry, forKey: _ExactKey(key)) {
                 missing += (entry.object == nil ? 1 : 0) - (old.object == nil ? 1 : 0)
                 if old.object == nil, entry.object != nil { missingKeys.removeAll() }
             } else if entry.object == nil {
@@ -75,8 +76,8 @@ final class _UserDefaultsReadCache: @unchecked Sendable {
 
         /// Forgets that `key` was read missing; a kept value stays.
         mutating func removeMissingEntry(forKey key: String) {
-            guard missing > 0, let entry = entries[key], entry.object == nil else { return }
-            entries[key] = nil
+            guard missing > 0, let entry = entries[_ExactKey(key)], entry.object == nil else { return }
+            entries[_ExactKey(key)] = nil
             missing -= 1
             missingKeys.removeAll()
         }
@@ -188,7 +189,7 @@ final class _UserDefaultsReadCache: @unchecked Sendable {
                 if contents.missingKeys.contains(identity) { return (nil, true) }
                 if let found = contents.foundEntries.entry(for: identity) { return (found, false) }
             }
-            guard let entry = contents.entries[key] else { return (nil, false) }
+            guard let entry = contents.entries[_ExactKey(key)] else { return (nil, false) }
             guard entry.object != nil else {
                 contents.missingKeys.insert(identity)
                 return (nil, true)
@@ -201,7 +202,9 @@ final class _UserDefaultsReadCache: @unchecked Sendable {
         guard let object = domain.object(forName: name) else {
             // Not when the cache is full: emptying it for a missing key would drop values in use.
             entries.withLock { contents in
-                if contents.entries.count < capacity || contents.entries[key] != nil { contents.set(Entry(name: name, object: nil, value: nil), forKey: key) }
+                if contents.entries.count < capacity || contents.entries[_ExactKey(key)] != nil {
+                    contents.set(Entry(name: name, object: nil, value: nil), forKey: key)
+                }
             }
             return read()
         }
@@ -216,7 +219,7 @@ final class _UserDefaultsReadCache: @unchecked Sendable {
 
     private func keep(_ entry: Entry, forKey key: String) {
         entries.withLock { contents in
-            if contents.entries.count >= capacity, contents.entries[key] == nil {
+            if contents.entries.count >= capacity, contents.entries[_ExactKey(key)] == nil {
                 contents.removeAll()
             }
             contents.set(entry, forKey: key)
