@@ -198,10 +198,10 @@ final class BenchmarkFixture {
     /// differently for different key strings (CoreFoundation's linear probing, Swift's hashing),
     /// and that difference, not KeyCatalog, decided earlier ratios of a few percent.
     ///
-    /// Foundation writes the suite first: the first write makes CoreFoundation's record of the
-    /// suite, under the name it was given, and later lookups by a name that is another string
-    /// object cost differently (KeyCatalog names a suite by a CoreFoundation string of its own;
-    /// see `PreferencesDomain`). So the raw side runs as in an app without KeyCatalog.
+    /// On Linux the suite's record in CoreFoundation is made under KeyCatalog's name for it, when
+    /// `init` opens it (see `PreferencesDomain.open()`), so the raw side runs as in an app that
+    /// uses KeyCatalog: Foundation's own calls cost differently there than in an app without it
+    /// (see BENCHMARKS.md).
     func seed() {
         let profile = try! encoder.encode(BenchmarkProfile.sample)
         defaults.set(42, forKey: "bench.int")

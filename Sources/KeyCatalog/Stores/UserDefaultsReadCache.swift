@@ -54,9 +54,9 @@ final class _UserDefaultsReadCache: @unchecked Sendable {
         /// Keys read missing, found by their `String` value's words instead of a hash: a read of
         /// a key at its default is `object(forKey:)` and little more. Each is also an entry read
         /// missing: whatever forgets such an entry empties this.
-        var missingKeys = MissingKeys()
+        var missingKeys = IdentitySlots<Void>()
         /// Entries of keys read with a value, found by their words the same way.
-        var foundEntries = FoundEntries()
+        var foundEntries = IdentitySlots<Entry>()
 
         mutating func set(_ entry: Entry, forKey key: String) {
             if let old = entries.updateValue(entry, forKey: _ExactKey(key)) {
@@ -67,7 +67,7 @@ final class _UserDefaultsReadCache: @unchecked Sendable {
             }
             let identity = _StringIdentity(key)
             if entry.object == nil {
-                missingKeys.insert(identity)
+                missingKeys.insert((), for: identity)
                 foundEntries.remove(identity)
             } else {
                 foundEntries.insert(entry, for: identity)
@@ -97,26 +97,27 @@ final class _UserDefaultsReadCache: @unchecked Sendable {
         }
     }
 
-    /// Up to 64 entries of keys declared in code (``_StringIdentity``) that were read with a
-    /// value, each in a slot chosen by its words: the last one there wins. Each is also in
-    /// `entries`. One older than the entry there would cost speed only, never a wrong value: a read
-    /// returns an entry's value only while the suite holds that entry's object.
-    private struct FoundEntries {
-        static let slotBits = 6
+    /// Up to 64 values of keys declared in code (``_StringIdentity``), each in a slot chosen by
+    /// its words: the last one there wins. The keys read missing (values `()`), and the entries of
+    /// those read with a value: each is also in `entries`. An entry older than the one there would
+    /// cost speed only, never a wrong value: a read returns an entry's value only while the suite
+    /// holds that entry's object.
+    private struct IdentitySlots<Value> {
+        static var slotBits: Int { 6 }
         private var identities = [_StringIdentity](repeating: .none, count: 1 << slotBits)
-        private var slots = [Entry?](repeating: nil, count: 1 << slotBits)
+        private var values = [Value?](repeating: nil, count: 1 << slotBits)
         private var isEmpty = true
 
-        func entry(for identity: _StringIdentity) -> Entry? {
+        func value(for identity: _StringIdentity) -> Value? {
             let slot = identity.slot(amongPowerOfTwo: Self.slotBits)
-            return identities[slot] == identity ? slots[slot] : nil
+            return identities[slot] == identity ? values[slot] : nil
         }
 
-        mutating func insert(_ entry: Entry, for identity: _StringIdentity?) {
+        mutating func insert(_ value: Value, for identity: _StringIdentity?) {
             guard let identity else { return }
             let slot = identity.slot(amongPowerOfTwo: Self.slotBits)
             identities[slot] = identity
-            slots[slot] = entry
+            values[slot] = value
             isEmpty = false
         }
 
@@ -125,39 +126,15 @@ final class _UserDefaultsReadCache: @unchecked Sendable {
             let slot = identity.slot(amongPowerOfTwo: Self.slotBits)
             guard identities[slot] == identity else { return }
             identities[slot] = .none
-            slots[slot] = nil
+            values[slot] = nil
         }
 
         mutating func removeAll() {
             guard !isEmpty else { return }
             for slot in identities.indices {
                 identities[slot] = .none
-                slots[slot] = nil
+                values[slot] = nil
             }
-            isEmpty = true
-        }
-    }
-
-    /// Up to 64 keys read missing, those declared in code (``_StringIdentity``), each in a slot
-    /// chosen by its words: the last one there wins.
-    private struct MissingKeys {
-        static let slotBits = 6
-        private var identities = [_StringIdentity](repeating: .none, count: 1 << slotBits)
-        private var isEmpty = true
-
-        func contains(_ identity: _StringIdentity) -> Bool {
-            identities[identity.slot(amongPowerOfTwo: Self.slotBits)] == identity
-        }
-
-        mutating func insert(_ identity: _StringIdentity?) {
-            guard let identity else { return }
-            identities[identity.slot(amongPowerOfTwo: Self.slotBits)] = identity
-            isEmpty = false
-        }
-
-        mutating func removeAll() {
-            guard !isEmpty else { return }
-            for slot in identities.indices { identities[slot] = .none }
             isEmpty = true
         }
     }
@@ -186,12 +163,12 @@ final class _UserDefaultsReadCache: @unchecked Sendable {
         let identity = _StringIdentity(key)
         let (entry, isMissing) = entries.withLock { contents -> (Entry?, Bool) in
             if let identity {
-                if contents.missingKeys.contains(identity) { return (nil, true) }
-                if let found = contents.foundEntries.entry(for: identity) { return (found, false) }
+                if contents.missingKeys.value(for: identity) != nil { return (nil, true) }
+                if let found = contents.foundEntries.value(for: identity) { return (found, false) }
             }
             guard let entry = contents.entries[_ExactKey(key)] else { return (nil, false) }
             guard entry.object != nil else {
-                contents.missingKeys.insert(identity)
+                contents.missingKeys.insert((), for: identity)
                 return (nil, true)
             }
             contents.foundEntries.insert(entry, for: identity)
@@ -249,13 +226,13 @@ final class _UserDefaultsReadCache: @unchecked Sendable {
     /// Whether an entry with a value is found for `key` by its words, without a hash (for tests).
     func findsEntryWithoutHashing(_ key: String) -> Bool {
         guard let identity = _StringIdentity(key) else { return false }
-        return entries.withLock { $0.foundEntries.entry(for: identity)?.object != nil }
+        return entries.withLock { $0.foundEntries.value(for: identity)?.object != nil }
     }
 
     /// Whether `key` is found missing by its words, without a hash (for tests).
     func findsMissingWithoutHashing(_ key: String) -> Bool {
         guard let identity = _StringIdentity(key) else { return false }
-        return entries.withLock { $0.missingKeys.contains(identity) }
+        return entries.withLock { $0.missingKeys.value(for: identity) != nil }
     }
 }
 #endif
