@@ -266,6 +266,36 @@ struct ObservationTests {
         }
     }
 
+    /// The center finds keys by `String` equality, canonical equivalence: names spelled with other
+    /// bytes (a composed and a decomposed accent; KELVIN SIGN and `K`) are one key of the
+    /// in-memory store and one key to the center. A write under either spelling is heard by the
+    /// observers of both, whichever was observed first, also after one of them leaves (the
+    /// center's filter of observed keys reads bytes, and must not drop the other spelling).
+    static let namesEqualAsStrings = [
+        ("caf\u{E9}.count", "cafe\u{301}.count"), ("cafe\u{301}.count", "caf\u{E9}.count"),
+        ("Kelvin.count", "\u{212A}elvin.count"), ("\u{212A}elvin.count", "Kelvin.count"),
+    ]
+
+    @Test(arguments: namesEqualAsStrings)
+    func namesEqualAsStringsAreOneObservedKey(first: String, second: String) {
+        #expect(first == second && Array(first.utf8) != Array(second.utf8))
+        let store = InMemoryKeyValueStore()
+        let (firstKey, secondKey) = (PersistentKey<Int>(first, defaultValue: 0), PersistentKey<Int>(second, defaultValue: 0))
+        let seen = Locked<[String]>([])
+        let firstObservation = store.observe(firstKey) { seen.append("first=\($0)") }
+        let secondObservation = store.observe(secondKey) { seen.append("second=\($0)") }
+        store.set(secondKey, to: 1)
+        store.set(firstKey, to: 2)
+        #expect(seen.current == ["first=1", "second=1", "first=2", "second=2"])
+
+        firstObservation.cancel()
+        seen.withLock { $0 = [] }
+        store.set(firstKey, to: 3)
+        store.set(secondKey, to: 4)
+        #expect(seen.current == ["second=3", "second=4"])
+        secondObservation.cancel()
+    }
+
     /// The center finds a key declared in code by its string's words (a literal's count and
     /// address). Once that key loses its observers, a new observer of the same name, added with
     /// a string built at run time, hears writes made with the literal: the words lead to no key

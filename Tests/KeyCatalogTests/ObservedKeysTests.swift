@@ -38,4 +38,27 @@ struct ObservedKeysTests {
         #expect(writeAll(3) == ["\(names[0])=3", "\(names[2])=3"])
         for observation in observations { observation.cancel() }
     }
+
+    /// The filter of observed keys: a key nobody observes is told apart by its bytes among ASCII
+    /// keys; any key that is not ASCII may be observed under another spelling and passes, and
+    /// while one that is not ASCII is observed, every key passes, until it leaves.
+    @Test func theFilterOfObservedKeysPassesEveryKeyItCannotTellApart() {
+        #if !canImport(Darwin)
+        let filter = _ObservedKeyFilter()
+        let unobserved = (0..<64).map { "unobserved.\($0)" }
+        filter.insert("observed.key")
+        let passes = { (keys: [String]) in keys.map { filter.mayContain($0) } }
+        #expect(passes(["observed.key"]) == [true])
+        let filtered = unobserved.filter { !filter.mayContain($0) }
+        #expect(filtered.count > 48, "most ASCII keys nobody observes are filtered out")
+        #expect(passes(["caf\u{E9}", "\u{212A}elvin"]) == [true, true], "not ASCII: may be another spelling")
+
+        filter.insert("caf\u{E9}")
+        #expect(!passes(filtered).contains(false), "a key that is not ASCII is observed: every key passes")
+        filter.rebuild(from: ["observed.key"])
+        #expect(!passes(filtered).contains(true), "it left: filtered again")
+        filter.rebuild(from: ["observed.key", "\u{212A}elvin"])
+        #expect(!passes(["Kelvin"] + filtered).contains(false))
+        #endif
+    }
 }

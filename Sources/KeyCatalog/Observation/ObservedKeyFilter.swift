@@ -9,22 +9,31 @@ import Synchronization
 /// nobody: a hash of the key, about 470 instructions, most of an in-memory write. A post of a key
 /// whose bit is clear returns at once. A set bit may belong to another key; the center then looks
 /// the key up as before. (`Atomic` needs macOS 15 and iOS 18: there, the lookup.)
+///
+/// The center finds keys by `String` equality, which is canonical equivalence: `"caf\u{E9}"` and
+/// `"cafe\u{301}"`, even `"\u{212A}"` (KELVIN SIGN) and `"K"`, are one key to it, with other
+/// bytes. A fingerprint of the bytes tells such keys apart, so it decides only where bytes and
+/// `String` equality agree, among ASCII keys: a key that is not ASCII always passes, and while
+/// one that is not ASCII is observed, every key passes.
 struct _ObservedKeyFilter: ~Copyable, Sendable {
     private let word0 = Atomic<UInt64>(0)
     private let word1 = Atomic<UInt64>(0)
     private let word2 = Atomic<UInt64>(0)
     private let word3 = Atomic<UInt64>(0)
+    /// Whether a key that is not ASCII is observed: then every key passes.
+    private let passesAll = Atomic<Bool>(false)
 
     init() {}
 
     /// Whether `key` may have handlers: `false` only if it has none.
     func mayContain(_ key: String) -> Bool {
         let (index, mask) = Self.position(of: key)
-        return load(index) & mask != 0
+        return load(index) & mask != 0 || passesAll.load(ordering: .acquiring) || !Self.isASCII(key)
     }
 
     /// Sets the bit of `key`, which has gained a handler (under the center's lock).
     func insert(_ key: String) {
+        if !Self.isASCII(key) { passesAll.store(true, ordering: .releasing) }
         let (index, mask) = Self.position(of: key)
         switch index {
         case 0: word0.bitwiseOr(mask, ordering: .releasing)
@@ -38,14 +47,17 @@ struct _ObservedKeyFilter: ~Copyable, Sendable {
     /// center's lock). A key among them keeps its bit set throughout.
     func rebuild(from keys: some Sequence<String>) {
         var words: [UInt64] = [0, 0, 0, 0]
+        var passesAll = false
         for key in keys {
             let (index, mask) = Self.position(of: key)
             words[index] |= mask
+            if !Self.isASCII(key) { passesAll = true }
         }
         word0.store(words[0], ordering: .releasing)
         word1.store(words[1], ordering: .releasing)
         word2.store(words[2], ordering: .releasing)
         word3.store(words[3], ordering: .releasing)
+        self.passesAll.store(passesAll, ordering: .releasing)
     }
 
     private func load(_ index: Int) -> UInt64 {
@@ -71,6 +83,27 @@ struct _ObservedKeyFilter: ~Copyable, Sendable {
         }
         let bit = Int(truncatingIfNeeded: hash >> 56)
         return (bit >> 6, 1 << UInt64(bit & 63))
+    }
+
+    /// Whether every byte of `key` is ASCII: read from a small string's value, or eight bytes at a
+    /// time.
+    private static func isASCII(_ key: String) -> Bool {
+        if let small = _SmallUTF8(key) { return small.isASCII }
+        let answer = key.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard let base = bytes.baseAddress else { return true }
+            var bits: UInt64 = 0
+            var offset = 0
+            while offset &+ 8 <= bytes.count {
+                bits |= UnsafeRawPointer(base).loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                offset &+= 8
+            }
+            while offset < bytes.count {
+                bits |= UInt64(base[offset])
+                offset &+= 1
+            }
+            return bits & 0x8080_8080_8080_8080 == 0
+        }
+        return answer ?? key.utf8.allSatisfy { $0 < 0x80 }
     }
 
     private static func fingerprint(_ bytes: some BidirectionalCollection<UInt8>) -> UInt64 {

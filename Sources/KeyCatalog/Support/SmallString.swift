@@ -26,6 +26,12 @@ struct _SmallUTF8 {
         count = Int(truncatingIfNeeded: high &>> 56 & 0x0F)
     }
 
+    /// Whether every byte is ASCII. (The bytes past ``count`` are zero: the layout keeps them so.)
+    @inline(__always)
+    var isASCII: Bool {
+        (low | high & 0x00FF_FFFF_FFFF_FFFF) & 0x8080_8080_8080_8080 == 0
+    }
+
     /// The byte at `index`, which is below ``count``.
     @inline(__always)
     func byte(at index: Int) -> UInt8 {
