@@ -16,8 +16,9 @@ import Testing
 
     @Test(arguments: [0, 1, -1, 0x5EED_1234])
     func equalBytesHashAlikeInEveryStorage(seed: Int) {
-        for length in Self.lengths {
-            let literalLike = Self.text(length: length)
+        let texts = Self.lengths.map { Self.text(length: $0) } + ["caf\u{E9}", "cafe\u{301}", "\u{FEFF}key", "\u{1F600}.mood", String(repeating: "\u{E9}t\u{E9}.", count: 9)]
+        for literalLike in texts {
+            let length = literalLike.utf8.count
             let bridged = NSString(string: literalLike) as String  // may stay a bridged string
             let sliced = String(("<" + literalLike + ">").dropFirst().dropLast())
             let fromUTF16 = String(decoding: Array(literalLike.utf16), as: UTF16.self)
@@ -31,20 +32,25 @@ import Testing
         }
     }
 
-    @Test func everyByteAndTheLengthChangeTheHash() {
-        for length in Self.lengths {
-            let text = Array(Self.text(length: length).utf8)
-            let hash = _ExactKey(String(decoding: text, as: UTF8.self))._rawHashValue(seed: 7)
-            for position in text.indices {
-                var changed = text
-                changed[position] ^= 0x01
-                let other = _ExactKey(String(decoding: changed, as: UTF8.self))._rawHashValue(seed: 7)
-                #expect(other != hash, "length \(length), byte \(position)")
+    @Test(arguments: [0, 1, UInt64.max])
+    func everyBitOfEveryByteAndTheLengthChangeTheHash(seed: UInt64) {
+        for length in 0...100 {
+            let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 151 &+ 7) }
+            let hash = bytes.withUnsafeBufferPointer { _ExactKey.bytesHash($0, seed: seed) }
+            for position in bytes.indices {
+                for bit in 0..<8 {
+                    var changed = bytes
+                    changed[position] ^= 1 << bit
+                    let other = changed.withUnsafeBufferPointer { _ExactKey.bytesHash($0, seed: seed) }
+                    #expect(other != hash, "length \(length), byte \(position), bit \(bit)")
+                }
             }
-            let longer = _ExactKey(String(decoding: text + [0x61], as: UTF8.self))._rawHashValue(seed: 7)
-            #expect(longer != hash, "length \(length) and one more")
+            let longer = (bytes + [0]).withUnsafeBufferPointer { _ExactKey.bytesHash($0, seed: seed) }
+            #expect(longer != hash, "length \(length) and a zero byte more")
         }
-        #expect(_ExactKey("a")._rawHashValue(seed: 1) != _ExactKey("a")._rawHashValue(seed: 2), "the seed counts")
+        let one = [UInt8(ascii: "a")].withUnsafeBufferPointer { _ExactKey.bytesHash($0, seed: seed) }
+        let reseeded = [UInt8(ascii: "a")].withUnsafeBufferPointer { _ExactKey.bytesHash($0, seed: seed ^ 1) }
+        #expect(one != reseeded, "the seed counts")
     }
 
     @Test func canonicallyEqualKeysAreTwoKeys() {

@@ -146,6 +146,22 @@ struct ObservationTests {
         #expect(store.reads == readsAfterCancel && seen.current == [2], "the value observer is gone")
     }
 
+    /// Catalog keys under two spellings of one name, equal as a `String`, read in trackings in
+    /// either order (the first reading of each spelling registers it): a write under either
+    /// spelling wakes both trackings, on the in-memory store, where the two are one key.
+    @Test(arguments: namesEqualAsStrings)
+    func trackingsOfTwoSpellingsOfOneKeyAreBothWoken(first: String, second: String) {
+        let store = AnyPersistentKeyValueStore(InMemoryKeyValueStore())
+        let firstKey = CatalogKey(PersistentKey<Int>(first, defaultValue: 0), name: "first", store: store, storeName: "test")
+        let secondKey = CatalogKey(PersistentKey<Int>(second, defaultValue: 0), name: "second", store: store, storeName: "test")
+        for (spelling, writtenKey, value) in [("second", secondKey, 1), ("first", firstKey, 2)] {
+            let (firstChanged, secondChanged) = (tracking(firstKey), tracking(secondKey))
+            writtenKey.value = value
+            #expect(firstChanged.isSet && secondChanged.isSet, "written under the \(spelling) spelling")
+            #expect(firstKey.value == value && secondKey.value == value)
+        }
+    }
+
     /// Observation's tracking of a catalog key holds nothing that holds the store: a store is
     /// freed with its last user.
     @Test func aStoreTrackedThroughACatalogKeyIsFreedWithItsLastUser() {

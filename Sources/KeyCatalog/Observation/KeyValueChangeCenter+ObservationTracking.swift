@@ -97,7 +97,10 @@ final class _ObservationTracking: Observable, Sendable {
         var observation: PersistentKeyObservation?
     }
 
-    /// By the keys' bytes (``_ExactKey``): its hash costs a tenth of `String`'s.
+    /// By the keys' bytes (``_ExactKey``), whose hash costs about a quarter of `String`'s. Two
+    /// spellings of one key that are equal as a `String` (a composed and a decomposed accent) are
+    /// two entries here, but one key to the center and to Observation (the key path's argument is
+    /// the `String`): the second only adds an observer that tells Observation of the same changes.
     private let tracked = _Locked<[_ExactKey: Tracked]>([:])
 
     /// Nothing to read: the key path is what Observation tracks.

@@ -42,13 +42,21 @@ struct _ExactKey: Hashable {
 
     /// A secret of this process, from `Hasher` (random in each process, as `Hasher`'s own seeds
     /// are, unless `SWIFT_DETERMINISTIC_HASHING` is set), so that which keys collide cannot be
-    /// known outside it.
+    /// known outside it. Each half is drawn from two hashes of labels no app hashes (a hash value
+    /// the app might log or send would give it away), so that it has 64 random bits also where
+    /// `Int` has 32.
     private static let secret: (UInt64, UInt64) = {
-        var first = Hasher()
-        first.combine(0x6B65_7963_6174_616C as UInt64)
-        var second = Hasher()
-        second.combine(0x6578_6163_746B_6579 as UInt64)
-        return (UInt64(bitPattern: Int64(first.finalize())) | 1, UInt64(bitPattern: Int64(second.finalize())) | 1)
+        func draw(_ label: StaticString) -> UInt64 {
+            func hash(_ part: UInt8) -> UInt64 {
+                var hasher = Hasher()
+                hasher.combine(bytes: UnsafeRawBufferPointer(start: label.utf8Start, count: label.utf8CodeUnitCount))
+                hasher.combine(part)
+                return UInt64(truncatingIfNeeded: UInt(bitPattern: hasher.finalize()))
+            }
+            let (first, second) = (hash(1), hash(2))
+            return (first << 32 | first >> 32) ^ second | 1
+        }
+        return (draw("KeyCatalog._ExactKey.secret.0"), draw("KeyCatalog._ExactKey.secret.1"))
     }()
 
     /// A 64-bit hash of `bytes`, after wyhash (the hash Go's maps and Zig's standard library use,
