@@ -33,9 +33,9 @@ import Synchronization
 /// With ``UserDefaultsPersistence/defersEveryWrite`` every write is kept, not only those made
 /// during a synchronization, and the coalesced synchronization hands them to Foundation just before
 /// it writes the suite: a write then costs a lock and a dictionary entry (about 0.2 µs against
-/// 6 µs for a write through CoreFoundation on Linux, 4 µs of it in the kernel: CoreFoundation looks
-/// the user's name up in `/etc/passwd` on every write), and a
-/// key written a thousand times between two synchronizations is set in Foundation once.
+/// 6 µs for a write through CoreFoundation on Linux, 4 µs of it in the kernel: CoreFoundation
+/// looks the user's name up in `/etc/passwd` on every write), and a key written a thousand times
+/// between two synchronizations is set in Foundation once.
 struct _DeferredUserDefaultsWrites {
     /// A kept write: its value (`nil`: a removal), and its place among all the writes kept.
     typealias Kept = (value: PropertyListValue?, order: Int)
