@@ -63,9 +63,8 @@ struct PreferencesDomainTests {
     }
 
     /// Names CoreFoundation reads otherwise than Foundation: a leading U+FEFF, which it takes for
-    /// a byte order mark in UTF-8, and keys that are equal Swift strings of other bytes (`"é"` and
-    /// `"e\u{301}"`), which Foundation on Linux tells apart or not depending on its table's
-    /// layout. Whatever Foundation reads, KeyCatalog reads.
+    /// a byte order mark in UTF-8. KeyCatalog bridges such a name as Foundation does, so it names
+    /// the suite or key Foundation names, across writes by either.
     @Test func unusualNamesNameWhatFoundationNames() throws {
         let name = "\u{FEFF}keycatalog.tests.bom.\(UUID().uuidString)"
         defer {
@@ -78,9 +77,13 @@ struct PreferencesDomainTests {
         #expect(suite.get(PersistentKey<Int>("k", defaultValue: 0)) == 5)
         #expect(UserDefaults(suiteName: name)?.object(forKey: "k") as? Int == 5, "the suite Foundation names so")
 
+        // Not beside a twin that Foundation on Linux may take it for ("x" beside "\u{FEFF}x", or
+        // "\u{E9}" beside "e\u{301}"): whether its own reads tell such keys apart depends on its
+        // table's layout (measured: a read of "x", never written, gave the value of "\u{FEFF}x"),
+        // so no reader can agree with it every time.
         let keys = TemporarySuite()
         let plain = UnopenedSuiteInstance(keys).defaults
-        let all = ["\u{FEFF}x", "x", "\u{E9}", "e\u{301}", "\u{FEFF}\u{E9}"].map { PersistentKey<Int>($0, defaultValue: -1) }
+        let all = ["\u{FEFF}x", "y", "\u{FEFF}\u{E9}"].map { PersistentKey<Int>($0, defaultValue: -1) }
         func agree(_ context: String) {
             for _ in 0..<2 {
                 for key in all {
@@ -91,9 +94,9 @@ struct PreferencesDomainTests {
         for (index, key) in all.enumerated() { plain.set(index * 10, forKey: key.id) }
         agree("after Foundation's writes")
         plain.set(100, forKey: all[0].id)
-        plain.set(101, forKey: all[3].id)
+        plain.set(101, forKey: all[2].id)
         agree("after Foundation wrote two again")
-        keys.defaults.set(all[3], to: 102)
+        keys.defaults.set(all[0], to: 102)
         keys.defaults.set(all[2], to: 103)
         try keys.defaults.flushPersistentValues()
         agree("after KeyCatalog's writes")
