@@ -70,6 +70,30 @@ import Testing
         #expect(store.get(key) == 7 && store.get(PersistentKey<String>("Other", defaultValue: "")) == "kept")
     }
 
+    /// A file store watches its file while any of its keys has an observer: the watch stays when
+    /// one of two observed keys loses its observer, and starts again after the last one left.
+    @Test func aFileStoreWatchesWhileAnyKeyIsObserved() throws {
+        let folder = TemporaryDirectory()
+        let url = folder.url.appendingPathComponent("settings.plist")
+        let store = FileKeyValueStore(url: url)
+        let key = PersistentKey<Int>("Count", defaultValue: 0)
+        let other = store.observe(PersistentKey<Int>("Other", defaultValue: 0)) { _ in }
+        for value in [7, 8] {
+            let elapsed = try latency(
+                observe: { handler in
+                    let observation = store.observe(key) { handler($0) }
+                    other.cancel()  // the first time: the other key leaves; then: nothing
+                    return observation
+                },
+                expected: value
+            ) {
+                let child = try TestHelperExecutable.run(["file", url.path, "set", "Count", "\(value)"])
+                #expect(child.status == 0, "\(child.output)")
+            }
+            #expect(elapsed != nil, "the observer never saw the other process's write of \(value)")
+        }
+    }
+
     /// Subscribing, as the file's first observed key, after another process wrote it: the check
     /// for changes made before the watch started once delivered on the subscribing thread, inside
     /// `values(for:)`'s own lock, and the process crashed (a recursive lock).

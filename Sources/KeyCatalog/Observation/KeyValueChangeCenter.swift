@@ -55,6 +55,9 @@ public final class KeyValueChangeCenter: Sendable {
     /// without hashing the key. Touched only under `state`'s lock, which makes the run-time
     /// exclusivity checks of its properties (about 40 instructions an access) needless.
     private final class ObservedKey {
+        /// The spelling its first handler was added under, which the filter of observed keys
+        /// noted (another spelling, equal as a `String`, may remove its last handler).
+        @exclusivity(unchecked) var name: String
         /// In the order they were added.
         @exclusivity(unchecked) var handlers: [Registration] = []
         /// How many of `handlers` use the value: with none, a round reads nothing (and, with a
@@ -70,6 +73,10 @@ public final class KeyValueChangeCenter: Sendable {
         @exclusivity(unchecked) var lastDelivered: PropertyListValue??
         /// Its slot in ``ObservedKeys``' table of keys declared in code, or -1.
         @exclusivity(unchecked) var slot = -1
+
+        init(name: String) {
+            self.name = name
+        }
     }
 
     /// The keys with handlers or being delivered, by name; those declared in code
@@ -112,6 +119,8 @@ public final class KeyValueChangeCenter: Sendable {
     private struct State {
         var nextID = 0
         var keys = ObservedKeys()
+        /// How many of `keys` have handlers (the others are being delivered).
+        var observedCount = 0
         var watcher: (any _KeyValueChangeWatching)?
     }
 
@@ -160,12 +169,16 @@ public final class KeyValueChangeCenter: Sendable {
             if let existing = state.keys[key] {
                 observed = existing
             } else {
-                observed = ObservedKey()
+                observed = ObservedKey(name: key)
                 state.keys[key] = observed
             }
             let isFirst = observed.handlers.isEmpty
             observed.handlers.append(Registration(id: state.nextID, handler: handler, readsValue: readsValue))
             if readsValue { observed.valueReaders += 1 }
+            if isFirst {
+                observed.name = key
+                state.observedCount += 1
+            }
             #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
             if isFirst {
                 observedKeyFilter.insert(key)
@@ -186,9 +199,10 @@ public final class KeyValueChangeCenter: Sendable {
                     if observed.valueReaders == 0 { observed.lastDelivered = nil }
                 }
                 guard observed.handlers.isEmpty else { return nil }
+                state.observedCount -= 1
                 #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
                 observedKeyCount.subtract(1, ordering: .releasing)
-                observedKeyFilter.rebuild(from: state.keys.byName.lazy.filter { !$0.value.handlers.isEmpty }.map(\.key))
+                observedKeyFilter.remove(observed.name)
                 #endif
                 // Being delivered: the round that ends last removes it.
                 if !observed.isDelivering { state.keys[key] = nil }
@@ -306,6 +320,11 @@ public final class KeyValueChangeCenter: Sendable {
     /// Whether anybody observes `key`; posting can be skipped otherwise.
     public func hasObservers(forKey key: String) -> Bool {
         state.withLock { $0.keys[key]?.handlers.isEmpty == false }
+    }
+
+    /// Whether any key has observers: unlike ``observedKeys``, without a walk of every key.
+    var hasObservedKeys: Bool {
+        state.withLock { $0.observedCount > 0 }
     }
 
     /// The value last delivered for `key` while a watcher is attached (`.some(nil)`: a removal);

@@ -22,6 +22,15 @@ struct _ObservedKeyFilter: ~Copyable, Sendable {
     private let word3 = Atomic<UInt64>(0)
     /// Whether a key that is not ASCII is observed: then every key passes.
     private let passesAll = Atomic<Bool>(false)
+    /// How many observed keys set each bit, and how many are not ASCII: a key that loses its last
+    /// handler clears its bit only if no other key set it, without a walk of every observed key.
+    /// Changed only under the center's lock; locked too, for `Sendable`.
+    private let counts = _Locked(Counts())
+
+    private struct Counts {
+        var bits = [UInt32](repeating: 0, count: 256)
+        var notASCII = 0
+    }
 
     init() {}
 
@@ -31,33 +40,44 @@ struct _ObservedKeyFilter: ~Copyable, Sendable {
         return load(index) & mask != 0 || passesAll.load(ordering: .acquiring) || !Self.isASCII(key)
     }
 
-    /// Sets the bit of `key`, which has gained a handler (under the center's lock).
+    /// Notes `key`, which has gained its first handler (under the center's lock).
     func insert(_ key: String) {
-        if !Self.isASCII(key) { passesAll.store(true, ordering: .releasing) }
         let (index, mask) = Self.position(of: key)
-        switch index {
-        case 0: word0.bitwiseOr(mask, ordering: .releasing)
-        case 1: word1.bitwiseOr(mask, ordering: .releasing)
-        case 2: word2.bitwiseOr(mask, ordering: .releasing)
-        default: word3.bitwiseOr(mask, ordering: .releasing)
+        let isASCII = Self.isASCII(key)
+        counts.withLock { counts in
+            counts.bits[index << 6 | mask.trailingZeroBitCount] += 1
+            if !isASCII { counts.notASCII += 1 }
         }
+        if !isASCII { passesAll.store(true, ordering: .releasing) }
+        update(index, mask, set: true)
     }
 
-    /// Sets exactly the bits of `keys`, the keys with handlers, after one lost its last (under the
-    /// center's lock). A key among them keeps its bit set throughout.
-    func rebuild(from keys: some Sequence<String>) {
-        var words: [UInt64] = [0, 0, 0, 0]
-        var passesAll = false
-        for key in keys {
-            let (index, mask) = Self.position(of: key)
-            words[index] |= mask
-            if !Self.isASCII(key) { passesAll = true }
+    /// Notes that `key`, noted by ``insert(_:)``, lost its last handler (under the center's lock):
+    /// its bit stays set while another observed key has it.
+    func remove(_ key: String) {
+        let (index, mask) = Self.position(of: key)
+        let isASCII = Self.isASCII(key)
+        let (clearsBit, clearsPassesAll) = counts.withLock { counts in
+            counts.bits[index << 6 | mask.trailingZeroBitCount] -= 1
+            if !isASCII { counts.notASCII -= 1 }
+            return (counts.bits[index << 6 | mask.trailingZeroBitCount] == 0, !isASCII && counts.notASCII == 0)
         }
-        word0.store(words[0], ordering: .releasing)
-        word1.store(words[1], ordering: .releasing)
-        word2.store(words[2], ordering: .releasing)
-        word3.store(words[3], ordering: .releasing)
-        self.passesAll.store(passesAll, ordering: .releasing)
+        if clearsBit { update(index, mask, set: false) }
+        if clearsPassesAll { passesAll.store(false, ordering: .releasing) }
+    }
+
+    /// Sets (`set`) or clears the bits of `mask` in word `index`.
+    private func update(_ index: Int, _ mask: UInt64, set: Bool) {
+        switch (index, set) {
+        case (0, true): word0.bitwiseOr(mask, ordering: .releasing)
+        case (0, false): word0.bitwiseAnd(~mask, ordering: .releasing)
+        case (1, true): word1.bitwiseOr(mask, ordering: .releasing)
+        case (1, false): word1.bitwiseAnd(~mask, ordering: .releasing)
+        case (2, true): word2.bitwiseOr(mask, ordering: .releasing)
+        case (2, false): word2.bitwiseAnd(~mask, ordering: .releasing)
+        case (_, true): word3.bitwiseOr(mask, ordering: .releasing)
+        case (_, false): word3.bitwiseAnd(~mask, ordering: .releasing)
+        }
     }
 
     private func load(_ index: Int) -> UInt64 {

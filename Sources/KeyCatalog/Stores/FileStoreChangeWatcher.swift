@@ -26,7 +26,7 @@ final class FileStoreChangeWatcher: _KeyValueChangeWatching {
         guard let file else { return }
         let started = watch.withLock { watch -> Bool in
             // Decided under this lock, so that a stop and a start on two threads cannot cross.
-            let isObserved = !file.changes.observedKeys.isEmpty
+            let isObserved = file.changes.hasObservedKeys
             if isObserved, watch == nil {
                 // The folder the first write would create: it must exist to be watched.
                 try? FileManager.default.createDirectory(at: file.url.deletingLastPathComponent(), withIntermediateDirectories: true)
