@@ -327,6 +327,12 @@ public final class KeyValueChangeCenter: Sendable {
         state.withLock { $0.observedCount > 0 }
     }
 
+    /// Whether some observer of `key` takes its value (Observation's trackers of catalog keys do
+    /// not: they are only told of a change, and read the key themselves).
+    func hasValueReaders(forKey key: String) -> Bool {
+        state.withLock { ($0.keys[key]?.valueReaders ?? 0) > 0 }
+    }
+
     /// The value last delivered for `key` while a watcher is attached (`.some(nil)`: a removal);
     /// `nil` when none was since the key gained handlers that take the value.
     func lastDeliveredValue(forKey key: String) -> PropertyListValue?? {

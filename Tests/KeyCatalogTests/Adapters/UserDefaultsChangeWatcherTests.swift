@@ -2,6 +2,7 @@
 // KVO and UserDefaults.didChangeNotification would. Writes are plain UserDefaults calls on real suites.
 import Foundation
 import KeyCatalog
+import Observation
 import Testing
 
 @Suite("_UserDefaultsChangeWatcher (changes made outside KeyCatalog)")
@@ -112,6 +113,31 @@ struct UserDefaultsChangeWatcherTests {
         #expect(registrar.events.current == ["start Count", "stop Count"], "KVO stops with the last observer")
     }
 
+    /// Another writer's change while the watch of a key starts (here, as KVO registers it: after
+    /// the watcher's first read) reaches an observer that takes the value at once. A read tracked
+    /// by Observation, which comes after its registration, sees such a change itself (the watcher
+    /// spares that registration a second read), and the next change still fires the tracking.
+    @Test func aChangeWhileTheWatchStartsIsNotLost() {
+        let writer = UnopenedSuiteInstance(suite)  // another instance of the suite
+        let registrar = WritingRegistrar { key in writer.defaults.set(8, forKey: key) }
+        let watcher = _UserDefaultsChangeWatcher.attach(to: defaults, keyValueObserving: registrar)
+        let seen = Locked<[Int]>([])
+        let observation = defaults.observe(Self.count) { seen.append($0) }
+        #expect(seen.current == [8])
+
+        guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) else { return }
+        let other = CatalogKey(
+            PersistentKey<Int>("Other", defaultValue: 0), name: "other", store: AnyPersistentKeyValueStore(defaults), storeName: "test")
+        let fired = Locked<[String]>([])
+        let read = withObservationTracking { other.value } onChange: { fired.append("other") }
+        #expect(read == 8)
+        #expect(fired.current.isEmpty)
+        writer.defaults.set(9, forKey: "Other")
+        watcher.keyValueObservingDidFire(forKey: "Other")
+        #expect(fired.current == ["other"])
+        observation.cancel()
+    }
+
     @Test func observersBeforeTheWatcherAreWatched() {
         let seen = Locked<[Int]>([])
         let observation = defaults.observe(Self.count) { seen.append($0) }
@@ -184,4 +210,12 @@ final class RecordingRegistrar: _KeyValueObservingRegistrar {
     let events = Locked<[String]>([])
     func startObserving(key: String) { events.append("start \(key)") }
     func stopObserving(key: String) { events.append("stop \(key)") }
+}
+
+/// Writes to the suite as KVO registers a key: another writer's change while the watch starts.
+final class WritingRegistrar: _KeyValueObservingRegistrar {
+    let write: @Sendable (String) -> Void
+    init(write: @escaping @Sendable (String) -> Void) { self.write = write }
+    func startObserving(key: String) { write(key) }
+    func stopObserving(key: String) {}
 }
