@@ -271,6 +271,21 @@ final class BenchmarkFixture {
                 }
             ),
             BenchmarkCase(
+                store: "UserDefaults", operation: "get", type: "Int (parameterized, new keys)",
+                // Each read of a key never read before (a list's first display): a key read
+                // through a catalog is registered with Observation on its first read.
+                typed: { n in
+                    let list = opaque("inbox")
+                    for _ in 0..<n { blackHole(catalog.count(for: "\(list)\(freshNumber())")) }
+                },
+                raw: { n in
+                    let list = opaque("inbox")
+                    for _ in 0..<n { blackHole(defaults.integer(forKey: "bench.count.\(list)\(freshNumber())")) }
+                },
+                // Every key read stays registered (Observation): a bounded number of them.
+                maxIterations: 20_000
+            ),
+            BenchmarkCase(
                 store: "UserDefaults", operation: "set", type: "Int (catalog)",
                 typed: { n in for i in 0..<n { catalog.int = i } },
                 raw: { n in for i in 0..<n { defaults.set(i, forKey: "bench.int") } }
@@ -335,6 +350,19 @@ final class BenchmarkFixture {
         let memory = memory, raw = rawMemory, encoder = encoder, decoder = decoder
         let catalog = BenchmarkCatalog(store: AnyPersistentKeyValueStore(memory))
         return [
+            BenchmarkCase(
+                store: "in-memory", operation: "get", type: "Int (parameterized, new keys)",
+                typed: { n in
+                    let list = opaque("inbox")
+                    for _ in 0..<n { blackHole(catalog.count(for: "\(list)\(freshNumber())")) }
+                },
+                raw: { n in
+                    let list = opaque("inbox")
+                    for _ in 0..<n { blackHole(raw.get("bench.count.\(list)\(freshNumber())") as? Int ?? 0) }
+                },
+                // Every key read stays registered (Observation): a bounded number of them.
+                maxIterations: 20_000
+            ),
             BenchmarkCase(
                 store: "in-memory", operation: "get", type: "Int (catalog)",
                 typed: { n in for _ in 0..<n { blackHole(catalog.int) } },
@@ -418,7 +446,21 @@ final class BenchmarkFixture {
     var fileCases: [BenchmarkCase] {
         let file = file, raw = rawFile, encoder = encoder, decoder = decoder
         let writes = 20_000
+        let catalog = BenchmarkCatalog(store: AnyPersistentKeyValueStore(file))
         return [
+            BenchmarkCase(
+                store: "file", operation: "get", type: "Int (parameterized, new keys)",
+                typed: { n in
+                    let list = opaque("inbox")
+                    for _ in 0..<n { blackHole(catalog.count(for: "\(list)\(freshNumber())")) }
+                },
+                raw: { n in
+                    let list = opaque("inbox")
+                    for _ in 0..<n { blackHole(raw.get("bench.count.\(list)\(freshNumber())") as? Int ?? 0) }
+                },
+                // Every key read stays registered (Observation): a bounded number of them.
+                maxIterations: 20_000
+            ),
             BenchmarkCase(
                 store: "file", operation: "get", type: "Int",
                 typed: { n in for _ in 0..<n { blackHole(file.get(BenchmarkKeys.int)) } },

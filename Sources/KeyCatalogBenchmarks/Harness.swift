@@ -9,6 +9,16 @@ func blackHole<T>(_ value: T) {}
 @_optimize(none) @inline(never)
 func opaque<T>(_ value: T) -> T { value }
 
+/// A number no earlier call returned, for a key never read before. (The benchmarks run on one
+/// thread.)
+@inline(never)
+func freshNumber() -> Int {
+    lastFreshNumber &+= 1
+    return lastFreshNumber
+}
+
+nonisolated(unsafe) private var lastFreshNumber = 0
+
 /// Nanoseconds on the monotonic clock.
 @inline(__always)
 func now() -> UInt64 {
