@@ -129,7 +129,11 @@ struct UserDefaultsChangeWatcherTests {
         let other = CatalogKey(
             PersistentKey<Int>("Other", defaultValue: 0), name: "other", store: AnyPersistentKeyValueStore(defaults), storeName: "test")
         let fired = Locked<[String]>([])
-        let read = withObservationTracking { other.value } onChange: { fired.append("other") }
+        let read = withObservationTracking {
+            other.value
+        } onChange: {
+            fired.append("other")
+        }
         #expect(read == 8)
         #expect(fired.current.isEmpty)
         writer.defaults.set(9, forKey: "Other")
