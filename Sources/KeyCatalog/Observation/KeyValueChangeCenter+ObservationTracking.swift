@@ -72,20 +72,24 @@ final class _ReadTracking: Sendable {
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 final class _ObservedKeyChanges: Observable, Sendable {
     private let registrar = ObservationRegistrar()
-    /// Made once: a key path literal is looked up on each use (about 60 instructions).
-    private static let changeKeyPath: KeyPath<_ObservedKeyChanges, Int> & Sendable = \.change
+    /// Made once, and kept by every object: a key path literal is looked up on each use (about 60
+    /// instructions), a static one checked for its initialization (about 7), and a read of a
+    /// stored one retains it (about 10). (`Unmanaged` is not `Sendable`; a key path is immutable.)
+    nonisolated(unsafe) private static let sharedChangeKeyPath = Unmanaged.passRetained(
+        \_ObservedKeyChanges.change as KeyPath<_ObservedKeyChanges, Int>)
+    nonisolated(unsafe) private let changeKeyPath = sharedChangeKeyPath
 
     /// Nothing to read: its key path is what Observation tracks.
     var change: Int { 0 }
 
     /// Registers a read of the key.
     func access() {
-        registrar.access(self, keyPath: Self.changeKeyPath)
+        changeKeyPath._withUnsafeGuaranteedRef { registrar.access(self, keyPath: $0) }
     }
 
     /// Tells the trackers of the key's reads that it changed.
     func keyDidChange() {
-        registrar.withMutation(of: self, keyPath: Self.changeKeyPath) {}
+        changeKeyPath._withUnsafeGuaranteedRef { registrar.withMutation(of: self, keyPath: $0) {} }
     }
 }
 
