@@ -70,6 +70,11 @@ struct BenchmarkCatalog: Sendable {
     }
 }
 
+/// Set once a case's setup is done (in its warm-up call, which is not measured).
+final class Flag {
+    var value = false
+}
+
 /// One measured operation: typed through KeyCatalog, and the raw API doing the same work.
 struct BenchmarkCase {
     let store: String
@@ -349,6 +354,8 @@ final class BenchmarkFixture {
     var memoryCases: [BenchmarkCase] {
         let memory = memory, raw = rawMemory, encoder = encoder, decoder = decoder
         let catalog = BenchmarkCatalog(store: AnyPersistentKeyValueStore(memory))
+        let unobserved = InMemoryKeyValueStore()
+        let otherKeysRead = Flag()
         return [
             BenchmarkCase(
                 store: "in-memory", operation: "get", type: "Int (parameterized, new keys)",
@@ -395,6 +402,23 @@ final class BenchmarkFixture {
                     for _ in 0..<n { memory.set(BenchmarkKeys.string, to: BenchmarkKeys.stringValue) }
                 },
                 raw: { n in for _ in 0..<n { raw.set(BenchmarkKeys.stringValue, "bench.string") } }
+            ),
+            BenchmarkCase(
+                store: "in-memory", operation: "observe", type: "Int, cancelled (4,000 other keys observed)",
+                // What many keys read through a catalog (each stays observed) cost an observation
+                // of another key, from its start to its cancellation. Raw: the same observation, of
+                // a store where no other key is observed.
+                typed: { n in
+                    let list = opaque("inbox")
+                    if !otherKeysRead.value {
+                        otherKeysRead.value = true
+                        for _ in 0..<4_000 { blackHole(catalog.count(for: "\(list)\(freshNumber())")) }
+                    }
+                    for _ in 0..<n { memory.observe(BenchmarkKeys.int) { blackHole($0) }.cancel() }
+                },
+                raw: { n in
+                    for _ in 0..<n { unobserved.observe(BenchmarkKeys.int) { blackHole($0) }.cancel() }
+                }
             ),
             BenchmarkCase(
                 store: "in-memory", operation: "get", type: "Int",
