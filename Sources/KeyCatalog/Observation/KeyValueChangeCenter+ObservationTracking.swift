@@ -98,15 +98,17 @@ final class _ObservedKeyChanges: Observable, Sendable {
 final class _ObservationTracking: Sendable {
     /// A key read before: its changes object and its observation of the center.
     private struct Tracked {
-        let changes: _ObservedKeyChanges
-        var observation: PersistentKeyObservation?
+        /// By the keys' bytes (``_ExactKey``), whose hash costs about a quarter of `String`'s. Two
+        /// spellings of one key that are equal as a `String` (a composed and a decomposed accent)
+        /// are two entries here, but one key to the center: each entry's observer hears the
+        /// changes of both.
+        var changes: [_ExactKey: _ObservedKeyChanges] = [:]
+        /// The center's observations that tell them of changes, kept for the center's life
+        /// (appended: no second lookup of the key).
+        var observations: [PersistentKeyObservation] = []
     }
 
-    /// By the keys' bytes (``_ExactKey``), whose hash costs about a quarter of `String`'s. Two
-    /// spellings of one key that are equal as a `String` (a composed and a decomposed accent) are
-    /// two entries here, but one key to the center: each entry's observer hears the changes of
-    /// both.
-    private let tracked = _Locked<[_ExactKey: Tracked]>([:])
+    private let tracked = _Locked(Tracked())
 
     /// Registers a read of `key`, observing it through `center` from the first one on; returns
     /// the object the key's reads are tracked with.
@@ -115,9 +117,9 @@ final class _ObservationTracking: Sendable {
         // The key is claimed under the lock and observed outside it: `addObserver` may deliver on
         // this thread (a watcher's check as it starts), and an `onChange` may read a tracked key.
         let (changes, isNew) = tracked.withLock { tracked -> (_ObservedKeyChanges, Bool) in
-            if let known = tracked[_ExactKey(key)] { return (known.changes, false) }
+            if let known = tracked.changes[_ExactKey(key)] { return (known, false) }
             let changes = _ObservedKeyChanges()
-            tracked[_ExactKey(key)] = Tracked(changes: changes)
+            tracked.changes[_ExactKey(key)] = changes
             return (changes, true)
         }
         changes.access()
@@ -128,7 +130,7 @@ final class _ObservationTracking: Sendable {
         let observation = center.addObserver(forKey: key, readsValue: false) { _ in
             changes.keyDidChange()
         }
-        tracked.withLock { $0[_ExactKey(key)]?.observation = observation }
+        tracked.withLock { $0.observations.append(observation) }
         return changes
     }
 }
