@@ -107,12 +107,44 @@ public final class KeyValueChangeCenter: Sendable {
                     bySlot[old.slot] = (.none, nil)
                     old.slot = -1
                 }
-                guard let newValue, let identity = _StringIdentity(name) else { return }
-                let slot = identity.slot(amongPowerOfTwo: Self.slotBits)
-                guard bySlot[slot].observed == nil else { return }
-                bySlot[slot] = (identity, newValue)
-                newValue.slot = slot
+                if let newValue { claimSlot(for: newValue, named: name) }
             }
+        }
+
+        /// The key named `name`, added if there is none: one hash of the name either way (a
+        /// lookup, then a `set` of the subscript, is two).
+        mutating func findOrAdd(_ name: String) -> ObservedKey {
+            if let identity = _StringIdentity(name) {
+                let slot = bySlot[identity.slot(amongPowerOfTwo: Self.slotBits)]
+                if slot.identity == identity, let observed = slot.observed { return observed }
+            }
+            var added = false
+            let observed = Self.value(
+                &byName[
+                    name,
+                    default: {
+                        added = true
+                        return ObservedKey(name: name)
+                    }()
+                ])
+            if added { claimSlot(for: observed, named: name) }
+            return observed
+        }
+
+        /// Puts `observed`, just added, in its name's slot, if the name has words and the slot is free.
+        private mutating func claimSlot(for observed: ObservedKey, named name: String) {
+            guard let identity = _StringIdentity(name) else { return }
+            let slot = identity.slot(amongPowerOfTwo: Self.slotBits)
+            guard bySlot[slot].observed == nil else { return }
+            bySlot[slot] = (identity, observed)
+            observed.slot = slot
+        }
+
+        /// What `value` holds: through `inout`, a dictionary's `subscript(_:default:)` finds a
+        /// key or adds it in one lookup.
+        @inline(__always)
+        private static func value<Value>(_ value: inout Value) -> Value {
+            value
         }
     }
 
@@ -165,13 +197,7 @@ public final class KeyValueChangeCenter: Sendable {
     func addObserver(forKey key: String, readsValue: Bool, _ handler: @escaping Handler) -> PersistentKeyObservation {
         let (id, watcherToTell) = state.withLock { state in
             state.nextID += 1
-            let observed: ObservedKey
-            if let existing = state.keys[key] {
-                observed = existing
-            } else {
-                observed = ObservedKey(name: key)
-                state.keys[key] = observed
-            }
+            let observed = state.keys.findOrAdd(key)
             let isFirst = observed.handlers.isEmpty
             observed.handlers.append(Registration(id: state.nextID, handler: handler, readsValue: readsValue))
             if readsValue { observed.valueReaders += 1 }
