@@ -211,7 +211,10 @@ public final class KeyValueChangeCenter: Sendable {
                 observedKeyCount.add(1, ordering: .releasing)
             }
             #endif
-            return (state.nextID, isFirst ? state.watcher : nil)
+            // The watcher is told of a key's first observer, and of its first that takes the value
+            // (Observation's trackers do not: a key watched for them alone is not read).
+            let isFirstValueReader = readsValue && observed.valueReaders == 1
+            return (state.nextID, isFirst || isFirstValueReader ? state.watcher : nil)
         }
         watcherToTell?.observedKeyDidChange(key)
         return PersistentKeyObservation { [weak self] in
@@ -385,7 +388,7 @@ public final class KeyValueChangeCenter: Sendable {
 /// Watches a store for changes made outside KeyCatalog and announces them to its center
 /// (``_UserDefaultsChangeWatcher``).
 protocol _KeyValueChangeWatching: AnyObject, Sendable {
-    /// `key` got its first observer, or lost its last one.
+    /// `key` got its first observer, or its first that takes the value, or lost its last one.
     func observedKeyDidChange(_ key: String)
 }
 

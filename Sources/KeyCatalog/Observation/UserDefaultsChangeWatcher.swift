@@ -22,9 +22,15 @@ import Foundation
 ///
 /// The underscore: the machinery of Apple platforms' observation, public for tests.
 public final class _UserDefaultsChangeWatcher: _KeyValueChangeWatching, Sendable {
-    /// A key's value as last read (`nil`: no value).
+    /// A key's value as last read (`nil`: no value), if it was read.
     private struct Seen {
         var value: PropertyListValue?
+        /// `false` for a key watched for Observation's trackers alone, which take no value: it is
+        /// not read as its watch starts, and its first check posts whatever it reads (at worst a
+        /// tracking fired once for nothing).
+        var isKnown = true
+
+        static let unknown = Seen(value: nil, isKnown: false)
     }
 
     private enum Transition {
@@ -115,9 +121,9 @@ public final class _UserDefaultsChangeWatcher: _KeyValueChangeWatching, Sendable
             zip(watched, values).compactMap { key, current in
                 // No longer watched, since.
                 guard let seen = lastSeen[key] else { return nil }
-                let heard = center.lastDeliveredValue(forKey: key) ?? seen.value
                 lastSeen[key] = Seen(value: current)
-                return current != heard ? key : nil
+                if let heard = center.lastDeliveredValue(forKey: key) { return current != heard ? key : nil }
+                return !seen.isKnown || current != seen.value ? key : nil
             }
         }
         for key in changed {
@@ -129,21 +135,29 @@ public final class _UserDefaultsChangeWatcher: _KeyValueChangeWatching, Sendable
 
     func observedKeyDidChange(_ key: String) {
         // Read before the locks, as in ``check(_:)``: the failure handler may use this suite
-        // (observe a key of it, whose first observer comes back here).
-        let value = defaults.value.persistentValue(forKey: key)
-        let transition: Transition = transitions.withLock {
-            guard let center else { return .none }
+        // (observe a key of it, whose first observer comes back here). Only for observers that
+        // take the value: Observation's trackers of a read do not (about 14,000 instructions a
+        // key on Linux, most of what a parameterized key's first read costs over a raw read).
+        let takesValue = center?.hasValueReaders(forKey: key) ?? false
+        let value = takesValue ? defaults.value.persistentValue(forKey: key) : nil
+        let isRead: Bool = transitions.withLock {
+            guard let center else { return false }
             let isObserved = center.hasObservers(forKey: key)
-            let transition: Transition = lastSeen.withLock { lastSeen in
-                switch (isObserved, lastSeen[key] != nil) {
-                case (true, false):
+            let (transition, isRead): (Transition, Bool) = lastSeen.withLock { lastSeen in
+                switch (isObserved, lastSeen[key]) {
+                case (true, nil):
+                    lastSeen[key] = takesValue ? Seen(value: value) : .unknown
+                    return (.started, takesValue)
+                case (true, let seen?) where takesValue && !seen.isKnown:
+                    // A first observer that takes the value, of a key watched for Observation's
+                    // trackers alone (the center tells of it): compared with from now on.
                     lastSeen[key] = Seen(value: value)
-                    return .started
-                case (false, true):
+                    return (.none, true)
+                case (false, _?):
                     lastSeen[key] = nil
-                    return .stopped
+                    return (.stopped, false)
                 default:
-                    return .none
+                    return (.none, false)
                 }
             }
             if let keyValueObserving, Self.canObserveWithKeyValueObserving(key) {
@@ -153,14 +167,12 @@ public final class _UserDefaultsChangeWatcher: _KeyValueChangeWatching, Sendable
                 case .none: break
                 }
             }
-            return transition
+            return isRead
         }
-        // A change between the first read and the watch (its KVO registration, or its entry for
-        // the next notification) would otherwise go unseen by observers that take the value. An
-        // observer that does not (Observation's tracking of a read) is added before that read,
-        // which sees such a change itself: no second read for it (about 14,000 instructions on
-        // Linux, a quarter of what a parameterized key's first read cost with it).
-        if transition == .started, center?.hasValueReaders(forKey: key) == true { check([key]) }
+        // A change between the read above and the watch (its KVO registration, or its entry for
+        // the next notification) would otherwise go unseen, and a check that ran in between
+        // would have its newer value replaced by that read's.
+        if isRead { check([key]) }
     }
 }
 

@@ -114,18 +114,26 @@ struct UserDefaultsChangeWatcherTests {
     }
 
     /// Another writer's change while the watch of a key starts (here, as KVO registers it: after
-    /// the watcher's first read) reaches an observer that takes the value at once. A read tracked
-    /// by Observation, which comes after its registration, sees such a change itself (the watcher
-    /// spares that registration a second read), and the next change still fires the tracking.
+    /// the watcher's first read) reaches an observer that takes the value, at once.
     @Test func aChangeWhileTheWatchStartsIsNotLost() {
         let writer = UnopenedSuiteInstance(suite)  // another instance of the suite
         let registrar = WritingRegistrar { key in writer.defaults.set(8, forKey: key) }
-        let watcher = _UserDefaultsChangeWatcher.attach(to: defaults, keyValueObserving: registrar)
+        _ = _UserDefaultsChangeWatcher.attach(to: defaults, keyValueObserving: registrar)
         let seen = Locked<[Int]>([])
         let observation = defaults.observe(Self.count) { seen.append($0) }
         #expect(seen.current == [8])
+        observation.cancel()
+    }
 
+    /// A key watched for a tracking of its read alone is not read as its watch starts: the tracked
+    /// read, after it, sees a change made meanwhile. A later change, even back to the value the
+    /// key had before, fires the tracking (found by a review: with the key read as its watch
+    /// started, the change back compared equal to that stale read, and was lost).
+    @Test func aTrackedKeyChangedBackIsHeard() {
         guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) else { return }
+        let writer = UnopenedSuiteInstance(suite)
+        let registrar = WritingRegistrar { key in writer.defaults.set(8, forKey: key) }
+        let watcher = _UserDefaultsChangeWatcher.attach(to: defaults, keyValueObserving: registrar)
         let other = CatalogKey(
             PersistentKey<Int>("Other", defaultValue: 0), name: "other", store: AnyPersistentKeyValueStore(defaults), storeName: "test")
         let fired = Locked<[String]>([])
@@ -136,9 +144,32 @@ struct UserDefaultsChangeWatcherTests {
         }
         #expect(read == 8)
         #expect(fired.current.isEmpty)
-        writer.defaults.set(9, forKey: "Other")
+        writer.defaults.removeObject(forKey: "Other")
         watcher.keyValueObservingDidFire(forKey: "Other")
         #expect(fired.current == ["other"])
+    }
+
+    /// An observer that takes the value, added to a key watched for a tracking alone, hears the
+    /// next change, even back to the value the key had when the tracking was made.
+    @Test func aValueObserverOfATrackedKeyHearsTheNextChange() {
+        guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) else { return }
+        let writer = UnopenedSuiteInstance(suite)
+        let registrar = WritingRegistrar { key in writer.defaults.set(8, forKey: key) }
+        let watcher = _UserDefaultsChangeWatcher.attach(to: defaults, keyValueObserving: registrar)
+        let key = PersistentKey<Int>("Other", defaultValue: 0)
+        let other = CatalogKey(key, name: "other", store: AnyPersistentKeyValueStore(defaults), storeName: "test")
+        _ = withObservationTracking {
+            other.value
+        } onChange: {
+        }
+        let seen = Locked<[Int]>([])
+        let observation = defaults.observe(key) { seen.append($0) }
+        #expect(defaults.get(key) == 8)
+        watcher.keyValueObservingDidFire(forKey: "Other")
+        #expect(seen.current.isEmpty, "nothing changed since it was added")
+        writer.defaults.removeObject(forKey: "Other")
+        watcher.keyValueObservingDidFire(forKey: "Other")
+        #expect(seen.current == [0])
         observation.cancel()
     }
 
