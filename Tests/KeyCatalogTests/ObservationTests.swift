@@ -312,6 +312,37 @@ struct ObservationTests {
         secondObservation.cancel()
     }
 
+    /// A handler that cancels its own observation while it is delivered, and observes the key
+    /// again under another spelling: the key, kept while delivered, is observed under the new
+    /// spelling, heard, and leaves cleanly (the filter of observed keys removes the spelling it
+    /// noted).
+    @Test func aKeyObservedAgainUnderAnotherSpellingWhileDeliveredIsHeardAndLeaves() {
+        let store = InMemoryKeyValueStore()
+        let (composed, decomposed) = (PersistentKey<Int>("caf\u{E9}.n", defaultValue: 0), PersistentKey<Int>("cafe\u{301}.n", defaultValue: 0))
+        let seen = Locked<[String]>([])
+        let first = Locked<PersistentKeyObservation?>(nil)
+        let second = Locked<PersistentKeyObservation?>(nil)
+        first.withLock { observation in
+            observation = store.observe(composed) { value in
+                seen.append("first=\(value)")
+                first.current?.cancel()
+                guard second.current == nil else { return }
+                let again = store.observe(decomposed) { seen.append("second=\($0)") }
+                second.withLock { $0 = again }
+            }
+        }
+        store.set(composed, to: 1)
+        store.set(decomposed, to: 2)
+        #expect(seen.current == ["first=1", "second=2"])
+        second.current?.cancel()
+        store.set(composed, to: 3)
+        #expect(seen.current == ["first=1", "second=2"])
+        let third = store.observe(composed) { seen.append("third=\($0)") }
+        store.set(decomposed, to: 4)
+        #expect(seen.current == ["first=1", "second=2", "third=4"])
+        third.cancel()
+    }
+
     /// The center finds a key declared in code by its string's words (a literal's count and
     /// address). Once that key loses its observers, a new observer of the same name, added with
     /// a string built at run time, hears writes made with the literal: the words lead to no key
