@@ -82,6 +82,10 @@ final class _ObservedKeyChanges: Observable, Sendable {
     /// Nothing to read: its key path is what Observation tracks.
     var change: Int { 0 }
 
+    /// Whether the key's center has an observer that tells this object of changes; guarded by the
+    /// lock of the ``_ObservationTracking`` that made it.
+    nonisolated(unsafe) fileprivate var isObserved = false
+
     /// Registers a read of the key.
     func access() {
         changeKeyPath._withUnsafeGuaranteedRef { registrar.access(self, keyPath: $0) }
@@ -114,23 +118,38 @@ final class _ObservationTracking: Sendable {
     /// the object the key's reads are tracked with.
     @discardableResult
     func access(_ key: String, in center: KeyValueChangeCenter) -> _ObservedKeyChanges {
-        // The key is claimed under the lock and observed outside it: `addObserver` may deliver on
-        // this thread (a watcher's check as it starts), and an `onChange` may read a tracked key.
-        let (changes, isNew) = tracked.withLock { tracked -> (_ObservedKeyChanges, Bool) in
-            if let known = tracked.changes[_ExactKey(key)] { return (known, false) }
+        let (changes, needsObserver) = claim(key)
+        changes.access()
+        if needsObserver { observe(key, with: changes, in: center) }
+        return changes
+    }
+
+    /// The object `key`'s reads are tracked with, made on its first read, and whether the center
+    /// has no observer for it yet. The key is claimed under the lock and observed outside it
+    /// (`addObserver` may deliver on this thread, a watcher's check as it starts, and an
+    /// `onChange` may read a tracked key): a read on another thread meanwhile finds the key
+    /// claimed but not observed, and observes it too, before it reads the store, so that no write
+    /// after that read goes unheard (a second observer only tells Observation of a change twice).
+    func claim(_ key: String) -> (changes: _ObservedKeyChanges, needsObserver: Bool) {
+        tracked.withLock { tracked in
+            if let known = tracked.changes[_ExactKey(key)] { return (known, !known.isObserved) }
             let changes = _ObservedKeyChanges()
             tracked.changes[_ExactKey(key)] = changes
             return (changes, true)
         }
-        changes.access()
-        guard isNew else { return changes }
+    }
+
+    /// Observes `key` through `center`, telling `changes` of each change.
+    func observe(_ key: String, with changes: _ObservedKeyChanges, in center: KeyValueChangeCenter) {
         // Held strongly: no cycle (the observation kept here holds the center weakly), and neither a
         // weak reference (which moves every retain to a slow path) nor an unowned one (checked on
         // each call) is free.
         let observation = center.addObserver(forKey: key, readsValue: false) { _ in
             changes.keyDidChange()
         }
-        tracked.withLock { $0.observations.append(observation) }
-        return changes
+        tracked.withLock { tracked in
+            tracked.observations.append(observation)
+            changes.isObserved = true
+        }
     }
 }
