@@ -66,6 +66,13 @@ struct PreferencesDomainTests {
     /// a byte order mark in UTF-8. KeyCatalog bridges such a name as Foundation does, so it names
     /// the suite or key Foundation names, across writes by either.
     @Test func unusualNamesNameWhatFoundationNames() throws {
+        // The name keeps its mark, as Foundation's bridged string does (from UTF-8, CoreFoundation
+        // would drop it, and name the key "x": beside a key "x", that one's value read stale).
+        for string in ["\u{FEFF}x", "\u{FEFF}", "x\u{FEFF}", "plain"] {
+            let name = PreferencesDomain.name(string)
+            #expect(CFStringGetLength(name) == string.utf16.count, "\(Array(string.unicodeScalars))")
+            #expect(CFStringGetCharacterAtIndex(name, 0) == string.utf16.first, "\(Array(string.unicodeScalars))")
+        }
         let name = "\u{FEFF}keycatalog.tests.bom.\(UUID().uuidString)"
         defer {
             UserDefaults(suiteName: name)?.removePersistentDomain(forName: name)
