@@ -18,13 +18,14 @@ struct ObservationTrackingTests {
         let store = InMemoryKeyValueStore()
         let key = PersistentKey<Int>("Count", defaultValue: 0)
         let tracking = _ObservationTracking()
+        let bound = AnyPersistentKeyValueStore(store)
         // The first thread, stopped between its claim and its observer.
         let (firstChanges, firstNeedsObserver) = tracking.claim(key.id)
         #expect(firstNeedsObserver)
 
         let fired = Locked<[String]>([])
         let read = withObservationTracking {
-            tracking.access(key.id, in: store.keyValueChanges)
+            tracking.access(key.id, in: bound)
             return store.get(key)
         } onChange: {
             fired.append("second")
@@ -37,7 +38,7 @@ struct ObservationTrackingTests {
         tracking.observe(key.id, with: firstChanges, in: store.keyValueChanges)
         #expect(!tracking.claim(key.id).needsObserver)
         withObservationTracking {
-            _ = tracking.access(key.id, in: store.keyValueChanges)
+            _ = tracking.access(key.id, in: bound)
         } onChange: {
             fired.append("later")
         }

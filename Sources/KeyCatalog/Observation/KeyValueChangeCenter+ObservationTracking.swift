@@ -58,8 +58,12 @@ final class _ReadTracking: Sendable {
 
     @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
     private static func access(_ key: String, in store: AnyPersistentKeyValueStore) -> _ObservedKeyChanges {
-        let center = store.keyValueChanges
-        return center.observationTrackingObject().access(key, in: center)
+        // Only ever an `_ObservationTracking` (set below): no dynamic cast on every read.
+        if let changes = store.observationTracking.withObject({ unsafeDowncast($0, to: _ObservationTracking.self).access(key, in: store) }) {
+            return changes
+        }
+        let tracking = store.keyValueChanges.observationTrackingObject()
+        return unsafeDowncast(store.observationTracking.setIfNone(tracking), to: _ObservationTracking.self).access(key, in: store)
     }
 }
 
@@ -114,13 +118,13 @@ final class _ObservationTracking: Sendable {
 
     private let tracked = _Locked(Tracked())
 
-    /// Registers a read of `key`, observing it through `center` from the first one on; returns
-    /// the object the key's reads are tracked with.
+    /// Registers a read of `key`, observing it through the change center of `store` (this
+    /// object's center) from the first one on; returns the object the key's reads are tracked with.
     @discardableResult
-    func access(_ key: String, in center: KeyValueChangeCenter) -> _ObservedKeyChanges {
+    func access(_ key: String, in store: AnyPersistentKeyValueStore) -> _ObservedKeyChanges {
         let (changes, needsObserver) = claim(key)
         changes.access()
-        if needsObserver { observe(key, with: changes, in: center) }
+        if needsObserver { observe(key, with: changes, in: store.keyValueChanges) }
         return changes
     }
 
