@@ -195,7 +195,7 @@ public final class KeyValueChangeCenter: Sendable {
     /// ``addObserver(forKey:_:)``; a handler that does not read its value (`readsValue: false`)
     /// may be called with `nil`, and spares the store a read when only such handlers observe a key.
     func addObserver(forKey key: String, readsValue: Bool, _ handler: @escaping Handler) -> PersistentKeyObservation {
-        let (id, watcherToTell) = state.withLock { state in
+        let (id, watcherToTell, takesValue) = state.withLock { state in
             state.nextID += 1
             let observed = state.keys.findOrAdd(key)
             let isFirst = observed.handlers.isEmpty
@@ -214,9 +214,9 @@ public final class KeyValueChangeCenter: Sendable {
             // The watcher is told of a key's first observer, and of its first that takes the value
             // (Observation's trackers do not: a key watched for them alone is not read).
             let isFirstValueReader = readsValue && observed.valueReaders == 1
-            return (state.nextID, isFirst || isFirstValueReader ? state.watcher : nil)
+            return (state.nextID, isFirst || isFirstValueReader ? state.watcher : nil, observed.valueReaders > 0)
         }
-        watcherToTell?.observedKeyDidChange(key)
+        watcherToTell?.observedKeyDidChange(key, takesValue: takesValue)
         return PersistentKeyObservation { [weak self] in
             guard let self else { return }
             let watcherToTell = state.withLock { state -> (any _KeyValueChangeWatching)? in
@@ -237,7 +237,7 @@ public final class KeyValueChangeCenter: Sendable {
                 if !observed.isDelivering { state.keys[key] = nil }
                 return state.watcher
             }
-            watcherToTell?.observedKeyDidChange(key)
+            watcherToTell?.observedKeyDidChange(key, takesValue: false)
         }
     }
 
@@ -389,7 +389,9 @@ public final class KeyValueChangeCenter: Sendable {
 /// (``_UserDefaultsChangeWatcher``).
 protocol _KeyValueChangeWatching: AnyObject, Sendable {
     /// `key` got its first observer, or its first that takes the value, or lost its last one.
-    func observedKeyDidChange(_ key: String)
+    /// `takesValue`: whether some observer of the key took its value as the center called (the
+    /// center's count then, which spares the watcher a second lookup of the key).
+    func observedKeyDidChange(_ key: String, takesValue: Bool)
 }
 
 /// An observation in progress; it ends when cancelled or released.

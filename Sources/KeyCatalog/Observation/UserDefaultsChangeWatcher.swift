@@ -73,7 +73,7 @@ public final class _UserDefaultsChangeWatcher: _KeyValueChangeWatching, Sendable
             preconditionFailure("a UserDefaults change center has a watcher of another kind")
         }
         if attached === watcher {
-            for key in center.observedKeys { watcher.observedKeyDidChange(key) }
+            for key in center.observedKeys { watcher.observedKeyDidChange(key, takesValue: center.hasValueReaders(forKey: key)) }
         }
         return attached
     }
@@ -133,13 +133,12 @@ public final class _UserDefaultsChangeWatcher: _KeyValueChangeWatching, Sendable
 
     // MARK: - The center's hooks
 
-    func observedKeyDidChange(_ key: String) {
+    func observedKeyDidChange(_ key: String, takesValue: Bool) {
         // Read before the locks, as in ``check(_:)``: the failure handler may use this suite
         // (observe a key of it, whose first observer comes back here). Only for observers that
         // take the value: Observation's trackers of a read do not (the read, and the check after
         // it, cost a parameterized key's first read on Linux about 23,000 instructions, most of
         // what it cost over a raw read).
-        let takesValue = center?.hasValueReaders(forKey: key) ?? false
         let value = takesValue ? defaults.value.persistentValue(forKey: key) : nil
         let isRead: Bool = transitions.withLock {
             guard let center else { return false }

@@ -22,7 +22,7 @@ final class FileStoreChangeWatcher: _KeyValueChangeWatching {
         self.file = file
     }
 
-    func observedKeyDidChange(_ key: String) {
+    func observedKeyDidChange(_ key: String, takesValue: Bool) {
         guard let file else { return }
         let started = watch.withLock { watch -> Bool in
             // Decided under this lock, so that a stop and a start on two threads cannot cross.
