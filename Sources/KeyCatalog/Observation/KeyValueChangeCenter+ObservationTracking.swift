@@ -104,19 +104,11 @@ final class _ObservedKeyChanges: Observable, Sendable {
 /// One center's keys as Observation sees them: a ``_ObservedKeyChanges`` for each key read.
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 final class _ObservationTracking: Sendable {
-    /// A key read before: its changes object and its observation of the center.
-    private struct Tracked {
-        /// By the keys' bytes (``_ExactKey``), whose hash costs about a quarter of `String`'s. Two
-        /// spellings of one key that are equal as a `String` (a composed and a decomposed accent)
-        /// are two entries here, but one key to the center: each entry's observer hears the
-        /// changes of both.
-        var changes: [_ExactKey: _ObservedKeyChanges] = [:]
-        /// The center's observations that tell them of changes, kept for the center's life
-        /// (appended: no second lookup of the key).
-        var observations: [PersistentKeyObservation] = []
-    }
-
-    private let tracked = _Locked(Tracked())
+    /// The keys read before, each with its changes object, by the keys' bytes (``_ExactKey``),
+    /// whose hash costs about a quarter of `String`'s. Two spellings of one key that are equal as
+    /// a `String` (a composed and a decomposed accent) are two entries here, but one key to the
+    /// center: each entry's observer hears the changes of both.
+    private let tracked = _Locked<[_ExactKey: _ObservedKeyChanges]>([:])
 
     /// Registers a read of `key`, observing it through the change center of `store` (this
     /// object's center) from the first one on; returns the object the key's reads are tracked with.
@@ -136,24 +128,21 @@ final class _ObservationTracking: Sendable {
     /// after that read goes unheard (a second observer only tells Observation of a change twice).
     func claim(_ key: String) -> (changes: _ObservedKeyChanges, needsObserver: Bool) {
         tracked.withLock { tracked in
-            if let known = tracked.changes[_ExactKey(key)] { return (known, !known.isObserved) }
+            if let known = tracked[_ExactKey(key)] { return (known, !known.isObserved) }
             let changes = _ObservedKeyChanges()
-            tracked.changes[_ExactKey(key)] = changes
+            tracked[_ExactKey(key)] = changes
             return (changes, true)
         }
     }
 
-    /// Observes `key` through `center`, telling `changes` of each change.
+    /// Observes `key` through `center`, for the center's life, telling `changes` of each change.
     func observe(_ key: String, with changes: _ObservedKeyChanges, in center: KeyValueChangeCenter) {
-        // Held strongly: no cycle (the observation kept here holds the center weakly), and neither a
-        // weak reference (which moves every retain to a slow path) nor an unowned one (checked on
-        // each call) is free.
-        let observation = center.addObserver(forKey: key, readsValue: false) { _ in
+        // Held strongly: no cycle (the center holds the handler, and `changes` nothing), and
+        // neither a weak reference (which moves every retain to a slow path) nor an unowned one
+        // (checked on each call) is free.
+        center.addObserverForCentersLife(forKey: key, readsValue: false) { _ in
             changes.keyDidChange()
         }
-        tracked.withLock { tracked in
-            tracked.observations.append(observation)
-            changes.isObserved = true
-        }
+        tracked.withLock { _ in changes.isObserved = true }
     }
 }

@@ -195,6 +195,20 @@ public final class KeyValueChangeCenter: Sendable {
     /// ``addObserver(forKey:_:)``; a handler that does not read its value (`readsValue: false`)
     /// may be called with `nil`, and spares the store a read when only such handlers observe a key.
     func addObserver(forKey key: String, readsValue: Bool, _ handler: @escaping Handler) -> PersistentKeyObservation {
+        let id = register(handler, forKey: key, readsValue: readsValue)
+        return PersistentKeyObservation { [weak self] in self?.removeHandler(id, forKey: key) }
+    }
+
+    /// Calls `handler` whenever `key` changes, for the center's whole life: for Observation's
+    /// trackers of catalog reads, which nothing ends. No ``PersistentKeyObservation`` is made for
+    /// it (an object, its lock and its closure: about 600 instructions of a key's first read).
+    func addObserverForCentersLife(forKey key: String, readsValue: Bool, _ handler: @escaping Handler) {
+        register(handler, forKey: key, readsValue: readsValue)
+    }
+
+    /// Adds `handler` to the handlers of `key`; returns its id.
+    @discardableResult
+    private func register(_ handler: @escaping Handler, forKey key: String, readsValue: Bool) -> Int {
         let (id, watcherToTell, takesValue) = state.withLock { state in
             state.nextID += 1
             let observed = state.keys.findOrAdd(key)
@@ -217,28 +231,30 @@ public final class KeyValueChangeCenter: Sendable {
             return (state.nextID, isFirst || isFirstValueReader ? state.watcher : nil, observed.valueReaders > 0)
         }
         watcherToTell?.observedKeyDidChange(key, takesValue: takesValue)
-        return PersistentKeyObservation { [weak self] in
-            guard let self else { return }
-            let watcherToTell = state.withLock { state -> (any _KeyValueChangeWatching)? in
-                guard let observed = state.keys[key], let index = observed.handlers.firstIndex(where: { $0.id == id }) else { return nil }
-                if observed.handlers.remove(at: index).readsValue {
-                    observed.valueReaders -= 1
-                    // Rounds without value readers leave it as it was: a later reader must not be
-                    // compared with it.
-                    if observed.valueReaders == 0 { observed.lastDelivered = nil }
-                }
-                guard observed.handlers.isEmpty else { return nil }
-                state.observedCount -= 1
-                #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
-                observedKeyCount.subtract(1, ordering: .releasing)
-                observedKeyFilter.remove(observed.name)
-                #endif
-                // Being delivered: the round that ends last removes it.
-                if !observed.isDelivering { state.keys[key] = nil }
-                return state.watcher
+        return id
+    }
+
+    /// Removes the handler `id` of `key`.
+    private func removeHandler(_ id: Int, forKey key: String) {
+        let watcherToTell = state.withLock { state -> (any _KeyValueChangeWatching)? in
+            guard let observed = state.keys[key], let index = observed.handlers.firstIndex(where: { $0.id == id }) else { return nil }
+            if observed.handlers.remove(at: index).readsValue {
+                observed.valueReaders -= 1
+                // Rounds without value readers leave it as it was: a later reader must not be
+                // compared with it.
+                if observed.valueReaders == 0 { observed.lastDelivered = nil }
             }
-            watcherToTell?.observedKeyDidChange(key, takesValue: false)
+            guard observed.handlers.isEmpty else { return nil }
+            state.observedCount -= 1
+            #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
+            observedKeyCount.subtract(1, ordering: .releasing)
+            observedKeyFilter.remove(observed.name)
+            #endif
+            // Being delivered: the round that ends last removes it.
+            if !observed.isDelivering { state.keys[key] = nil }
+            return state.watcher
         }
+        watcherToTell?.observedKeyDidChange(key, takesValue: false)
     }
 
     /// Announces that `key` now holds `value` (`nil`: removed).
