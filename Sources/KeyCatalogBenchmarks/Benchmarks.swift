@@ -11,6 +11,7 @@ import KeyCatalog
 /// swift run -c release keycatalog-benchmarks --valgrind --no-timing --runs 5  # median (min-max) of 5 runs a side
 /// swift run -c release keycatalog-benchmarks --valgrind --allocations # also heap blocks per op
 /// swift run -c release keycatalog-benchmarks --migrations    # migrations at a launch with nothing to do
+/// swift run -c release keycatalog-benchmarks --watch-checks  # a check of a suite's watched keys (Linux)
 /// swift run -c release keycatalog-benchmarks --stalls [s]    # write latency while synchronizations run
 /// swift run -c release keycatalog-benchmarks --file-writes [s] # file store writes, small and beside 10 MB
 /// ```
@@ -53,6 +54,10 @@ enum Benchmarks {
         }
         if arguments.first == "--external-write" {
             ExternalChangeBenchmarks.write(Array(arguments.dropFirst()))
+            return
+        }
+        if arguments.first == "--watch-checks" {
+            WatchCheckBenchmarks.run()
             return
         }
         if arguments.first == "--migrations" {
@@ -106,9 +111,14 @@ enum Benchmarks {
 
     /// The cases whose identifier contains `filter` (all without one).
     static func caseIDs(filter: String?) -> [String] {
+        caseLimits(filter: filter).map(\.id)
+    }
+
+    /// The cases whose identifier contains `filter`, each with its `maxIterations`.
+    static func caseLimits(filter: String?) -> [(id: String, maxIterations: Int)] {
         let fixture = BenchmarkFixture()
         defer { fixture.cleanUp() }
-        return fixture.cases.map(\.id).filter { filter.map($0.contains) ?? true }
+        return fixture.cases.filter { filter.map($0.id.contains) ?? true }.map { ($0.id, $0.maxIterations) }
     }
 
     /// Times one case, typed between two raw runs so that drift (background synchronize, CPU
@@ -140,8 +150,7 @@ enum Benchmarks {
         }
         let executable = executablePath
         // File writes are dominated by fsync, which valgrind does not count: reads only for the file store.
-        let ids = caseIDs(filter: filter).filter { !$0.hasPrefix("file/set/") }
-        let count = 2_000
+        let cases = caseLimits(filter: filter).filter { !$0.id.hasPrefix("file/set/") }
         let allocations = CommandLine.arguments.contains("--allocations")
         // UserDefaults' counts move between runs by a few hundred instructions (CoreFoundation's
         // tables differ with the addresses a process gets), so each side runs `--runs` times.
@@ -149,7 +158,9 @@ enum Benchmarks {
         let spread = runs > 1 ? " (min-max of \(runs))" : ""
         print("| Store | Op | Type | KeyCatalog instructions/op\(spread) | Raw instructions/op\(spread) | Ratio of medians |" + (allocations ? " KeyCatalog allocations/op | Raw allocations/op |" : ""))
         print("|---|---|---|---:|---:|---:|" + (allocations ? "---:|---:|" : ""))
-        for id in ids {
+        for (id, maxIterations) in cases {
+            // 2,000 operations, fewer for a case that allows fewer (the costliest).
+            let count = min(2_000, maxIterations)
             // Instructions: `runs` runs per side, collected only inside `measuredRegion` on the
             // main thread, after a warm-up operation outside it; the median, and the range.
             // Allocations (dhat, whole process): the difference between 200 and 2,200

@@ -231,6 +231,23 @@ final class BenchmarkFixture {
         rawFile.set(profile, "bench.profile")
     }
 
+    /// Whether the suite holds the 500 other keys of the "500 other keys" cases.
+    private let isSuiteFilled = Flag()
+
+    /// Stores 500 other keys in the suite, once: a suite of an app that keeps many values (or
+    /// values of many parameterized keys).
+    func fillSuite() {
+        guard !isSuiteFilled.value else { return }
+        isSuiteFilled.value = true
+        // Through KeyCatalog, whose keys are CoreFoundation's own strings, as those read from the
+        // suite's file in a later launch are. (Keys set with Foundation's `set(_:forKey:)` are
+        // bridged Swift strings, which CoreFoundation hashes and compares several times slower.)
+        for index in 0..<500 { defaults.set(PersistentKey<Int>("bench.other.\(index)", defaultValue: 0), to: index) }
+        // On disk: until a synchronization, CoreFoundation lists each key written as unsaved, and
+        // every later write searches that list.
+        try? defaults.flushPersistentValues()
+    }
+
     func cleanUp() {
         removeScratchSuite(named: suiteName)
         try? FileManager.default.removeItem(at: directory)
@@ -294,6 +311,57 @@ final class BenchmarkFixture {
                 store: "UserDefaults", operation: "set", type: "Int (catalog)",
                 typed: { n in for i in 0..<n { catalog.int = i } },
                 raw: { n in for i in 0..<n { defaults.set(i, forKey: "bench.int") } }
+            ),
+            BenchmarkCase(
+                store: "UserDefaults", operation: "set", type: "Int (500 other keys)",
+                typed: { [self] n in
+                    fillSuite()
+                    for i in 0..<n { defaults.set(BenchmarkKeys.int, to: i) }
+                },
+                raw: { [self] n in
+                    fillSuite()
+                    for i in 0..<n { defaults.set(i, forKey: "bench.int") }
+                },
+                maxIterations: 20_000
+            ),
+            BenchmarkCase(
+                store: "UserDefaults", operation: "set, get", type: "Int (500 other keys)",
+                // A write, then a read of the key written: on Linux, CoreFoundation answers the
+                // read from a merged copy of the suite, which each write discards.
+                typed: { [self] n in
+                    fillSuite()
+                    for i in 0..<n {
+                        defaults.set(BenchmarkKeys.int, to: i)
+                        blackHole(defaults.get(BenchmarkKeys.int))
+                    }
+                },
+                raw: { [self] n in
+                    fillSuite()
+                    for i in 0..<n {
+                        defaults.set(i, forKey: "bench.int")
+                        blackHole(defaults.integer(forKey: "bench.int"))
+                    }
+                },
+                maxIterations: 200
+            ),
+            BenchmarkCase(
+                store: "UserDefaults", operation: "set, get", type: "Int (500 other keys, absent)",
+                // A write, then a read of a key at its default.
+                typed: { [self] n in
+                    fillSuite()
+                    for i in 0..<n {
+                        defaults.set(BenchmarkKeys.int, to: i)
+                        blackHole(defaults.get(BenchmarkKeys.absent))
+                    }
+                },
+                raw: { [self] n in
+                    fillSuite()
+                    for i in 0..<n {
+                        defaults.set(i, forKey: "bench.int")
+                        blackHole(defaults.integer(forKey: "bench.absent"))
+                    }
+                },
+                maxIterations: 200
             ),
             BenchmarkCase(
                 store: "UserDefaults", operation: "set", type: "Int (catalog, read before)",
