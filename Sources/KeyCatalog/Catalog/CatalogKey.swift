@@ -63,7 +63,7 @@ public struct CatalogKey<Value: Sendable>: Sendable {
     /// ```
     ///
     /// It keeps nothing for Observation: each of its reads, tracked or not, finds the key's
-    /// registration by storage key (about 800 instructions on Linux), so that a binding made for
+    /// registration by storage key (about 500 instructions on Linux), so that a binding made for
     /// a single read does not make and free a tracking object (about 1,000). (Inlinable:
     /// specialized for the key's type where the accessor is compiled.)
     @inlinable

@@ -25,7 +25,7 @@ extension KeyValueChangeCenter {
 /// What a ``CatalogKey`` keeps so that registering each of its reads with Observation costs a
 /// load (a lock on Apple platforms, where `Atomic` needs macOS 15) and a thread-local check: once
 /// its store's center observes the key, the object its reads are tracked with. (Finding it by the
-/// key's name costs a lock and a hash of it: about 800 instructions a read of a 17-byte key, by
+/// key's name costs a lock and a hash of it: about 500 instructions a read of a 17-byte key, by
 /// callgrind.)
 @usableFromInline
 final class _ReadTracking: Sendable {
