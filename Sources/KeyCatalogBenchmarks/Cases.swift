@@ -253,7 +253,47 @@ final class BenchmarkFixture {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    var cases: [BenchmarkCase] { userDefaultsCases + memoryCases + fileCases }
+    var cases: [BenchmarkCase] { userDefaultsCases + largeSuiteCases + memoryCases + fileCases }
+
+    /// A suite holding 500 other keys (``fillSuite()``): a write, then a write followed by a read.
+    var largeSuiteCases: [BenchmarkCase] {
+        let defaults = defaults
+        let write = BenchmarkCase(
+            store: "UserDefaults", operation: "set", type: "Int (500 other keys)",
+            typed: { [self] n in
+                fillSuite()
+                for i in 0..<n { defaults.set(BenchmarkKeys.int, to: i) }
+            },
+            raw: { [self] n in
+                fillSuite()
+                for i in 0..<n { defaults.set(i, forKey: "bench.int") }
+            },
+            maxIterations: 20_000
+        )
+        // A write, then a read of the key written, or of a key at its default: on Linux,
+        // CoreFoundation answers a read from a merged copy of the suite, which each write discards.
+        let writeThenRead = [("Int (500 other keys)", BenchmarkKeys.int), ("Int (500 other keys, absent)", BenchmarkKeys.absent)].map { type, read in
+            BenchmarkCase(
+                store: "UserDefaults", operation: "set, get", type: type,
+                typed: { [self] n in
+                    fillSuite()
+                    for i in 0..<n {
+                        defaults.set(BenchmarkKeys.int, to: i)
+                        blackHole(defaults.get(read))
+                    }
+                },
+                raw: { [self] n in
+                    fillSuite()
+                    for i in 0..<n {
+                        defaults.set(i, forKey: "bench.int")
+                        blackHole(defaults.integer(forKey: read.id))
+                    }
+                },
+                maxIterations: 200
+            )
+        }
+        return [write] + writeThenRead
+    }
 
     var userDefaultsCases: [BenchmarkCase] {
         let defaults = defaults, encoder = encoder, decoder = decoder
@@ -311,57 +351,6 @@ final class BenchmarkFixture {
                 store: "UserDefaults", operation: "set", type: "Int (catalog)",
                 typed: { n in for i in 0..<n { catalog.int = i } },
                 raw: { n in for i in 0..<n { defaults.set(i, forKey: "bench.int") } }
-            ),
-            BenchmarkCase(
-                store: "UserDefaults", operation: "set", type: "Int (500 other keys)",
-                typed: { [self] n in
-                    fillSuite()
-                    for i in 0..<n { defaults.set(BenchmarkKeys.int, to: i) }
-                },
-                raw: { [self] n in
-                    fillSuite()
-                    for i in 0..<n { defaults.set(i, forKey: "bench.int") }
-                },
-                maxIterations: 20_000
-            ),
-            BenchmarkCase(
-                store: "UserDefaults", operation: "set, get", type: "Int (500 other keys)",
-                // A write, then a read of the key written: on Linux, CoreFoundation answers the
-                // read from a merged copy of the suite, which each write discards.
-                typed: { [self] n in
-                    fillSuite()
-                    for i in 0..<n {
-                        defaults.set(BenchmarkKeys.int, to: i)
-                        blackHole(defaults.get(BenchmarkKeys.int))
-                    }
-                },
-                raw: { [self] n in
-                    fillSuite()
-                    for i in 0..<n {
-                        defaults.set(i, forKey: "bench.int")
-                        blackHole(defaults.integer(forKey: "bench.int"))
-                    }
-                },
-                maxIterations: 200
-            ),
-            BenchmarkCase(
-                store: "UserDefaults", operation: "set, get", type: "Int (500 other keys, absent)",
-                // A write, then a read of a key at its default.
-                typed: { [self] n in
-                    fillSuite()
-                    for i in 0..<n {
-                        defaults.set(BenchmarkKeys.int, to: i)
-                        blackHole(defaults.get(BenchmarkKeys.absent))
-                    }
-                },
-                raw: { [self] n in
-                    fillSuite()
-                    for i in 0..<n {
-                        defaults.set(i, forKey: "bench.int")
-                        blackHole(defaults.integer(forKey: "bench.absent"))
-                    }
-                },
-                maxIterations: 200
             ),
             BenchmarkCase(
                 store: "UserDefaults", operation: "set", type: "Int (catalog, read before)",
