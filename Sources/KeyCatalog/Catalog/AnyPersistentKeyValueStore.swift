@@ -23,7 +23,7 @@ public final class AnyPersistentKeyValueStore: PersistentKeyValueStore, @uncheck
     /// Observation's view of the keys of the base's change center (an `_ObservationTracking`,
     /// whose type needs macOS 14), once a catalog key read through this store was tracked: the
     /// center is one for the store's life, so that each tracked read finds it with a load, not
-    /// with a call to the base and a retain of its center (about 150 instructions a read).
+    /// with a call to the base and a retain of its center (about 270 instructions a read).
     let observationTracking = _SetOnceReference<AnyObject & Sendable>()
 
     /// Wraps `base`; wrapping an `AnyPersistentKeyValueStore` wraps its base instead of nesting.

@@ -201,7 +201,8 @@ public final class KeyValueChangeCenter: Sendable {
 
     /// Calls `handler` whenever `key` changes, for the center's whole life: for Observation's
     /// trackers of catalog reads, which nothing ends. No ``PersistentKeyObservation`` is made for
-    /// it (an object, its lock and its closure: about 600 instructions of a key's first read).
+    /// it (an object, its lock and its closure, which the tracking kept: about 1,800 instructions
+    /// and 4 heap blocks of a key's first read).
     func addObserverForCentersLife(forKey key: String, readsValue: Bool, _ handler: @escaping Handler) {
         register(handler, forKey: key, readsValue: readsValue)
     }
