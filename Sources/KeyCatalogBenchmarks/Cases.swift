@@ -88,10 +88,35 @@ struct BenchmarkCase {
     var id: String { "\(store)/\(operation)/\(type)" }
 }
 
+/// A raw store: what the typed side of a case is compared with.
+protocol RawKeyValueStore {
+    func get(_ key: String) -> Any?
+}
+
+extension BenchmarkCase {
+    /// Reads of keys never read before, one a read (a list's first display): through a catalog of
+    /// `store`, and from `raw`. (Generic, so that each raw side is specialized for its store.)
+    static func newKeys<Raw: RawKeyValueStore>(store: String, catalog: BenchmarkCatalog, raw: Raw) -> BenchmarkCase {
+        BenchmarkCase(
+            store: store, operation: "get", type: "Int (parameterized, new keys)",
+            typed: { n in
+                let list = opaque("inbox")
+                for _ in 0..<n { blackHole(catalog.count(for: "\(list)\(freshNumber())")) }
+            },
+            raw: { n in
+                let list = opaque("inbox")
+                for _ in 0..<n { blackHole(raw.get("bench.count.\(list)\(freshNumber())") as? Int ?? 0) }
+            },
+            // Every key read stays registered (Observation): a bounded number of them.
+            maxIterations: 20_000
+        )
+    }
+}
+
 /// A dictionary behind a lock: the raw in-memory store the typed one is compared with. On Linux
 /// a `Synchronization.Mutex<[String: Any]>`, as issue 13 asks; on Apple platforms, where `Mutex`
 /// needs macOS 15, an `NSLock`.
-final class LockedDictionary: @unchecked Sendable {
+final class LockedDictionary: RawKeyValueStore, @unchecked Sendable {
     #if canImport(Darwin)
     let lock = NSLock()
     var values: [String: Any] = [:]
@@ -133,7 +158,7 @@ final class LockedDictionary: @unchecked Sendable {
 
 /// The raw file store: a locked dictionary, written with PropertyListSerialization and the same
 /// atomic replacement as FileKeyValueStore (temporary file, fsync, rename, fsync the folder).
-final class RawPropertyListFile: @unchecked Sendable {
+final class RawPropertyListFile: RawKeyValueStore, @unchecked Sendable {
     let url: URL
     let lock = NSLock()
     var values: [String: Any] = [:]
@@ -414,19 +439,7 @@ final class BenchmarkFixture {
         let unobserved = InMemoryKeyValueStore()
         let otherKeysRead = Flag()
         return [
-            BenchmarkCase(
-                store: "in-memory", operation: "get", type: "Int (parameterized, new keys)",
-                typed: { n in
-                    let list = opaque("inbox")
-                    for _ in 0..<n { blackHole(catalog.count(for: "\(list)\(freshNumber())")) }
-                },
-                raw: { n in
-                    let list = opaque("inbox")
-                    for _ in 0..<n { blackHole(raw.get("bench.count.\(list)\(freshNumber())") as? Int ?? 0) }
-                },
-                // Every key read stays registered (Observation): a bounded number of them.
-                maxIterations: 20_000
-            ),
+            .newKeys(store: "in-memory", catalog: catalog, raw: raw),
             BenchmarkCase(
                 store: "in-memory", operation: "get", type: "Int (catalog)",
                 typed: { n in for _ in 0..<n { blackHole(catalog.int) } },
@@ -529,19 +542,7 @@ final class BenchmarkFixture {
         let writes = 20_000
         let catalog = BenchmarkCatalog(store: AnyPersistentKeyValueStore(file))
         return [
-            BenchmarkCase(
-                store: "file", operation: "get", type: "Int (parameterized, new keys)",
-                typed: { n in
-                    let list = opaque("inbox")
-                    for _ in 0..<n { blackHole(catalog.count(for: "\(list)\(freshNumber())")) }
-                },
-                raw: { n in
-                    let list = opaque("inbox")
-                    for _ in 0..<n { blackHole(raw.get("bench.count.\(list)\(freshNumber())") as? Int ?? 0) }
-                },
-                // Every key read stays registered (Observation): a bounded number of them.
-                maxIterations: 20_000
-            ),
+            .newKeys(store: "file", catalog: catalog, raw: raw),
             BenchmarkCase(
                 store: "file", operation: "get", type: "Int",
                 typed: { n in for _ in 0..<n { blackHole(file.get(BenchmarkKeys.int)) } },

@@ -7,7 +7,8 @@ import KeyCatalog
 ///
 /// A catalog reads N parameterized keys (each is then watched for Observation, as a list's
 /// first display leaves them), stored or at their default; then the suite's watcher checks them,
-/// as after a synchronization that changed nothing.
+/// as after a synchronization that changed nothing. `KEYCATALOG_CHECK_KEYS=<N>` runs one count
+/// only (for callgrind).
 enum WatchCheckBenchmarks {
     static func run() {
         print("| Keys read through a catalog | stored | µs per check | µs per key |")
