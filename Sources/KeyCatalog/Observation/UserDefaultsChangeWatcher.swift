@@ -12,7 +12,10 @@ import Foundation
 ///
 /// On Apple platforms every UserDefaults change center gets one, fed by KVO (and by the
 /// notification for keys KVO cannot observe: those containing `.` or starting with `@`). Linux has
-/// neither, so none is attached there unless you attach one and call its triggers yourself:
+/// neither: there the center of a suite with a file gets one fed by a watch of that file, which
+/// checks the watched keys each time the file changes (another process's write, or a
+/// synchronization). ``attach(to:keyValueObserving:)`` returns the watcher a center has, so a
+/// write made in this process outside KeyCatalog can be checked at once:
 ///
 /// ```swift
 /// let watcher = _UserDefaultsChangeWatcher.attach(to: suite)
