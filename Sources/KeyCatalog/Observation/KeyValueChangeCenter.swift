@@ -81,7 +81,7 @@ public final class KeyValueChangeCenter: Sendable {
 
     /// The keys with handlers or being delivered, by name; those declared in code
     /// (``_StringIdentity``) are also found by their `String` value's words, without a hash of the
-    /// name (about 350 instructions, a seventh of a write to a tracked key).
+    /// name (about 350 instructions, a sixth of a write to a tracked key).
     private struct ObservedKeys {
         private static let slotBits = 5
         private(set) var byName: [String: ObservedKey] = [:]

@@ -86,7 +86,7 @@ extension PropertyListValue {
 
     /// The value in `object`, whose dynamic type was just checked to be `Target`: opening the
     /// existential costs a fraction of `as!`, which runs the whole dynamic cast (about 300
-    /// instructions, as much as a tenth of a UserDefaults read). An `Any` inside the `Any` (the
+    /// instructions, 7 % of a UserDefaults read). An `Any` inside the `Any` (the
     /// dynamic type looks through it, opening does not) takes the cast.
     @inline(__always)
     private static func unwrap<Target>(_ object: Any, as _: Target.Type) -> Target {
