@@ -416,6 +416,17 @@ final class BenchmarkFixture {
                 raw: { n in for i in 0..<n { defaults.set(i, forKey: "bench.int") } }
             ),
             BenchmarkCase(
+                // Every write kept by KeyCatalog, handed to Foundation by the coalesced
+                // synchronization (goal 4's writes that call nothing), against Foundation's `set`.
+                store: "UserDefaults", operation: "set", type: "Int (defersEveryWrite)",
+                typed: { n in
+                    UserDefaultsPersistence.defersEveryWrite = true
+                    defer { UserDefaultsPersistence.defersEveryWrite = false }
+                    for i in 0..<n { defaults.set(BenchmarkKeys.int, to: i) }
+                },
+                raw: { n in for i in 0..<n { defaults.set(i, forKey: "bench.int") } }
+            ),
+            BenchmarkCase(
                 store: "UserDefaults", operation: "set", type: "String",
                 typed: { n in for _ in 0..<n { defaults.set(BenchmarkKeys.string, to: BenchmarkKeys.stringValue) } },
                 raw: { n in for _ in 0..<n { defaults.set(BenchmarkKeys.stringValue, forKey: "bench.string") } }

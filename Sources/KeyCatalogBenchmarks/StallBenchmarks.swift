@@ -18,6 +18,8 @@ import KeyCatalog
 /// - `KeyCatalog set, defersEveryWrite`: the first variant with every write kept by KeyCatalog and
 ///   handed to Foundation by the coalesced synchronization; then the same over 1,000 keys in turn,
 ///   so that each synchronization hands over 1,000 writes.
+/// - `locked dictionary set, no synchronize`: the floor of a write that calls nothing (a lock and a
+///   dictionary store, ``LockedDictionary``): the tail this machine allows such a write.
 /// - `KeyCatalog set, 2 MB suite`: the first variant after 2,000 keys of 1 KB were added, so that
 ///   each synchronization rewrites 2 MB; then the same over 1,000 keys in turn, so that 1,000
 ///   writes kept during each synchronization are handed to Foundation after it.
@@ -65,6 +67,8 @@ enum StallBenchmarks {
         report("KeyCatalog set, defersEveryWrite, 1,000 keys in turn", measure(seconds: seconds) { i in defaults.set(manyKeys[(i & Int.max) % 1_000], to: i) })
         UserDefaultsPersistence.defersEveryWrite = false
         UserDefaultsPersistence.synchronizePendingWrites()
+        let dictionary = LockedDictionary()
+        report("locked dictionary set, no synchronize", measure(seconds: seconds) { i in dictionary.set(i, "stall.int") })
 
         // A large suite: 2,000 more keys of 1 KB each, so that each synchronization rewrites 2 MB.
         for index in 0..<2_000 {

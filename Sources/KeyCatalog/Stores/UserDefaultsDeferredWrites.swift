@@ -8,7 +8,7 @@ import Synchronization
 /// swift-corelibs-foundation's `synchronize()` reads a suite's file again, lays the changed keys
 /// over it, serializes and writes it, all under CoreFoundation's preferences lock, which every
 /// UserDefaults read and write in the process takes too (and it synchronizes every changed suite
-/// of the process, not only its own). With a 2 MB suite that holds the lock about 80 ms, and a
+/// of the process, not only its own). With a 2 MB suite that holds the lock 110-170 ms, and a
 /// write that came meanwhile waited for all of it: 39 of 68,755 writes took over 5 ms (81 ms at
 /// most) in the stall benchmark.
 ///
@@ -22,7 +22,8 @@ import Synchronization
 /// write is kept until then, so that none is overwritten by an earlier one. Reads and `contains`
 /// through the instance written see kept writes, and observers hear of them at once, as of any
 /// write.
-/// Smaller suites synchronize in about a millisecond, and a write waits for that instead (a
+/// Smaller suites synchronize in a few milliseconds (1-8 ms for 200 keys), and a write waits
+/// for that instead (a
 /// sleeping wait: spinning on CoreFoundation's lock competed with the synchronizing thread), so
 /// that every instance and every direct UserDefaults read sees it as soon as it returns.
 ///
@@ -152,8 +153,10 @@ extension UserDefaultsPersistence {
     /// Makes a write through KeyCatalog of `value` (`nil`: a removal) to `key`: `apply` sets it in
     /// `defaults` now, or, while writes are kept (or always, with ``defersEveryWrite``), it is
     /// kept for later. Then schedules the coalesced synchronization.
-    static func write(_ value: PropertyListValue?, forKey key: String, in defaults: UserDefaults, _ apply: () -> Void) {
-        let defersEveryWrite = self.defersEveryWrite
+    static func write(
+        _ value: PropertyListValue?, forKey key: String, in defaults: UserDefaults,
+        defersEveryWrite: Bool = defersEveryWrite, _ apply: () -> Void
+    ) {
         writeGate.withLock { writes in
             if defersEveryWrite || writes.isDeferring {
                 writes.keep(value, forKey: key, in: defaults)
