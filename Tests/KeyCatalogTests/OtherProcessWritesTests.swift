@@ -172,6 +172,69 @@ import Testing
         try write("Other", 6)
         #expect(seen.values == ["count=1", "count=2", "other=5", "other=6"])
     }
+
+    /// Another process's write that this process read before the file's watch reported it is
+    /// still announced: the read caught up with the journal, and the watch, comparing the file
+    /// with the contents after that read, once found nothing to post. The watch's thread is held
+    /// while the child writes and the parent reads, so that the read comes first every time.
+    #if !canImport(Darwin)
+    @Test func aFileStoreObserverHearsAWriteThisProcessReadFirst() throws {
+        let folder = TemporaryDirectory()
+        let url = folder.url.appendingPathComponent("settings.plist")
+        let store = FileKeyValueStore(url: url)
+        let key = PersistentKey<Int>("Count", defaultValue: 0)
+        store.set(key, to: 1)
+        let heard = _LockedValues()
+        let observation = store.observe(key) { heard.append("\($0)") }
+        defer { observation.cancel() }
+        // Holds the monitor's one thread, so that the child's write is reported only after the read.
+        let (entered, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let isFirstCall = _Locked(true)
+        let blocker = folder.url.appendingPathComponent("blocker")
+        let hold = FileChangeMonitor.shared.watch(blocker) {
+            // The file's creation may be reported more than once: only the first call holds.
+            let isFirst = isFirstCall.withLock { isFirst in
+                defer { isFirst = false }
+                return isFirst
+            }
+            guard isFirst else { return }
+            entered.signal()
+            _ = release.wait(timeout: .now() + 30)
+        }
+        defer { hold?.cancel() }
+        #expect(FileManager.default.createFile(atPath: blocker.path, contents: Data("x".utf8)))
+        #expect(entered.wait(timeout: .now() + 30) == .success)
+        let child = try TestHelperExecutable.run(["file", url.path, "set", "Count", "2"])
+        #expect(child.status == 0, "\(child.output)")
+        #expect(store.get(key) == 2)
+        release.signal()
+        let deadline = Date().addingTimeInterval(30)
+        while heard.values.isEmpty && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(heard.values == ["2"])
+    }
+    #endif
+
+    /// A write of another process read while nothing was observed is not announced to an
+    /// observer that begins after that read: it read the value as it is.
+    @Test func aFileStoreObserverAddedAfterAReadHearsOnlyLaterChanges() throws {
+        let folder = TemporaryDirectory()
+        let url = folder.url.appendingPathComponent("settings.plist")
+        let store = FileKeyValueStore(url: url)
+        let key = PersistentKey<Int>("Count", defaultValue: 0)
+        store.set(key, to: 1)
+        let child = try TestHelperExecutable.run(["file", url.path, "set", "Count", "2"])
+        #expect(child.status == 0, "\(child.output)")
+        #expect(store.get(key) == 2)
+        let heard = _LockedValues()
+        let observation = store.observe(key) { heard.append("\($0)") }
+        defer { observation.cancel() }
+        // Then a change: once it is heard, anything announced at the watch's start came before it.
+        let next = try TestHelperExecutable.run(["file", url.path, "set", "Count", "3"])
+        #expect(next.status == 0, "\(next.output)")
+        let deadline = Date().addingTimeInterval(30)
+        while !heard.values.contains("3") && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(heard.values == ["3"])
+    }
 }
 
 /// Values appended from observer threads.

@@ -24,7 +24,7 @@ final class FileStoreChangeWatcher: _KeyValueChangeWatching {
 
     func observedKeyDidChange(_ key: String, takesValue: Bool) {
         guard let file else { return }
-        let started = watch.withLock { watch -> Bool in
+        let (started, stopped) = watch.withLock { watch -> (Bool, Bool) in
             // Decided under this lock, so that a stop and a start on two threads cannot cross.
             let isObserved = file.changes.hasObservedKeys
             if isObserved, watch == nil {
@@ -34,14 +34,16 @@ final class FileStoreChangeWatcher: _KeyValueChangeWatching {
                     FileChangeMonitor.shared.watch(url, includesAppends: includesAppends) { [weak file] in file?.announceExternalChanges() }
                 }
                 watch = watches.isEmpty ? nil : watches
-                return watch != nil
+                return (watch != nil, false)
             } else if !isObserved, let current = watch {
                 for observation in current { observation.cancel() }
                 watch = nil
+                return (false, true)
             }
-            return false
+            return (false, false)
         }
         // A change between the observer's first read and the watch would otherwise go unseen.
         if started { file.announceExternalChanges() }
+        if stopped { file.forgetUnannouncedChanges() }
     }
 }

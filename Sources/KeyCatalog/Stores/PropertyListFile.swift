@@ -48,6 +48,11 @@ final class PropertyListFile: Sendable {
         /// When the paths were last looked up (``_coarseMonotonicNanoseconds()``): until
         /// ``PropertyListFile/openFilesTrusted`` later, reads ask the files held open.
         var pathsLookedUp: UInt64?
+        /// The keys whose values other processes changed, as this process's reads and writes
+        /// found, that ``PropertyListFile/announceExternalChanges()`` has not announced yet: a read
+        /// that catches up before the file's watch calls it must not leave observers unaware.
+        /// Kept only while some key of the file is observed.
+        var unannounced: Set<String> = []
 
         /// The journal's records have outgrown the list (and the minimum size): compacting now
         /// costs at most what writing them cost.
@@ -62,6 +67,13 @@ final class PropertyListFile: Sendable {
         mutating func setStored(_ value: PropertyListValue?, forKey key: String) {
             generation &+= 1
             stored[key] = value.map { Entry(value: $0, generation: generation) }
+        }
+
+        /// Notes each key whose value differs from its value in `before` as changed by another
+        /// process (``unannounced``).
+        mutating func noteExternalChanges(from before: [String: Entry]) {
+            for (key, entry) in stored where before[key]?.value != entry.value { unannounced.insert(key) }
+            for key in before.keys where stored[key] == nil { unannounced.insert(key) }
         }
 
         /// Replaces every stored value, dropping every decoded one.
@@ -217,8 +229,11 @@ final class PropertyListFile: Sendable {
         let trustsOpenFiles =
             !isLocked && !looksUpPaths && contents.pathsLookedUp.map { now &- $0 < Self.openFilesTrusted } == true
         if !trustsOpenFiles { contents.pathsLookedUp = now }
-        return Self.refresh(
+        let report = Self.refresh(
             &contents, url: url, journalURL: journalURL, lockURL: isLocked ? nil : lockURL, paths: paths, trustsOpenFiles: trustsOpenFiles)
+        // Nobody to tell: an observer added later reads the key as it is then.
+        if !contents.unannounced.isEmpty, !changes.hasObservedKeys { contents.unannounced = [] }
+        return report
     }
 
     /// Brings `contents` up to the files on disk: applies the records another process appended to
@@ -233,7 +248,7 @@ final class PropertyListFile: Sendable {
     private static func refresh(
         _ contents: inout Contents, url: URL, journalURL: URL, lockURL: URL?, paths: Paths, trustsOpenFiles: Bool
     ) -> String? {
-        var journalSignature =
+        let journalSignature =
             trustsOpenFiles
             ? FileSignature(of: contents.journal, lastSeen: contents.journalSignature, path: paths.journal)
             : FileSignature(path: paths.journal)
@@ -257,9 +272,22 @@ final class PropertyListFile: Sendable {
             if let journal = contents.journal, let journalSignature, let known = contents.journalSignature,
                 journalSignature.isSameFile(as: known), journalSignature.size >= Int64(contents.journalLength)
             {
-                return catchUp(&contents, journal: journal, signature: journalSignature, journalURL: journalURL, isLocked: lockURL == nil)
+                return catchUp(
+                    &contents, journal: journal, signature: journalSignature, journalURL: journalURL, isLocked: lockURL == nil,
+                    notesChanges: true)
             }
         }
+        let before = contents.stored
+        let report = reload(&contents, url: url, journalURL: journalURL, lockURL: lockURL, paths: paths, journalSignature: journalSignature)
+        contents.noteExternalChanges(from: before)
+        return report
+    }
+
+    /// Reads the list and the journal again (``refresh(_:url:journalURL:lockURL:paths:trustsOpenFiles:)``).
+    private static func reload(
+        _ contents: inout Contents, url: URL, journalURL: URL, lockURL: URL?, paths: Paths, journalSignature: FileSignature?
+    ) -> String? {
+        var journalSignature = journalSignature
         // The journal is opened before the list is read: a compaction that comes between leaves
         // a newer list, which the older journal's records cannot make wrong (they are all in it).
         var journal = openJournal(journalURL)
@@ -308,7 +336,8 @@ final class PropertyListFile: Sendable {
             return loaded.report
         }
         contents.journalLength = header.count
-        let journalReport = catchUp(&contents, journal: journal, signature: signature, journalURL: journalURL, isLocked: lockURL == nil)
+        let journalReport = catchUp(
+            &contents, journal: journal, signature: signature, journalURL: journalURL, isLocked: lockURL == nil, notesChanges: false)
         return [loaded.report, journalReport].compactMap { $0 }.joined(separator: "; ").nilIfEmpty
     }
 
@@ -332,7 +361,8 @@ final class PropertyListFile: Sendable {
         journal: OpenFile,
         signature: FileSignature,
         journalURL: URL,
-        isLocked: Bool
+        isLocked: Bool,
+        notesChanges: Bool
     ) -> String? {
         let bytes: Data
         do {
@@ -343,6 +373,7 @@ final class PropertyListFile: Sendable {
         }
         let scan = bytes.withUnsafeBytes { FileStoreJournal.scan($0) }
         for record in scan.records {
+            if notesChanges, contents.stored[record.key]?.value != record.value { contents.unannounced.insert(record.key) }
             contents.setStored(record.value, forKey: record.key)
             contents.unreadable[record.key] = nil
         }
@@ -387,18 +418,24 @@ final class PropertyListFile: Sendable {
     }
 
     /// Reads the files again if another process wrote them, and announces each observed key whose
-    /// value that changed. The file's ``FileStoreChangeWatcher`` calls it when a file changes.
+    /// value that changed, or whose change a read or write of this process found since the last
+    /// announcement (``Contents/unannounced``). The file's ``FileStoreChangeWatcher`` calls it when
+    /// a file changes.
     func announceExternalChanges() {
         let (changed, report) = contents.withLock { contents -> ([String], String?) in
-            let before = contents.stored
             let report = refresh(&contents, looksUpPaths: true)
-            let keys = Set(before.keys).union(contents.stored.keys).filter { before[$0]?.value != contents.stored[$0]?.value }
-            return (keys.sorted(), report)
+            defer { contents.unannounced = [] }
+            return (contents.unannounced.sorted(), report)
         }
         if let report { Self.report(url, report) }
         let observed = changed.filter { changes.hasObservers(forKey: $0) }
         guard !observed.isEmpty else { return }
         changes.postExternalChanges(forKeys: observed, in: FileKeyValueStore(url: url))
+    }
+
+    /// Forgets the changes not announced yet: the file's watch stopped, nobody observes it.
+    func forgetUnannouncedChanges() {
+        contents.withLock { $0.unannounced = [] }
     }
 
     /// Sets (or, with `nil`, removes) one value: appends its record to the journal with one
