@@ -28,6 +28,23 @@ import Testing
         #expect(wrong.isEmpty, "\(wrong.count): \(wrong.prefix(3))")
     }
 
+    /// A date outside the years 1 to 9999 is refused: Foundation's formatter writes earlier years
+    /// as strings it cannot parse (`-0002-04-12T...`), later ones as text that parses to another date.
+    @Test func iso8601RefusesDatesOutsideTheYearsItHolds() throws {
+        let representation = ISO8601DatePersistentKeyValueRepresentation()
+        let firstMillisecond = -63_113_904_000.0, afterLast = 252_423_993_600.0  // since 2001
+        for seconds in [firstMillisecond - 0.001, afterLast, -63_200_000_000, 1e15, .infinity, -.infinity, .nan] {
+            #expect(throws: PersistentKeyValueEncodingError.self, "\(seconds)") {
+                try representation.persistentValue(for: Date(timeIntervalSinceReferenceDate: seconds))
+            }
+        }
+        for seconds in [firstMillisecond, afterLast - 0.001] {
+            let date = Date(timeIntervalSinceReferenceDate: seconds)
+            let back = try representation.value(from: try #require(try representation.persistentValue(for: date)))
+            #expect(abs(back.timeIntervalSinceReferenceDate - seconds) < 0.000_01, "\(seconds) read back as \(back.timeIntervalSinceReferenceDate)")
+        }
+    }
+
     @Test func timeIntervalsReadBackExactly() throws {
         let representation = TimeIntervalDatePersistentKeyValueRepresentation()
         for base in Self.bases {

@@ -29,16 +29,25 @@ public struct TimeIntervalDatePersistentKeyValueRepresentation: PersistentKeyVal
 /// }
 /// ```
 ///
-/// Reading also accepts strings without fractional seconds.
+/// Reading also accepts strings without fractional seconds. Writing refuses a date outside the
+/// years 1 to 9999, which such a string cannot hold (Foundation writes earlier years as text it
+/// cannot read back, and later ones as a different date).
 public struct ISO8601DatePersistentKeyValueRepresentation: PersistentKeyValueRepresentation {
     /// Creates the representation; it has no settings.
     public init() {}
+
+    /// The milliseconds since 2001 of 0001-01-01T00:00:00.000Z and of 10000-01-01T00:00:00.000Z.
+    private static let writableMilliseconds: Range<Double> = -63_113_904_000_000..<252_423_993_600_000
 
     public func persistentValue(for value: Date) throws -> PropertyListValue? {
         // The string holds milliseconds, and Foundation's formatter truncates to them: the double
         // nearest 0.001 s lies a hair below it and was written as .000 (found by Scripts/fuzz.py,
         // seed 1214). Format the nearest millisecond from half a millisecond above it.
         let milliseconds = (value.timeIntervalSinceReferenceDate * 1000).rounded()
+        guard Self.writableMilliseconds.contains(milliseconds) else {
+            throw PersistentKeyValueEncodingError(
+                "the date \(value.timeIntervalSinceReferenceDate) s after 2001-01-01 is outside the years 1 to 9999, which an ISO 8601 string holds")
+        }
         return .string(Date(timeIntervalSinceReferenceDate: (milliseconds + 0.5) / 1000).formatted(Self.withFractionalSeconds))
     }
 

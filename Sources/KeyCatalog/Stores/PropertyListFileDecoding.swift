@@ -111,12 +111,17 @@ enum PropertyListFileDecoding {
 
 extension PropertyListValue {
     /// The first part of the value that Foundation's XML property lists cannot hold exactly: a
-    /// string (or dictionary key) `xmlProblem` names, a negative zero (written as `0.0`), or a date
+    /// string (or dictionary key) `xmlProblem` names, a negative zero (written as `0.0`), a date
+    /// that is not finite or lies over 2 billion years from 2001 (Foundation on Linux writes the
+    /// one as text no reader takes, which loses the whole file, and changes the other), or a date
     /// with a fraction of a second (written in whole seconds).
     var firstXMLProblem: String? {
         switch self {
         case .string(let string): PropertyListFileDecoding.xmlProblem(string)
         case .double(let number) where number == 0 && number.sign == .minus: "a negative zero (-0.0; it writes 0.0)"
+        // Measured: every whole second within about ±6.7768e16 s reads back exactly.
+        case .date(let date) where !(abs(date.timeIntervalSinceReferenceDate) <= 6.7e16):
+            "a date that is not finite or lies over 2 billion years from 2001 (\(date.timeIntervalSinceReferenceDate) s)"
         case .date(let date) where date.timeIntervalSinceReferenceDate.rounded(.down) != date.timeIntervalSinceReferenceDate:
             "a date with a fraction of a second (it writes whole seconds)"
         case .array(let elements): elements.lazy.compactMap(\.firstXMLProblem).first
