@@ -114,5 +114,46 @@ import Testing
         let file = try PropertyListSerialization.propertyList(from: Data(contentsOf: suite.fileURL), format: nil) as? [String: Any]
         #expect(file?["When"] as? Date == whole)
     }
+
+    /// `contains` tells a key from another spelling equal to it as a `String`, stored or
+    /// registered beside it (found by a review: the suite's domain as a Swift dictionary took the
+    /// one for the other).
+    @Test func containsTellsKeysThatAreEqualAsStringsApart() throws {
+        let suite = TemporarySuite(#function)
+        suite.defaults.registerPersistentValues(["caf\u{E9}": .int(1)])
+        try suite.defaults.setPersistentValue(.int(2), forKey: "cafe\u{301}")
+        #expect(!suite.defaults.hasPersistentValue(forKey: "caf\u{E9}"))
+        #expect(suite.defaults.hasPersistentValue(forKey: "cafe\u{301}"))
+        #expect(suite.defaults.persistentValue(forKey: "caf\u{E9}") == .int(1))
+        suite.defaults.removePersistentValue(forKey: "cafe\u{301}")
+        #expect(!suite.defaults.hasPersistentValue(forKey: "cafe\u{301}"))
+    }
+
+    /// Foundation on Linux writes an infinite date, or one of `±greatestFiniteMagnitude` seconds,
+    /// as `<date>` text no reader takes: the whole file, every key, then read as nothing in a
+    /// later process. Dates over about 2.1 billion years from 2001 read back changed. Such a date
+    /// is refused, alone or nested, and the suite stays readable; the farthest whole-second dates
+    /// allowed read back exactly from the file.
+    @Test func aNativeDateXMLCannotHoldIsRefusedAndTheSuiteStaysReadable() throws {
+        let suite = TemporarySuite(#function)
+        let count = PersistentKey<Int>("LaunchCount", defaultValue: 0)
+        suite.defaults.set(count, to: 41)
+        for seconds in [Double.infinity, -.infinity, .greatestFiniteMagnitude, -.greatestFiniteMagnitude, 1e17, -6.8e16] {
+            let date = PropertyListValue.date(Date(timeIntervalSinceReferenceDate: seconds))
+            #expect(throws: PersistentKeyValueEncodingError.self, "\(seconds)") { try suite.defaults.setPersistentValue(date, forKey: "Expiry") }
+            #expect(throws: PersistentKeyValueEncodingError.self, "\(seconds)") {
+                try suite.defaults.setPersistentValue(.dictionary(["at": date]), forKey: "Schedule")
+            }
+        }
+        let farthest = [6.7e16, -6.7e16, Date.distantPast.timeIntervalSinceReferenceDate, Date.distantFuture.timeIntervalSinceReferenceDate]
+        for (index, seconds) in farthest.enumerated() {
+            try suite.defaults.setPersistentValue(.date(Date(timeIntervalSinceReferenceDate: seconds)), forKey: "Date\(index)")
+        }
+        try suite.defaults.flushPersistentValues()
+        let file = try PropertyListSerialization.propertyList(from: Data(contentsOf: suite.fileURL), format: nil) as? [String: Any]
+        #expect(file?["LaunchCount"] as? Int == 41)
+        #expect(file?["Expiry"] == nil && file?["Schedule"] == nil)
+        #expect(farthest.indices.map { (file?["Date\($0)"] as? Date)?.timeIntervalSinceReferenceDate } == farthest)
+    }
     #endif
 }

@@ -51,12 +51,18 @@ extension UserDefaults: PersistentKeyValueStore {
     /// default does not count.
     ///
     /// Exact for suites opened through ``UserDefaultsPersistence/suite(named:)`` (catalogs open theirs
-    /// so) and for `.standard` (on Linux, a value equal to its registered default costs a
-    /// `synchronize()` and a read of the domain's file). For other instances, whose domain name
-    /// UserDefaults does not tell, a value equal to the registered default counts as not stored.
+    /// so) and for `.standard` (on Linux; on Apple platforms in a process with a bundle identifier). For
+    /// other instances, whose domain name UserDefaults does not tell, a value equal to the
+    /// registered default counts as not stored.
     public func hasPersistentValue(forKey key: String) -> Bool {
         #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
         if let deferred = UserDefaultsPersistence.deferredValue(forKey: key, in: self) { return deferred != nil }
+        // Asked of CoreFoundation by the key's exact name, as it stores keys: the domain as a Swift
+        // dictionary takes another key equal to it as a `String` (a composed and a decomposed
+        // accent) for it. Registered defaults are Foundation's, not CoreFoundation's.
+        if let domain = UserDefaultsPersistence.preferencesDomain(of: self) {
+            return domain.object(forName: PreferencesDomain.name(key)) != nil
+        }
         #endif
         // Nothing in any domain: the common case (a migration's source that is long gone), and
         // cheaper than copying the persistent domain.
@@ -68,14 +74,7 @@ extension UserDefaults: PersistentKeyValueStore {
             UserDefaultsPersistence.registeredValue(forKey: key, in: self)
             ?? volatileDomain(forName: UserDefaults.registrationDomain)[key].flatMap(PropertyListValue.init(foundationObject:))
         guard let registered else { return true }
-        guard PropertyListValue(foundationObject: object) == registered else { return true }
-        #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
-        if self === UserDefaults.standard {
-            // Equal to the registered default: only the file can tell.
-            return UserDefaultsPersistence.synchronizedStandardDomainFileContents()?[key] != nil
-        }
-        #endif
-        return false
+        return PropertyListValue(foundationObject: object) != registered
     }
 
     /// Stores `value` under `key`.
