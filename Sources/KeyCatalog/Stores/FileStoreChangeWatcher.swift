@@ -6,7 +6,8 @@ import Foundation
 /// on reading again, and the change center skips posts equal to the last one delivered, so
 /// observers see each change once.
 ///
-/// Every file store's change center has one; there is nothing to set up:
+/// Every file store's change center has one; there is nothing to set up. (On Apple platforms
+/// ``FileChangeMonitor`` watches nothing yet: there it never calls back.)
 ///
 /// ```swift
 /// let store = FileKeyValueStore(url: settingsURL)
