@@ -416,6 +416,13 @@ final class BenchmarkFixture {
                 raw: { n in for i in 0..<n { defaults.set(i, forKey: "bench.int") } }
             ),
             BenchmarkCase(
+                // Whether the suite itself stores a value (a registered default does not count):
+                // what Foundation's API offers for that is the persistent domain, copied.
+                store: "UserDefaults", operation: "contains", type: "Int",
+                typed: { n in for _ in 0..<n { blackHole(defaults.contains(BenchmarkKeys.int)) } },
+                raw: { [suiteName] n in for _ in 0..<n { blackHole(defaults.persistentDomain(forName: suiteName)?["bench.int"] != nil) } }
+            ),
+            BenchmarkCase(
                 // Every write kept by KeyCatalog, handed to Foundation by the coalesced
                 // synchronization (goal 4's writes that call nothing), against Foundation's `set`.
                 store: "UserDefaults", operation: "set", type: "Int (defersEveryWrite)",
