@@ -187,7 +187,49 @@ import Testing
         let heard = _LockedValues()
         let observation = store.observe(key) { heard.append("\($0)") }
         defer { observation.cancel() }
-        // Holds the monitor's one thread, so that the child's write is reported only after the read.
+        try holdingFileWatches(in: folder) {
+            let child = try TestHelperExecutable.run(["file", url.path, "set", "Count", "2"])
+            #expect(child.status == 0, "\(child.output)")
+            #expect(store.get(key) == 2)
+        }
+        let deadline = Date().addingTimeInterval(30)
+        while heard.values.isEmpty && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(heard.values == ["2"])
+    }
+
+    /// A write of another process read while the key was not observed is not announced to an
+    /// observer that begins after that read: it read the value as it is. With another key of the
+    /// file observed (`watched`: the file is watched, and its watch reports the write only after
+    /// the read and the new observer), and without.
+    @Test(arguments: [false, true])
+    func aFileStoreObserverAddedAfterAReadHearsOnlyLaterChanges(watched: Bool) throws {
+        let folder = TemporaryDirectory()
+        let url = folder.url.appendingPathComponent("settings.plist")
+        let store = FileKeyValueStore(url: url)
+        let key = PersistentKey<Int>("Count", defaultValue: 0)
+        let other = watched ? store.observe(PersistentKey<Int>("Other", defaultValue: 0)) { _ in } : nil
+        defer { other?.cancel() }
+        store.set(key, to: 1)
+        let heard = _LockedValues()
+        var observation: PersistentKeyObservation?
+        defer { observation?.cancel() }
+        try holdingFileWatches(in: folder) {
+            let child = try TestHelperExecutable.run(["file", url.path, "set", "Count", "2"])
+            #expect(child.status == 0, "\(child.output)")
+            #expect(store.get(key) == 2)
+            observation = store.observe(key) { heard.append("\($0)") }
+        }
+        // Then a change: once it is heard, anything announced before came before it.
+        let next = try TestHelperExecutable.run(["file", url.path, "set", "Count", "3"])
+        #expect(next.status == 0, "\(next.output)")
+        let deadline = Date().addingTimeInterval(30)
+        while !heard.values.contains("3") && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(heard.values == ["3"])
+    }
+
+    /// Runs `body` while the file monitor's one thread is held, so that file changes made in it
+    /// are reported only after it returns.
+    func holdingFileWatches(in folder: TemporaryDirectory, _ body: () throws -> Void) throws {
         let (entered, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
         let isFirstCall = _Locked(true)
         let blocker = folder.url.appendingPathComponent("blocker")
@@ -204,37 +246,10 @@ import Testing
         defer { hold?.cancel() }
         #expect(FileManager.default.createFile(atPath: blocker.path, contents: Data("x".utf8)))
         #expect(entered.wait(timeout: .now() + 30) == .success)
-        let child = try TestHelperExecutable.run(["file", url.path, "set", "Count", "2"])
-        #expect(child.status == 0, "\(child.output)")
-        #expect(store.get(key) == 2)
-        release.signal()
-        let deadline = Date().addingTimeInterval(30)
-        while heard.values.isEmpty && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        #expect(heard.values == ["2"])
+        defer { release.signal() }
+        try body()
     }
     #endif
-
-    /// A write of another process read while nothing was observed is not announced to an
-    /// observer that begins after that read: it read the value as it is.
-    @Test func aFileStoreObserverAddedAfterAReadHearsOnlyLaterChanges() throws {
-        let folder = TemporaryDirectory()
-        let url = folder.url.appendingPathComponent("settings.plist")
-        let store = FileKeyValueStore(url: url)
-        let key = PersistentKey<Int>("Count", defaultValue: 0)
-        store.set(key, to: 1)
-        let child = try TestHelperExecutable.run(["file", url.path, "set", "Count", "2"])
-        #expect(child.status == 0, "\(child.output)")
-        #expect(store.get(key) == 2)
-        let heard = _LockedValues()
-        let observation = store.observe(key) { heard.append("\($0)") }
-        defer { observation.cancel() }
-        // Then a change: once it is heard, anything announced at the watch's start came before it.
-        let next = try TestHelperExecutable.run(["file", url.path, "set", "Count", "3"])
-        #expect(next.status == 0, "\(next.output)")
-        let deadline = Date().addingTimeInterval(30)
-        while !heard.values.contains("3") && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        #expect(heard.values == ["3"])
-    }
 }
 
 /// Values appended from observer threads.

@@ -51,7 +51,7 @@ final class PropertyListFile: Sendable {
         /// The keys whose values other processes changed, as this process's reads and writes
         /// found, that ``PropertyListFile/announceExternalChanges()`` has not announced yet: a read
         /// that catches up before the file's watch calls it must not leave observers unaware.
-        /// Kept only while some key of the file is observed.
+        /// Only keys that have observers are kept.
         var unannounced: Set<String> = []
 
         /// The journal's records have outgrown the list (and the minimum size): compacting now
@@ -231,8 +231,11 @@ final class PropertyListFile: Sendable {
         if !trustsOpenFiles { contents.pathsLookedUp = now }
         let report = Self.refresh(
             &contents, url: url, journalURL: journalURL, lockURL: isLocked ? nil : lockURL, paths: paths, trustsOpenFiles: trustsOpenFiles)
-        // Nobody to tell: an observer added later reads the key as it is then.
-        if !contents.unannounced.isEmpty, !changes.hasObservedKeys { contents.unannounced = [] }
+        // Only keys observed now: an observer added later reads the key as it is then. (Rare: a
+        // read finds another process's change before the watch reports it.)
+        if !contents.unannounced.isEmpty {
+            contents.unannounced = contents.unannounced.filter { changes.hasObservers(forKey: $0) }
+        }
         return report
     }
 
