@@ -706,6 +706,30 @@ struct LintRuleTests {
             ]
         ),
         RuleCase(
+            rule: "keychain-move",
+            // Flagged: one account in two stores of one service. Not flagged: another account, and
+            // another service.
+            manifest: #"""
+                {
+                  "version": 1,
+                  "stores": {
+                    "old": { "kind": "keychain", "service": "app" },
+                    "shared": { "kind": "keychain", "service": "app", "accessGroup": "TEAM.shared" },
+                    "other": { "kind": "keychain", "service": "other" }
+                  },
+                  "keys": [
+                    { "name": "token", "type": "String?", "default": null, "secret": true, "store": "shared",
+                      "migrations": [{ "fromKey": "token", "fromStore": "old" }, { "fromKey": "token", "fromStore": "other" }] },
+                    { "name": "refresh", "type": "String?", "default": null, "secret": true, "store": "shared",
+                      "migrations": [{ "fromKey": "oldRefresh", "fromStore": "old" }] }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:10:57: error: key 'token' moves from keychain store 'old' to 'shared', which file one account ('token') under one service ('app'): both find the same item, so removing the source would remove the key's own; give the key another storage key, or its store another service"#
+            ]
+        ),
+        RuleCase(
             rule: "migration-transform",
             manifest: #"""
                 {

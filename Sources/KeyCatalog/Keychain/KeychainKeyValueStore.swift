@@ -67,6 +67,13 @@ public final class KeychainKeyValueStore: PersistentKeyValueStore, Sendable {
         self.keyValueChanges = state.changeCenter(accessGroup: accessGroup)
     }
 
+    /// Whether `other` files items under the same service on the same backend: an item of one
+    /// account may then be found through both (a store without an access group finds every
+    /// group's items).
+    func sharesItems(with other: KeychainKeyValueStore) -> Bool {
+        state === other.state
+    }
+
     #if canImport(Security)
     /// A store in the system keychain.
     ///

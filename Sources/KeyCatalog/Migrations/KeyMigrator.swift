@@ -76,6 +76,14 @@ public enum KeyMigrator {
             // In place, a value the key already reads is migrated: converting it again would
             // apply the transform twice, and "removing the source" would remove the key's value.
             if isInPlace && migration.isCurrent(stored) { continue }
+            if !isInPlace, source.fromKey == migration.storageKey, sharesKeychainItems(origin, target) {
+                record(
+                    &report, migration, source,
+                    .failed(
+                        "the source and the key are one account in two keychain stores of one service, whose items overlap (a store without an access group finds every group's): moving would remove the key's own item; the source is kept; give the key another account or service"
+                    ))
+                continue
+            }
 
             let migrated: PropertyListValue
             switch source.convert(stored) {
@@ -210,13 +218,24 @@ public enum KeyMigrator {
         record(&report, migration, source, .migrated)
     }
 
+    /// A store as migrations see it: without any ``AnyPersistentKeyValueStore`` wrapping and iCloud sync.
+    private static func unwrapped(_ store: any PersistentKeyValueStore) -> any PersistentKeyValueStore {
+        let base = (store as? AnyPersistentKeyValueStore)?.base ?? store
+        return (base as? SyncedKeyValueStore)?.local ?? base
+    }
+
+    /// Whether two stores are two keychain stores of one service on one backend (told apart by
+    /// access group or accessibility), whose items of one account overlap.
+    private static func sharesKeychainItems(_ first: any PersistentKeyValueStore, _ second: any PersistentKeyValueStore) -> Bool {
+        guard let first = unwrapped(first) as? KeychainKeyValueStore, let second = unwrapped(second) as? KeychainKeyValueStore else {
+            return false
+        }
+        return first.sharesItems(with: second)
+    }
+
     /// Whether two stores are the same one, seen through any ``AnyPersistentKeyValueStore`` wrapping
     /// and iCloud sync.
     private static func isSameStore(_ first: any PersistentKeyValueStore, _ second: any PersistentKeyValueStore) -> Bool {
-        func unwrapped(_ store: any PersistentKeyValueStore) -> any PersistentKeyValueStore {
-            let base = (store as? AnyPersistentKeyValueStore)?.base ?? store
-            return (base as? SyncedKeyValueStore)?.local ?? base
-        }
         let first = unwrapped(first)
         let second = unwrapped(second)
         if first === second { return true }

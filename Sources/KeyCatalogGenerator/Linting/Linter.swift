@@ -33,6 +33,7 @@ enum Linter {
         UbiquitousMigrationRule(),
         ICloudSyncRule(),
         SecretStoreRule(),
+        KeychainMoveRule(),
         MigrationTransformRule(),
         SelfMigrationRule(),
         SharedMigrationSourceRule(),

@@ -180,4 +180,36 @@ struct KeyMigrationStoreMoveTests {
         #expect(memory.storedValues.isEmpty, "the value is at its source only")
         #expect(keychainBackend.items.count == 1)
     }
+
+    /// Two keychain stores of one service (into an access group, to another accessibility, or
+    /// the same settings twice) find one account's item through both: the move wrote the key's
+    /// item, then removed the source with a query that matched it too, and the secret was gone
+    /// (found by a review). The move is refused and reported, and the secret stays.
+    @Test(
+        "a move between keychain stores of one service, of one account, is refused and keeps the secret",
+        arguments: [
+            ("TEAMID.com.example.shared" as String?, KeychainAccessibility.default), (nil, .whenUnlockedThisDeviceOnly), (nil, .default),
+        ])
+    func aMoveWithinOneKeychainServiceIsRefused(accessGroup: String?, accessibility: KeychainAccessibility) {
+        let backend = FakeKeychain()
+        let service = "com.example.app.\(UUID().uuidString)"
+        backend.put(.string("s3cret"), service: service, account: "token")
+        let old = KeychainKeyValueStore(service: service, backend: backend)
+        let new = KeychainKeyValueStore(service: service, accessGroup: accessGroup, accessibility: accessibility, backend: backend)
+        let key = PersistentKey<String?>("token", defaultValue: nil)
+        let migration = KeyMigration(
+            name: "token", key: key, store: "new",
+            sources: [KeyMigrationSource(fromKey: "token", store: "old", representationOf: key)])
+        let stores: [String: any PersistentKeyValueStore] = ["old": old, "new": new]
+        let failures = FailureRecorder()
+        let report = failures.record { KeyMigrator.run([migration], stores: { stores[$0] }) }
+        guard case .failed(let reason)? = report.entries.first?.outcome else {
+            Issue.record("not a failure: \(report)")
+            return
+        }
+        #expect(reason.contains("two keychain stores of one service"), "\(reason)")
+        #expect(failures.failures.count == 1)
+        #expect(backend.items.count == 1)
+        #expect(old.get(key) == "s3cret")
+    }
 }
