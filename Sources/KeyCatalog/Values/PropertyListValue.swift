@@ -27,6 +27,45 @@ public enum PropertyListValue: Sendable, Hashable {
     case array([PropertyListValue])
     /// A dictionary with string keys.
     case dictionary([String: PropertyListValue])
+
+    /// Whether two values are the same stored value: as their Swift values compare, except that
+    /// a NaN equals a NaN (a `Double`'s, or a `Date`'s seconds). A store keeps a NaN as it is, so
+    /// a NaN read back is the NaN written: a migration's check of what it wrote, and an observer's
+    /// "changed since last heard", must say so (with `Double`'s own `==`, a NaN never moved, and
+    /// every check of a watched NaN announced a change).
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        switch (lhs, rhs) {
+        case (.bool(let left), .bool(let right)): left == right
+        case (.int(let left), .int(let right)): left == right
+        case (.uint(let left), .uint(let right)): left == right
+        case (.double(let left), .double(let right)): left == right || (left.isNaN && right.isNaN)
+        case (.string(let left), .string(let right)): left == right
+        case (.data(let left), .data(let right)): left == right
+        case (.date(let left), .date(let right)):
+            left == right || (left.timeIntervalSinceReferenceDate.isNaN && right.timeIntervalSinceReferenceDate.isNaN)
+        case (.array(let left), .array(let right)): left == right
+        case (.dictionary(let left), .dictionary(let right)): left == right
+        default: false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .bool(let value): hasher.combine(0 as UInt8); hasher.combine(value)
+        case .int(let value): hasher.combine(1 as UInt8); hasher.combine(value)
+        case .uint(let value): hasher.combine(2 as UInt8); hasher.combine(value)
+        // Every NaN hashes as one, as they compare equal.
+        case .double(let value): hasher.combine(3 as UInt8); hasher.combine(value.isNaN ? .nan : value)
+        case .string(let value): hasher.combine(4 as UInt8); hasher.combine(value)
+        case .data(let value): hasher.combine(5 as UInt8); hasher.combine(value)
+        case .date(let value):
+            hasher.combine(6 as UInt8)
+            let seconds = value.timeIntervalSinceReferenceDate
+            hasher.combine(seconds.isNaN ? .nan : seconds)
+        case .array(let value): hasher.combine(7 as UInt8); hasher.combine(value)
+        case .dictionary(let value): hasher.combine(8 as UInt8); hasher.combine(value)
+        }
+    }
 }
 
 extension PropertyListValue {
