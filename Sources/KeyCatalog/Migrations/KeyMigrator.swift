@@ -40,7 +40,10 @@ public enum KeyMigrator {
             // (A conversion in place is a new write of the key's own value, and stays one.)
             let base = (target as? AnyPersistentKeyValueStore)?.base ?? target
             if let synced = base as? SyncedKeyValueStore, synced.keys.contains(migration.storageKey) {
-                if migrate(migration, into: target, movingInto: synced.local, stores: store, report: &report) {
+                let moving = { (value: PropertyListValue) in
+                    synced.engine.prepareMigratedValue(value, forKey: migration.storageKey, in: synced.local)
+                }
+                if migrate(migration, into: target, movingInto: synced.local, beforeMoving: moving, stores: store, report: &report) {
                     synced.engine.adoptMigratedValue(forKey: migration.storageKey, in: synced.local)
                 }
             } else {
@@ -51,13 +54,14 @@ public enum KeyMigrator {
     }
 
     /// Migrates into the key's store `keyStore`, writing values moved from other keys or stores
-    /// to `target` (`keyStore` itself, or the local store of a synced key); returns whether a
-    /// value was moved.
+    /// to `target` (`keyStore` itself, or the local store of a synced key), each after
+    /// `beforeMoving` was told of it; returns whether a value was moved.
     @discardableResult
     private static func migrate(
         _ migration: KeyMigration,
         into keyStore: any PersistentKeyValueStore,
         movingInto target: any PersistentKeyValueStore,
+        beforeMoving: (PropertyListValue) -> Void = { _ in },
         stores store: (String) -> (any PersistentKeyValueStore)?,
         report: inout KeyMigrationReport
     ) -> Bool {
@@ -123,6 +127,7 @@ public enum KeyMigrator {
                 continue
             }
 
+            beforeMoving(migrated)
             do {
                 try target.setPersistentValue(migrated, forKey: migration.storageKey)
             } catch {

@@ -380,6 +380,24 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
         save(id, &state, &effects)
     }
 
+    /// Notes `value`, which a migration is about to write to `store`'s synced `key` (in the local
+    /// store itself), as stored before the key synced (the oldest stamp), and saves that before
+    /// the write: a process killed after the write then finds the value stamped so at its next
+    /// launch, not taken for a local write made after the saved stamp, which would be pushed over
+    /// newer values (a removal) in iCloud. ``adoptMigratedValue(forKey:in:)`` follows the move.
+    func prepareMigratedValue(_ value: PropertyListValue, forKey key: String, in store: any PersistentKeyValueStore) {
+        let id = ObjectIdentifier(store.keyValueChanges)
+        var effects = Effects()
+        withState { state in
+            guard let replica = state.replicas[id], replica.keys.contains(key) else { return }
+            let oldest = UbiquitousSyncStamp(time: 0, device: replica.metadata.device)
+            state.replicas[id]?.metadata.entries[key] = UbiquitousSyncMetadata.Entry(
+                stamp: oldest, isPending: true, digest: UbiquitousSyncMetadata.digest(value))
+            save(id, &state, &effects)
+        }
+        effects.run()
+    }
+
     /// Takes the value a migration moved into `store`'s synced `key` (written to the local store
     /// itself) as a value stored before the key synced: the oldest stamp, so that any write made
     /// on any device wins over it, and it is pushed only where iCloud has none.

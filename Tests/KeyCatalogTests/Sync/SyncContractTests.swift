@@ -149,6 +149,55 @@ struct SyncContractTests {
         #expect(legacy.storedValues["OldTheme"] == nil && legacy.storedValues["OldSize"] == nil)
     }
 
+    /// The Migrations article's promise, with sync: a run killed at any point and run again ends
+    /// as an uninterrupted run would. Killed right after the migration wrote the key's local value,
+    /// the next launch took that value for a local write made after its saved stamp (a removal),
+    /// stamped it just after, and pushed it over the removal on every device (found by a review).
+    /// The engine now notes the value's oldest stamp, saved before the write: the migrator's order
+    /// is checked at its write; the killed run replays the steps before that point, then relaunches.
+    @Test("a migration into a synced key, killed right after its write, ends as an uninterrupted run would")
+    func aMigrationKilledAfterItsWriteEndsAsAnUninterruptedRun() throws {
+        let migration = KeyMigration(
+            name: "theme", key: K.theme, store: "local", sources: [KeyMigrationSource(fromKey: "OldTheme", store: "local", representationOf: K.theme)])
+        func run(killedAfterTheWrite: Bool) throws -> [String] {
+            let cloud = SimulatedCloud()
+            let clock = ManualClock()
+            let a = cloud.makeDevice("A", clock: clock.reading())
+            let local = WriteWatchingStore(InMemoryKeyValueStore(["OldTheme": .string("sepia")]))
+            var b: FleetDevice! = cloud.makeDevice("B", local: local, clock: clock.reading(), keys: ["Theme"])
+            cloud.deliverAll()
+            // The person sets Theme, then removes it: iCloud holds the removal.
+            for change in [{ b.store.set(K.theme, to: "dark") }, { b.store.remove(K.theme) }] {
+                clock.advance(by: 1000)
+                change()
+                cloud.deliverAll()
+            }
+            clock.advance(by: 1000)
+            guard killedAfterTheWrite else {
+                // What the engine has saved for the key as the migrator writes it: the oldest stamp.
+                var stampAtWrite: Int64?
+                local.willWrite = { key in if key == "Theme" { stampAtWrite = b.stamp("Theme")?.time } }
+                _ = KeyMigrator.run([migration]) { $0 == "local" ? b.store : nil }
+                #expect(stampAtWrite == 0)
+                cloud.deliverAll()
+                return [a.get(K.theme), b.get(K.theme), "\(local.persistentValue(forKey: "OldTheme").map { "\($0)" } ?? "gone")"]
+            }
+            // The migrator's steps up to its write, then the process dies (its engine goes with it);
+            // then the next launch.
+            b.engine.prepareMigratedValue(.string("sepia"), forKey: "Theme", in: local)
+            try local.setPersistentValue(.string("sepia"), forKey: "Theme")
+            let backend = b.backend
+            b = nil
+            let relaunched = cloud.relaunch("B", backend: backend, local: local, clock: clock.reading(), keys: ["Theme"])
+            _ = KeyMigrator.run([migration]) { $0 == "local" ? relaunched.store : nil }
+            cloud.deliverAll()
+            return [a.get(K.theme), relaunched.get(K.theme), "\(local.persistentValue(forKey: "OldTheme").map { "\($0)" } ?? "gone")"]
+        }
+        let uninterrupted = try run(killedAfterTheWrite: false)
+        #expect(uninterrupted == ["light", "light", "gone"], "the removal, newer, wins over the migrated value")
+        #expect(try run(killedAfterTheWrite: true) == uninterrupted)
+    }
+
     @Test("a move whose source's removal reported a failure, the source gone, is a move: oldest stamp, pushed where iCloud has none")
     func aMoveWhoseSourceRemovalReportedAFailureIsAMove() {
         let cloud = SimulatedCloud()
@@ -677,4 +726,26 @@ struct SyncContractTests {
         #expect(relaunched.stamp("Theme") == a.stamp("Theme"))
         #expect(relaunched.engine.isSyncing)
     }
+}
+
+/// An in-memory store that calls `willWrite` before each write.
+final class WriteWatchingStore: PersistentKeyValueStore, @unchecked Sendable {
+    private let base: InMemoryKeyValueStore
+    var willWrite: ((String) -> Void)?
+
+    init(_ base: InMemoryKeyValueStore) {
+        self.base = base
+    }
+
+    func persistentValue(forKey key: String) -> PropertyListValue? { base.persistentValue(forKey: key) }
+    func hasPersistentValue(forKey key: String) -> Bool { base.hasPersistentValue(forKey: key) }
+    func setPersistentValue(_ value: PropertyListValue, forKey key: String) throws {
+        willWrite?(key)
+        base.setPersistentValue(value, forKey: key)
+    }
+    func removePersistentValue(forKey key: String) throws { base.removePersistentValue(forKey: key) }
+    func registerPersistentValues(_ values: [String: PropertyListValue]) { base.registerPersistentValues(values) }
+    func flushPersistentValues() throws {}
+    var keyValueChanges: KeyValueChangeCenter { base.keyValueChanges }
+    var persistentStoreDescription: String { "in memory, writes watched" }
 }
