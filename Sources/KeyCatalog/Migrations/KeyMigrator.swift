@@ -1,3 +1,5 @@
+import Foundation
+
 /// Runs migrations: moves values from old keys, types and stores to their keys, never losing one.
 ///
 /// For each key, if it holds no value, the first source holding a value that converts is
@@ -75,7 +77,7 @@ public enum KeyMigrator {
                 let stored = origin.persistentValue(forKey: source.fromKey)
             else { continue }
             let isInPlace =
-                source.fromKey == migration.storageKey
+                isSameKey(source.fromKey, migration.storageKey, in: origin)
                 && (source.store == migration.store || isSameStore(origin, keyStore))
             // In place, a value the key already reads is migrated: converting it again would
             // apply the transform twice, and "removing the source" would remove the key's value.
@@ -227,6 +229,16 @@ public enum KeyMigrator {
     private static func unwrapped(_ store: any PersistentKeyValueStore) -> any PersistentKeyValueStore {
         let base = (store as? AnyPersistentKeyValueStore)?.base ?? store
         return (base as? SyncedKeyValueStore)?.local ?? base
+    }
+
+    /// Whether `first` and `second` name one key of `store`: names equal as `String`s are one key
+    /// in a Swift dictionary (file and in-memory stores), but UserDefaults, the keychain and iCloud
+    /// keep keys by their exact characters, where a composed and a decomposed accent are two.
+    private static func isSameKey(_ first: String, _ second: String, in store: any PersistentKeyValueStore) -> Bool {
+        guard first == second else { return false }
+        let store = unwrapped(store)
+        let keepsExactCharacters = store is UserDefaults || store is KeychainKeyValueStore || store is UbiquitousKeyValueStore
+        return !keepsExactCharacters || _ExactKey(first) == _ExactKey(second)
     }
 
     /// Whether two stores are two keychain stores of one service on one backend (told apart by

@@ -101,3 +101,53 @@ struct KeyMigrationInPlaceTests {
         #expect(stores.contents(kind) == ["count": .string("many")])
     }
 }
+
+/// Old and new names equal as `String`s but not in their characters (a decomposed and a composed
+/// accent): two keys in UserDefaults, one in a file store. In a suite, the migration was taken for
+/// a change in place (found by a review): a rename did nothing, and a type change left the value
+/// under both names. It now moves, as between any two names.
+@Suite("Migrations: names equal as Strings, not in their characters")
+struct KeyMigrationEquivalentNameTests {
+    static let (old, new) = ("Cafe\u{301}", "Caf\u{E9}")
+
+    @Test func aRenameInASuiteMoves() throws {
+        let stores = MigrationStores()
+        try stores.set(.int(7), Self.old, in: .userDefaults)
+        #expect(!stores.suite.defaults.hasPersistentValue(forKey: Self.new), "the suite holds them apart")
+        let key = PersistentKey<Int>(Self.new, defaultValue: 0)
+        let migration = KeyMigration(
+            name: "cafe", key: key, store: "userDefaults",
+            sources: [KeyMigrationSource(fromKey: Self.old, store: "userDefaults", representationOf: key)])
+        let report = FailureRecorder().record { KeyMigrator.run([migration], stores: stores.lookup) }
+        #expect(report.migrated.count == 1, "\(report)")
+        #expect(stores.suite.defaults.get(key) == 7)
+        #expect(!stores.suite.defaults.hasPersistentValue(forKey: Self.old))
+    }
+
+    @Test func aTypeChangeInASuiteMovesAndRemovesTheOldName() throws {
+        let stores = MigrationStores()
+        try stores.set(.string("7"), Self.old, in: .userDefaults)
+        let key = PersistentKey<Int>(Self.new, defaultValue: 0)
+        let migration = KeyMigration(
+            name: "cafe", key: key, store: "userDefaults",
+            sources: [KeyMigrationSource(fromKey: Self.old, store: "userDefaults", representation: String.persistentKeyValueRepresentation) { Int($0) }])
+        let report = FailureRecorder().record { KeyMigrator.run([migration], stores: stores.lookup) }
+        #expect(report.migrated.count == 1, "\(report)")
+        #expect(stores.suite.defaults.get(key) == 7)
+        #expect(!stores.suite.defaults.hasPersistentValue(forKey: Self.old), "the value is in one place")
+    }
+
+    /// In a file store both names are one key: the change is made in place.
+    @Test func aTypeChangeInAFileStoreIsInPlace() throws {
+        let stores = MigrationStores()
+        try stores.set(.string("7"), Self.old, in: .file)
+        let key = PersistentKey<Int>(Self.new, defaultValue: 0)
+        let migration = KeyMigration(
+            name: "cafe", key: key, store: "file",
+            sources: [KeyMigrationSource(fromKey: Self.old, store: "file", representation: String.persistentKeyValueRepresentation) { Int($0) }])
+        let report = FailureRecorder().record { KeyMigrator.run([migration], stores: stores.lookup) }
+        #expect(report.migrated.count == 1, "\(report)")
+        #expect(stores.file.get(key) == 7)
+        #expect(stores.contents(.file).count == 1, "one key: \(stores.contents(.file))")
+    }
+}

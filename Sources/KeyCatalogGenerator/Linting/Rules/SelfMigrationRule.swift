@@ -14,7 +14,10 @@ struct SelfMigrationRule: LintRule {
         for key in context.keys {
             guard let template = key.validStorageKey else { continue }
             for migration in key.value["migrations"]?.elements ?? [] {
-                guard let value = migration["fromKey"], value.string == template.text,
+                // By exact characters: a composed and a decomposed accent are two keys in
+                // UserDefaults and the keychain (and one in a file store, where such a "migration"
+                // finds its value in place and does nothing).
+                guard let value = migration["fromKey"], let fromKey = value.string, fromKey.utf8.elementsEqual(template.text.utf8),
                     (migration["fromStore"]?.string ?? key.store) == key.store,
                     migration["fromType"] == nil, migration["fromRepresentation"] == nil
                 else { continue }
