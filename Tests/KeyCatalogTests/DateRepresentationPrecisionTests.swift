@@ -45,6 +45,35 @@ import Testing
         }
     }
 
+    /// A date stored natively (`.date`) whose seconds are NaN or infinite is refused by every
+    /// store, alone or nested, and reported: no property list reads one back as written, and
+    /// Foundation on Linux traps describing one.
+    @Test func nativeDatesThatAreNotFiniteAreRefused() throws {
+        struct NativeDate: PersistentKeyValueRepresentation {
+            func persistentValue(for value: Date) throws -> PropertyListValue? { .date(value) }
+            func value(from persistentValue: PropertyListValue) throws -> Date {
+                guard case .date(let date) = persistentValue else { throw PersistentKeyValueDecodingError(expectedType: "Date", found: "another value") }
+                return date
+            }
+        }
+        for seconds in [Double.nan, .infinity, -.infinity] {
+            let date = Date(timeIntervalSinceReferenceDate: seconds)
+            #expect(throws: PropertyListValue.IncompatibilityError.self) { try PropertyListValue.date(date).validateForPropertyList() }
+            let nested = #expect(throws: PropertyListValue.IncompatibilityError.self) {
+                try PropertyListValue.dictionary(["at": .array([.date(date)])]).validateForPropertyList()
+            }
+            #expect(nested?.path == "[\"at\"][0]")
+            let store = InMemoryKeyValueStore()
+            let key = PersistentKey<Date>("When", defaultValue: Date(timeIntervalSinceReferenceDate: 0), representation: NativeDate())
+            let recorder = FailureRecorder()
+            recorder.record { store.set(key, to: date) }
+            #expect(recorder.failures.count == 1)
+            #expect(recorder.failures.first?.message.contains("not finite") == true)
+            #expect(store.storedValues.isEmpty)
+        }
+        #expect(throws: Never.self) { try PropertyListValue.date(.distantFuture).validateForPropertyList() }
+    }
+
     @Test func timeIntervalsReadBackExactly() throws {
         let representation = TimeIntervalDatePersistentKeyValueRepresentation()
         for base in Self.bases {

@@ -89,7 +89,9 @@ extension PropertyListValue {
     /// characters (XML 1.0 forbids them): Foundation on Linux writes them anyway, but other
     /// readers of the file may reject it whole. So they are refused everywhere, in memory too.
     /// So are arrays and dictionaries nested more than ``maximumNesting`` deep: Foundation writes
-    /// them, then cannot read the file back (every value in it lost at the next launch).
+    /// them, then cannot read the file back (every value in it lost at the next launch). And dates
+    /// whose seconds are not finite: no property list reads one back as written (XML loses the
+    /// file), and Foundation on Linux traps describing one.
     ///
     /// - Throws: ``PropertyListValue/IncompatibilityError`` naming the offending path.
     @inlinable
@@ -97,7 +99,9 @@ extension PropertyListValue {
         switch self {
         // Inline, so that a write of a number, or of a short string with nothing to refuse,
         // decides this without a call.
-        case .bool, .int, .uint, .double, .data, .date: return
+        case .bool, .int, .uint, .double, .data: return
+        case .date(let date):
+            if !date.timeIntervalSinceReferenceDate.isFinite { try validateContents() }
         case .string(let string):
             guard !Self.isSmallAndClear(string) else { return }
             try validateContents()
@@ -134,7 +138,9 @@ extension PropertyListValue {
                 return false
             }
             return true
-        case .bool, .int, .uint, .double, .data, .date:
+        case .date(let date):
+            return date.timeIntervalSinceReferenceDate.isFinite
+        case .bool, .int, .uint, .double, .data:
             return true
         }
     }
@@ -145,7 +151,8 @@ extension PropertyListValue {
     private func isValidElement(nesting: Int) -> Bool {
         switch self {
         case .string(let string): !Self.mayHoldControlOrSpecialScalar(string) || Self.forbiddenScalar(in: string) == nil
-        case .bool, .int, .uint, .double, .data, .date: true
+        case .bool, .int, .uint, .double, .data: true
+        case .date(let date): date.timeIntervalSinceReferenceDate.isFinite
         case .array, .dictionary: isValidForPropertyList(nesting: nesting)
         }
     }
@@ -175,10 +182,15 @@ extension PropertyListValue {
                 }
                 try member.validate(path: "\(path)[\"\(key)\"]", nesting: nesting + 1)
             }
-        case .bool, .int, .uint, .double, .data, .date:
+        case .date(let date):
+            if !date.timeIntervalSinceReferenceDate.isFinite { throw IncompatibilityError(path: path, reason: Self.nonFiniteDate) }
+        case .bool, .int, .uint, .double, .data:
             break
         }
     }
+
+    /// Why a date whose seconds are NaN or infinite is refused.
+    private static let nonFiniteDate = "date is not finite (its seconds are NaN or infinite)"
 
     private static func checkNesting(_ nesting: Int, at path: String) throws(IncompatibilityError) {
         guard nesting > maximumNesting else { return }
