@@ -56,6 +56,15 @@ struct SwiftRendererTests {
             ("1e-45", true, "Swift.Float(bitPattern: 0x00000001)"),
             ("-1e-45", true, "Swift.Float(bitPattern: 0x80000001)"),
             ("4.9e-324", false, "Swift.Double(bitPattern: 0x0000000000000001)"),
+            // Just below the smallest normal value, rounding up to it: a literal would warn.
+            ("1.1754943e-38", true, "Swift.Float(bitPattern: 0x00800000)"),
+            ("2.2250738585072012e-308", false, "Swift.Double(bitPattern: 0x0010000000000000)"),
+            // A negative zero (the integer literal -0 is +0), and literals that round to zero.
+            ("-0", false, "-0.0"),
+            ("-0", true, "-0.0"),
+            ("-0.0", false, "-0.0"),
+            ("1e-46", true, "0.0"),
+            ("0", false, "0"),
             ("18446744073709551615", false, "1.8446744073709552e+19"),
             ("16777217", true, "16777216.0"),
             ("16777216", true, "16777216"),

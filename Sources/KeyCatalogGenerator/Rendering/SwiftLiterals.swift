@@ -52,10 +52,13 @@ enum SwiftLiterals {
     }
 
     /// A `Float` or `Double` the compiler converts exactly and silently: the manifest's text
-    /// when it does; `Float(bitPattern: 0x00000001)` for a subnormal value, which as a literal
-    /// (decimal, and hexadecimal too) makes the compiler warn "underflows and loses precision";
-    /// and the shortest decimal that reads back the same value (`1.8446744073709552e+19`) for an
-    /// integer literal the type cannot hold exactly, which would warn "not exactly representable".
+    /// when it does; `Float(bitPattern: 0x00000001)` for a subnormal value, and for the smallest
+    /// normal one, which a literal just below it reaches by rounding up, as a literal (decimal,
+    /// and hexadecimal too) makes the compiler warn "underflows and loses precision"; `-0.0` for
+    /// a negative zero (the integer literal `-0` is a positive zero), and `0.0` for a literal that
+    /// rounds to zero; and the shortest decimal that reads back the same value
+    /// (`1.8446744073709552e+19`) for an integer literal the type cannot hold exactly, which would
+    /// warn "not exactly representable".
     static func floatingLiteral(_ text: String, isFloat: Bool) -> String {
         let isInteger = !text.contains { $0 == "." || $0 == "e" || $0 == "E" }
         func exactly<F: BinaryFloatingPoint>(_: F.Type) -> Bool {
@@ -63,13 +66,24 @@ enum SwiftLiterals {
             if let integer = UInt64(text) { return F(exactly: integer) != nil }
             return false
         }
+        func zero<F: BinaryFloatingPoint>(_ value: F) -> String? {
+            guard value.isZero else { return nil }
+            if value.sign == .minus { return "-0.0" }
+            return isInteger ? text : "0.0"
+        }
         if isFloat {
             guard let value = Float(text) else { return text }
-            if value.isSubnormal { return "Swift.Float(bitPattern: 0x" + hex(UInt64(value.bitPattern), digits: 8) + ")" }
+            if value.isSubnormal || value.magnitude == .leastNormalMagnitude {
+                return "Swift.Float(bitPattern: 0x" + hex(UInt64(value.bitPattern), digits: 8) + ")"
+            }
+            if let zero = zero(value) { return zero }
             return isInteger && !exactly(Float.self) ? "\(value)" : text
         }
         guard let value = Double(text) else { return text }
-        if value.isSubnormal { return "Swift.Double(bitPattern: 0x" + hex(value.bitPattern, digits: 16) + ")" }
+        if value.isSubnormal || value.magnitude == .leastNormalMagnitude {
+            return "Swift.Double(bitPattern: 0x" + hex(value.bitPattern, digits: 16) + ")"
+        }
+        if let zero = zero(value) { return zero }
         return isInteger && !exactly(Double.self) ? "\(value)" : text
     }
 
