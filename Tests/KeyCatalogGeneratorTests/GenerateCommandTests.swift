@@ -84,6 +84,46 @@ struct GenerateCommandTests {
         #expect(workspace.read("Keys.swift") != nil)
     }
 
+    /// What is at the output path stays what it is (found by a review: each was replaced by a
+    /// plain file, the symbolic link's target left stale).
+    @Test("through a symbolic link, the file it points to is written and the link kept")
+    func symbolicLink() throws {
+        let workspace = Workspace()
+        try workspace.write(Self.manifest, to: "keys.json")
+        try workspace.write("// old\n", to: "Real.swift")
+        try FileManager.default.createSymbolicLink(atPath: workspace.path("Link.swift"), withDestinationPath: "Real.swift")
+        let result = KeyCatalogCommand.run(["generate", workspace.path("keys.json"), "--output", workspace.path("Link.swift")])
+        #expect(result == CommandResult(exitCode: 0))
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: workspace.path("Link.swift")) == "Real.swift")
+        #expect(workspace.read("Real.swift")?.contains("launchCount") == true)
+    }
+
+    @Test("rewriting a file keeps its permissions")
+    func permissions() throws {
+        let workspace = Workspace()
+        try workspace.write(Self.manifest, to: "keys.json")
+        try workspace.write("// old\n", to: "Keys.swift")
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: workspace.path("Keys.swift"))
+        #expect(KeyCatalogCommand.run(["generate", workspace.path("keys.json"), "--output", workspace.path("Keys.swift")]).exitCode == 0)
+        #expect(workspace.read("Keys.swift")?.contains("launchCount") == true)
+        let permissions = try FileManager.default.attributesOfItem(atPath: workspace.path("Keys.swift"))[.posixPermissions] as? Int
+        #expect(permissions == 0o640)
+    }
+
+    @Test("a folder, or a path ending in '/', is refused with a clear error")
+    func folders() throws {
+        let workspace = Workspace()
+        try workspace.write(Self.manifest, to: "keys.json")
+        try FileManager.default.createDirectory(atPath: workspace.path("Out"), withIntermediateDirectories: false)
+        let folder = KeyCatalogCommand.run(["generate", workspace.path("keys.json"), "--output", workspace.path("Out")])
+        #expect(folder.exitCode == 1)
+        #expect(folder.standardError == "error: cannot write '\(workspace.path("Out"))': it is a folder; give the path of a .swift file\n")
+        let slash = KeyCatalogCommand.run(["generate", workspace.path("keys.json"), "--output", workspace.path("New") + "/"])
+        #expect(slash.exitCode == 1)
+        #expect(slash.standardError == "error: cannot write '\(workspace.path("New"))/': it names a folder; give the path of a .swift file\n")
+        #expect(!FileManager.default.fileExists(atPath: workspace.path("New")))
+    }
+
     @Test("a missing manifest is an error at file:1:1")
     func missingManifest() {
         let workspace = Workspace()

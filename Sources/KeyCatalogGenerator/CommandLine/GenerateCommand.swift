@@ -71,6 +71,8 @@ enum GenerateCommand {
         let source = SwiftRenderer(catalog: catalog, manifestPath: file).renderUTF8()
         do {
             try OutputFile.writeIfChanged(Data(source), to: output)
+        } catch let error as OutputFile.PathError {
+            return CommandResult(exitCode: CommandResult.failure, standardError: findings + "error: \(error)\n")
         } catch {
             return CommandResult(
                 exitCode: CommandResult.failure,
