@@ -98,6 +98,25 @@ struct GenerateCommandTests {
         #expect(workspace.read("Real.swift")?.contains("launchCount") == true)
     }
 
+    @Test("a pipe is written to, not replaced")
+    func pipe() throws {
+        let workspace = Workspace()
+        try workspace.write(Self.manifest, to: "keys.json")
+        let fifo = workspace.path("Keys.fifo")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let received = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var text = ""
+        Thread {
+            let handle = FileHandle(forReadingAtPath: fifo)
+            text = String(decoding: (try? handle?.readToEnd()) ?? Data(), as: UTF8.self)
+            received.signal()
+        }.start()
+        #expect(KeyCatalogCommand.run(["generate", workspace.path("keys.json"), "--output", fifo]).exitCode == 0)
+        #expect(received.wait(timeout: .now() + 30) == .success)
+        #expect(text.contains("launchCount"))
+        #expect(try FileManager.default.attributesOfItem(atPath: fifo)[.type] as? FileAttributeType != .typeRegular)
+    }
+
     @Test("rewriting a file keeps its permissions")
     func permissions() throws {
         let workspace = Workspace()
