@@ -20,6 +20,17 @@ struct PositionAndFileTests {
         #expect(lint(json) == ["keys.json:4:43: error: unknown type 'Integer' for key 'a'; did you mean 'Int'?"])
     }
 
+    /// Stray continuation bytes took no column (found by a review): four invalid bytes were
+    /// reported at one position, and everything after them too far left.
+    @Test("a byte that is no part of a character is one column")
+    func strayBytes() {
+        let json = Array("{ \"version\": 1, \"keys\": [{ \"doc\": \"".utf8) + [0x80, 0x80, 0xE9, 0x41]
+            + Array("\", \"name\": \"a\", \"type\": \"Integer\", \"default\": 1 }] }".utf8)
+        let diagnostics = ManifestLoader.load(contents: json, path: "keys.json").diagnostics.map(\.description)
+        #expect(diagnostics.map { $0.split(separator: ":").prefix(3).joined(separator: ":") }
+            == ["keys.json:1:36", "keys.json:1:37", "keys.json:1:38", "keys.json:1:64"], "\(diagnostics)")
+    }
+
     @Test(
         "a UTF-32 file is called UTF-32",
         arguments: [

@@ -1,7 +1,8 @@
 /// A position in a manifest: the file as it was named, a 1-based line and a 1-based column.
 ///
-/// Columns count UTF-8 bytes, as the Swift compiler does, so `keys.json:12:5` points at the
-/// fifth byte of line 12.
+/// Columns count Unicode scalars, as editors count characters (`é` is one column, not two): so
+/// `keys.json:12:5` points at the fifth character of line 12. A byte that is not part of any
+/// character counts as one, as an editor shows it as one replacement character.
 ///
 /// ```swift
 /// let location = SourceLocation(file: "keys.json", line: 12, column: 5)
@@ -12,7 +13,7 @@ public struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConver
     public var file: String
     /// The line, starting at 1.
     public var line: Int
-    /// The column in UTF-8 bytes, starting at 1.
+    /// The column in Unicode scalars, starting at 1.
     public var column: Int
 
     /// Creates a location.

@@ -518,27 +518,39 @@ struct JSONParser {
         var lineStart = -1
         var index = 0
         var column = 1
+        /// The continuation bytes the last lead byte before `index` still expects.
+        var pending = 0
     }
 
     private let columnCache = ColumnCache()
 
     /// The 1-based column of `index` in Unicode scalars (UTF-8 lead bytes), as editors show
-    /// characters: `é` is one column, not two.
+    /// characters: `é` is one column, not two. A byte that is not part of a character (a stray
+    /// continuation byte) is one column, as an editor shows it as one replacement character.
     private func column(at index: Int) -> Int {
         var from = lineStart
         var column = 1
+        var pending = 0
         if columnCache.lineStart == lineStart, columnCache.index <= index {
             from = columnCache.index
             column = columnCache.column
+            pending = columnCache.pending
         }
         var position = from
         while position < index {
-            if bytes[position] & 0xC0 != 0x80 { column += 1 }
+            let byte = bytes[position]
+            if byte & 0xC0 == 0x80, pending > 0 {
+                pending -= 1
+            } else {
+                column += 1
+                pending = byte >= 0xF0 ? 3 : byte >= 0xE0 ? 2 : byte >= 0xC0 ? 1 : 0
+            }
             position += 1
         }
         columnCache.lineStart = lineStart
         columnCache.index = index
         columnCache.column = column
+        columnCache.pending = pending
         return column
     }
 
