@@ -20,15 +20,26 @@ struct PositionAndFileTests {
         #expect(lint(json) == ["keys.json:4:43: error: unknown type 'Integer' for key 'a'; did you mean 'Int'?"])
     }
 
+    /// A number of a million digits was quoted whole (found by a review): a message of 1 MB.
+    @Test("a huge number is cut short in a message", arguments: ["Int", "Double"])
+    func hugeNumbers(type: String) {
+        let number = type == "Int" ? "1" + String(repeating: "0", count: 100_000) : "1e" + String(repeating: "9", count: 100_000)
+        let messages = lint("{ \"version\": 1, \"keys\": [{ \"name\": \"a\", \"type\": \"\(type)\", \"default\": \(number) }] }")
+        #expect(messages.count == 1)
+        #expect(messages.allSatisfy { $0.count < 300 && $0.contains("…") }, "\(messages.map(\.count))")
+    }
+
     /// Stray continuation bytes took no column (found by a review): four invalid bytes were
     /// reported at one position, and everything after them too far left.
     @Test("a byte that is no part of a character is one column")
     func strayBytes() {
-        let json = Array("{ \"version\": 1, \"keys\": [{ \"doc\": \"".utf8) + [0x80, 0x80, 0xE9, 0x41]
+        let json =
+            Array("{ \"version\": 1, \"keys\": [{ \"doc\": \"".utf8) + [0x80, 0x80, 0xE9, 0x41]
             + Array("\", \"name\": \"a\", \"type\": \"Integer\", \"default\": 1 }] }".utf8)
         let diagnostics = ManifestLoader.load(contents: json, path: "keys.json").diagnostics.map(\.description)
-        #expect(diagnostics.map { $0.split(separator: ":").prefix(3).joined(separator: ":") }
-            == ["keys.json:1:36", "keys.json:1:37", "keys.json:1:38", "keys.json:1:64"], "\(diagnostics)")
+        #expect(
+            diagnostics.map { $0.split(separator: ":").prefix(3).joined(separator: ":") }
+                == ["keys.json:1:36", "keys.json:1:37", "keys.json:1:38", "keys.json:1:64"], "\(diagnostics)")
     }
 
     @Test(

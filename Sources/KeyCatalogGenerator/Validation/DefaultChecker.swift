@@ -69,24 +69,24 @@ struct DefaultChecker {
         case .int, .int8, .int16, .int32, .int64, .uint, .uint8, .uint16, .uint32, .uint64:
             guard let text = value.number else { return mismatch("an integer", example: "0") }
             guard !text.contains(where: { $0 == "." || $0 == "e" || $0 == "E" }) else {
-                return fail("\(subject(path)) is \(text), expected an integer for type '\(type)'; write it without a fraction or exponent, or use 'Double'")
+                return fail("\(subject(path)) is \(text.truncatedForMessage), expected an integer for type '\(type)'; write it without a fraction or exponent, or use 'Double'")
             }
             guard let range = Self.integerRange(type), Self.integer(text, fitsIn: range) else {
                 let range = Self.integerRange(type)!
-                return fail("\(subject(path)) is \(text), out of range for type '\(type)' (\(range.min)...\(range.max)); use a value in range or a wider type")
+                return fail("\(subject(path)) is \(text.truncatedForMessage), out of range for type '\(type)' (\(range.min)...\(range.max)); use a value in range or a wider type")
             }
             return .integer(text)
         case .double, .float:
             guard let text = value.number else { return mismatch("a number", example: "0.5") }
             let parsed = type == .float ? Float(text).map(Double.init) : Double(text)
             guard let parsed, parsed.isFinite else {
-                return fail("\(subject(path)) is \(text), too large for type '\(type)'; use a smaller number")
+                return fail("\(subject(path)) is \(text.truncatedForMessage), too large for type '\(type)'; use a smaller number")
             }
             // A nonzero literal too small for the type would silently read as 0.
             let mantissa = text.prefix { $0 != "e" && $0 != "E" }
             guard parsed != 0 || !mantissa.contains(where: { ("1"..."9").contains($0) }) else {
                 let wider = type == .float ? ", a larger number or 'Double'" : " or a larger number"
-                return fail("\(subject(path)) is \(text), too small for type '\(type)', which would store 0; use 0\(wider)")
+                return fail("\(subject(path)) is \(text.truncatedForMessage), too small for type '\(type)', which would store 0; use 0\(wider)")
             }
             return .floating(text)
         case .string:
