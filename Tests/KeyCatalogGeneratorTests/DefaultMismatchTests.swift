@@ -42,6 +42,8 @@ struct DefaultMismatchTests {
             ("URL", "\"https://example.com/a b\"", [#"keys.json:5:46: error: default 'https://example.com/a b' for key 'k' holds ' ' (U+0020), which a URL must percent-encode; write it as %20"#]),
             ("URL", "\"https://example.com/%zz\"", [#"keys.json:5:46: error: default 'https://example.com/%zz' for key 'k' has a '%' not followed by two hexadecimal digits; write a '%' itself as %25"#]),
             ("URL", "\"https://example.com/\\u00e9\"", [#"keys.json:5:46: error: default 'https://example.com/é' for key 'k' holds 'é' (U+00E9), which a URL must percent-encode; write it as %C3%A9"#]),
+            ("URL", "\"https://example.com/search?filter[name]=x\"", [#"keys.json:5:46: error: default 'https://example.com/search?filter[name]=x' for key 'k' holds '[' outside the host (only an IP address there takes brackets); write it as %5B"#]),
+            ("URL", "\"https://example.com/#a#b\"", [#"keys.json:5:46: error: default 'https://example.com/#a#b' for key 'k' has a second '#' (the first starts the fragment); write it as %23"#]),
             ("UUID", "\"1234\"", [#"keys.json:5:47: error: default '1234' for key 'k' is not a UUID; write it like "E621E1F8-C36C-495A-93FC-0C247A3E6E5F""#]),
             ("[Int]", "[1, \"two\", 3]", [#"keys.json:5:52: error: default[1] for key 'k' is the string 'two', expected an integer for type 'Int'; write it like 0"#]),
             ("[String: Bool]", "{ \"a\": true, \"b\": 1 }", [#"keys.json:5:75: error: default["b"] for key 'k' is the number 1, expected true or false for type 'Bool'; write it like false"#]),
@@ -89,5 +91,12 @@ struct DefaultMismatchTests {
         ])
     func badDates(text: String) {
         #expect(ISO8601Date.secondsSince1970(text) == nil)
+    }
+
+    @Test(
+        "URLs every Foundation reads pass, brackets in an IP host and one fragment included",
+        arguments: ["http://[::1]:8080/a?b=c#d", "https://user@[2001:db8::1]/", "mailto:a@example.com", "urn:isbn:0451450523", "https://example.com/%5Bx%5D#top"])
+    func goodURLs(text: String) {
+        #expect(DefaultChecker.urlProblem(text) == nil)
     }
 }

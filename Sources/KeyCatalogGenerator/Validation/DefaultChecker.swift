@@ -194,13 +194,29 @@ struct DefaultChecker {
         return value <= maximum
     }
 
-    /// Why `text` is no URL every Foundation reads (RFC 3986: a character outside its set, or a
-    /// `%` not followed by two hexadecimal digits); `nil` when it is one.
+    /// Why `text` is no URL every Foundation reads (RFC 3986: a character outside its set, a `%`
+    /// not followed by two hexadecimal digits, a second `#`, or a `[` or `]` outside the host,
+    /// where only an IP address takes them); `nil` when it is one.
     static func urlProblem(_ text: String) -> String? {
         let bytes = Array(text.utf8)
+        // The host: from the "//" after the scheme to the path, query or fragment that follows.
+        let authority: Range<Int>? = {
+            guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), bytes[(colon + 1)...].starts(with: Array("//".utf8)) else { return nil }
+            let start = colon + 3
+            let end = bytes[start...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.count
+            return start..<end
+        }()
+        var fragment = false
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
+            if byte == UInt8(ascii: "#") {
+                guard !fragment else { return "has a second '#' (the first starts the fragment); write it as %23" }
+                fragment = true
+            }
+            if byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]"), authority?.contains(index) != true {
+                return "holds '\(Character(UnicodeScalar(byte)))' outside the host (only an IP address there takes brackets); write it as \(byte == UInt8(ascii: "[") ? "%5B" : "%5D")"
+            }
             if byte == UInt8(ascii: "%") {
                 guard index + 2 < bytes.count, isHexDigit(bytes[index + 1]), isHexDigit(bytes[index + 2]) else {
                     return "has a '%' not followed by two hexadecimal digits; write a '%' itself as %25"
