@@ -59,6 +59,16 @@ struct CommandTests {
         }
     }
 
+    /// After "--", "--help" is a file's name, not a request for help (found by a review): here a
+    /// file that does not exist (no file of that name is made: that would take changing the
+    /// process's folder).
+    @Test func aFileNamedLikeAnOptionAfterTheEndOfOptions() {
+        let result = KeyCatalogCommand.run(["lint", "--", "--help"])
+        #expect(result.exitCode == 1)
+        #expect(result.standardError.hasPrefix("--help:1:1: error: no such file"), "\(result)")
+        #expect(!result.standardOutput.contains("USAGE"))
+    }
+
     @Test(
         "usage errors exit 64 and explain",
         arguments: [

@@ -12,7 +12,7 @@ enum GenerateCommand {
           <file>               The manifest.
 
         OPTIONS:
-          --output <path>      The Swift file to write; left untouched when its contents
+          -o, --output <path>  The Swift file to write; left untouched when its contents
                                would not change.
           -h, --help           Show this help.
 
@@ -30,14 +30,19 @@ enum GenerateCommand {
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
-            if argument == "--output" || argument == "-o" {
+            if argument == "--output" || argument == "-o" || argument.hasPrefix("--output=") {
+                guard output == nil else {
+                    return KeyCatalogCommand.usageError("'--output' is given twice; give the Swift file to write once", help: help)
+                }
+                if argument.hasPrefix("--output=") {
+                    output = String(argument.dropFirst("--output=".count))
+                    continue
+                }
                 guard index < arguments.count else {
                     return KeyCatalogCommand.usageError("missing value for '--output'; give the Swift file to write, as in '--output Keys.swift'", help: help)
                 }
                 output = arguments[index]
                 index += 1
-            } else if argument.hasPrefix("--output=") {
-                output = String(argument.dropFirst("--output=".count))
             } else if argument == "--" {
                 files += arguments[index...]
                 break

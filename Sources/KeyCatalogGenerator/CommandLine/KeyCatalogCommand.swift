@@ -79,7 +79,9 @@ public enum KeyCatalogCommand {
                 return unknownSubcommand(first)
             }
             let rest = Array(arguments.dropFirst())
-            if rest.contains("--help") || rest.contains("-h") {
+            // Not after "--", which ends the options: a file may be named "--help".
+            let options = rest.prefix { $0 != "--" }
+            if options.contains("--help") || options.contains("-h") {
                 return CommandResult(exitCode: CommandResult.success, standardOutput: subcommand.help)
             }
             return subcommand.run(rest)
