@@ -160,7 +160,7 @@ struct GenerateCommandTests {
             (["generate", "keys.json", "--output"], "error: missing value for '--output'; give the Swift file to write, as in '--output Keys.swift'"),
             (["generate", "a.json", "b.json", "--output", "K.swift"], "error: give exactly one manifest, not 2"),
             (["generate", "keys.json", "--ouput", "K.swift"], "error: unknown option '--ouput' for 'keycatalog generate'; did you mean '--output'?"),
-            (["generate", "keys.json", "-o", "A.swift", "--output=B.swift"], "error: '--output' is given twice; give the Swift file to write once"),
+            (["generate", "missing.json", "-o", "A.swift", "--output=B.swift"], "error: '--output' is given twice; give the Swift file to write once"),
         ]
     )
     func usage(_ arguments: [String], _ message: String) {
