@@ -381,3 +381,47 @@ struct _UncheckedStore: @unchecked Sendable {
     let base: any PersistentKeyValueStore
     init(_ base: any PersistentKeyValueStore) { self.base = base }
 }
+
+/// Once an observation's `cancel()` returned, its handler is not called, also by a delivery that
+/// had taken the key's handlers before (found by a review: cancelled by an earlier handler of the
+/// same change, or on another thread during a delivery, it was still called once; code that
+/// cancels in `deinit` and captures `unowned self` would crash).
+@Suite struct ObservationCancelledDuringADeliveryTests {
+    static let count = PersistentKey<Int>("Count", defaultValue: 0)
+
+    @Test(arguments: StoreKind.allCases)
+    func cancelledByAnEarlierHandlerOfTheSameChange(kind: StoreKind) {
+        let fixture = kind.makeFixture(watchingOtherProcesses: false)
+        let second = Locked<PersistentKeyObservation?>(nil)
+        let secondHeard = Locked<[Int]>([])
+        let first = fixture.store.observe(Self.count) { _ in second.current?.cancel() }
+        defer { first.cancel() }
+        second.withLock { $0 = fixture.store.observe(Self.count) { secondHeard.append($0) } }
+        fixture.store.set(Self.count, to: 1)
+        #expect(secondHeard.current == [])
+    }
+
+    @Test func cancelledOnAnotherThreadDuringADelivery() {
+        let store = InMemoryKeyValueStore()
+        let (entered, proceed, done) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        // The first handler holds the delivery, which has taken both handlers, while the second is cancelled.
+        let first = store.observe(Self.count) { _ in
+            entered.signal()
+            proceed.wait()
+        }
+        defer { first.cancel() }
+        let calledAfterCancel = Locked(false)
+        let cancelReturned = Locked(false)
+        let second = store.observe(Self.count) { _ in if cancelReturned.current { calledAfterCancel.withLock { $0 = true } } }
+        Thread.detachNewThread {
+            store.set(Self.count, to: 1)
+            done.signal()
+        }
+        entered.wait()
+        second.cancel()
+        cancelReturned.withLock { $0 = true }
+        proceed.signal()
+        done.wait()
+        #expect(!calledAfterCancel.current)
+    }
+}

@@ -194,9 +194,17 @@ public final class KeyValueChangeCenter: Sendable {
 
     /// ``addObserver(forKey:_:)``; a handler that does not read its value (`readsValue: false`)
     /// may be called with `nil`, and spares the store a read when only such handlers observe a key.
+    ///
+    /// Once the observation's `cancel()` returned, no call of `handler` starts, also one of a
+    /// delivery under way (on another thread, or by an earlier handler of the same change, which
+    /// took the handlers before the cancellation).
     func addObserver(forKey key: String, readsValue: Bool, _ handler: @escaping Handler) -> PersistentKeyObservation {
-        let id = register(handler, forKey: key, readsValue: readsValue)
-        return PersistentKeyObservation { [weak self] in self?.removeHandler(id, forKey: key) }
+        let isCancelled = _Locked(false)
+        let id = register({ value in if !isCancelled.withLock({ $0 }) { handler(value) } }, forKey: key, readsValue: readsValue)
+        return PersistentKeyObservation { [weak self] in
+            isCancelled.withLock { $0 = true }
+            self?.removeHandler(id, forKey: key)
+        }
     }
 
     /// Calls `handler` whenever `key` changes, for the center's whole life: for Observation's
