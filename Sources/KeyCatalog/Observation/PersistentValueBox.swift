@@ -55,8 +55,18 @@ func _isSameKey<Key: PersistentKeyProtocol>(_ lhs: Key, _ rhs: Key) -> Bool {
     guard lhs.id == rhs.id, lhs.isStoreAccessEnabled == rhs.isStoreAccessEnabled,
         type(of: lhs.representation) == type(of: rhs.representation)
     else { return false }
-    return (_equalIfEquatable(lhs.defaultValue, rhs.defaultValue) ?? true)
-        && (_equalIfEquatable(lhs.representation, rhs.representation) ?? true)
+    return _isSameDefault(lhs, rhs) && (_equalIfEquatable(lhs.representation, rhs.representation) ?? true)
+}
+
+/// Whether two keys' defaults are the same: equal, or storing the same value, where a NaN is
+/// the same as a NaN. With `==` alone, a key whose default holds a NaN was a new key on every
+/// render (found by a review). Defaults that `==` calls different (another key's, or one holding
+/// a NaN) are encoded to be compared.
+private func _isSameDefault<Key: PersistentKeyProtocol>(_ lhs: Key, _ rhs: Key) -> Bool {
+    guard let equal = _equalIfEquatable(lhs.defaultValue, rhs.defaultValue) else { return true }
+    if equal { return true }
+    let (left, right) = (try? lhs.representation.persistentValue(for: lhs.defaultValue), try? rhs.representation.persistentValue(for: rhs.defaultValue))
+    return left != nil && left == right
 }
 
 /// `lhs == rhs` when `lhs`'s dynamic type is `Equatable`, else `nil`.

@@ -17,6 +17,17 @@ struct PersistentValueBoxTests {
     var store: AnyPersistentKeyValueStore { AnyPersistentKeyValueStore(suite.defaults) }
     var otherStore: AnyPersistentKeyValueStore { AnyPersistentKeyValueStore(otherSuite.defaults) }
 
+    /// A default holding a NaN is not equal to itself: the same key made a new model on every
+    /// render (found by a review). Another default is still another key.
+    @Test func aKeyWhoseDefaultHoldsANaNKeepsItsModel() {
+        let box = _PersistentValueBox<PersistentKey<[Double]>>()
+        let first = box.model(for: PersistentKey("Scales", defaultValue: [1, .nan]), explicitStore: nil, environmentStore: store)
+        for _ in 0..<5 {
+            #expect(box.model(for: PersistentKey("Scales", defaultValue: [1, .nan]), explicitStore: nil, environmentStore: store) === first)
+        }
+        #expect(box.model(for: PersistentKey("Scales", defaultValue: [2, .nan]), explicitStore: nil, environmentStore: store) !== first)
+    }
+
     @Test func theModelIsCreatedOnceNotOnEveryRender() {
         let counting = CountingStore(base: suite.defaults)
         let environment = AnyPersistentKeyValueStore(counting)
