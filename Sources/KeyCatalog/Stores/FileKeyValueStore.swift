@@ -29,7 +29,10 @@ import Foundation
 ///   U+FEFF); XML files written by other code are read, and rewritten as binary.
 /// - The file, its journal and its lock file are created readable and writable by their owner only (0600).
 /// - Stores opened on the same file in one process share their contents and change
-///   announcements, so they always agree.
+///   announcements, so they always agree. That shared state stays for the life of the process
+///   once a file is opened, with its two open files (the list and the journal), also after every
+///   store of it is released: open a bounded number of files (not one store per document, by the
+///   thousand).
 /// - A collection (an array or dictionary of values that hold no class instance) is decoded once
 ///   per stored value, whoever wrote it: later reads return that value until the key changes.
 /// - A file that does not parse is never overwritten: it is moved aside to
