@@ -431,9 +431,10 @@ final class PropertyListFile: Sendable {
             return (contents.unannounced.sorted(), report)
         }
         if let report { Self.report(url, report) }
-        let observed = changed.filter { changes.hasObservers(forKey: $0) }
-        guard !observed.isEmpty else { return }
-        changes.postExternalChanges(forKeys: observed, in: FileKeyValueStore(url: url))
+        // Only observed keys are noted (``refresh(_:isLocked:looksUpPaths:)``); a key whose last
+        // observer left since is skipped by the center.
+        guard !changed.isEmpty else { return }
+        changes.postExternalChanges(forKeys: changed, in: FileKeyValueStore(url: url))
     }
 
     /// Forgets the changes not announced yet: the file's watch stopped, nobody observes it.
