@@ -29,10 +29,12 @@ import Foundation
 ///   U+FEFF); XML files written by other code are read, and rewritten as binary.
 /// - The file, its journal and its lock file are created readable and writable by their owner only (0600).
 /// - Stores opened on the same file in one process share their contents and change
-///   announcements, so they always agree. That shared state stays for the life of the process
-///   once a file is opened, with its two open files (the list and the journal), also after every
-///   store of it is released: open a bounded number of files (not one store per document, by the
-///   thousand).
+///   announcements, so they always agree. That shared state, with its open files (the list, the
+///   journal and the lock file), lasts while a store of the file, an observer of one of its keys
+///   or a pending flush holds it; then its files are closed, and a store opened later reads the
+///   file again. Values registered for a file's keys last for the process, as UserDefaults'
+///   registrations do. (Observation's tracking of a key read through a catalog observes it for
+///   the rest of the process: such a file stays open.)
 /// - A collection (an array or dictionary of values that hold no class instance) is decoded once
 ///   per stored value, whoever wrote it: later reads return that value until the key changes.
 /// - A file that does not parse is never overwritten: it is moved aside to
@@ -98,7 +100,7 @@ public final class FileKeyValueStore: PersistentKeyValueStore, Sendable {
     }
 
     public func registerPersistentValues(_ values: [String: PropertyListValue]) {
-        file.read { $0.registered.merge(values) { _, new in new } }
+        file.register(values)
     }
 
     public var _keepsDecodedValues: Bool { true }

@@ -102,6 +102,9 @@ final class PropertyListFile: Sendable {
     }
 
     let url: URL
+    /// The file's path with every symbolic link resolved (``canonicalPath(of:)``): its key among
+    /// the files open in this process.
+    let canonicalPath: String
     /// The advisory lock that writers hold (`flock`): the store file itself is replaced by
     /// compaction, so it cannot carry the lock.
     let lockURL: URL
@@ -131,20 +134,49 @@ final class PropertyListFile: Sendable {
     /// The journal is compacted into the list once its records outgrow the list, and this size.
     static let minimumCompactionSize = 256 * 1024
 
-    private static let openFiles = _Locked<[String: PropertyListFile]>([:])
+    /// The files open in this process, by canonical path. Held weakly: a file's state, with its
+    /// open files, goes once nothing holds it (no store, no observer, no pending flush or
+    /// compaction), and a store opened on it later reads it again.
+    private static let openFiles = _Locked<[String: WeakReference]>([:])
+    /// The values registered for each file, by canonical path: like UserDefaults' registrations,
+    /// they last for the process, also while no store of the file is open.
+    private static let registrations = _Locked<[String: [String: PropertyListValue]]>([:])
 
+    private struct WeakReference {
+        weak var file: PropertyListFile?
+    }
+
+    /// The state of the file at `url` in this process: the one every store of that file shares
+    /// while any holds it, however its path is spelled.
     static func shared(at url: URL) -> PropertyListFile {
         let path = canonicalPath(of: url)
         let (file, failure) = openFiles.withLock { files -> (PropertyListFile, String?) in
-            if let file = files[path] { return (file, nil) }
-            let file = PropertyListFile(url: URL(fileURLWithPath: path))
+            if let file = files[path]?.file { return (file, nil) }
+            let file = PropertyListFile(canonicalPath: path)
             _ = file.changes.attach(FileStoreChangeWatcher(file: file))
-            files[path] = file
+            files[path] = WeakReference(file: file)
             return (file, file.contents.withLock { $0.writeBlock ?? $0.loadReport })
         }
         // Reported outside the lock: a handler may itself open a file store.
         if let failure { report(file.url, failure) }
         return file
+    }
+
+    /// Registers `values` as the defaults of their keys, for this file's stores from now on, in
+    /// this process.
+    func register(_ values: [String: PropertyListValue]) {
+        contents.withLock { contents in
+            contents.registered.merge(values) { _, new in new }
+            Self.registrations.withLock { $0[canonicalPath, default: [:]].merge(values) { _, new in new } }
+        }
+    }
+
+    deinit {
+        // Once this state's last reference went, a store may have opened the file again: its
+        // entry is then another's.
+        Self.openFiles.withLock { files in
+            if let entry = files[canonicalPath], entry.file == nil { files[canonicalPath] = nil }
+        }
     }
 
     /// The file's path with every symbolic link resolved, also when the file does not exist yet.
@@ -176,12 +208,15 @@ final class PropertyListFile: Sendable {
         return path
     }
 
-    private init(url: URL) {
+    private init(canonicalPath: String) {
+        let url = URL(fileURLWithPath: canonicalPath)
         self.url = url
+        self.canonicalPath = canonicalPath
         self.lockURL = url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + ".lock")
         self.journalURL = url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + ".journal")
         self.paths = Paths(list: url.path, journal: journalURL.path)
         var contents = Contents()
+        contents.registered = Self.registrations.withLock { $0[canonicalPath] } ?? [:]
         contents.pathsLookedUp = _coarseMonotonicNanoseconds()
         let report = Self.refresh(&contents, url: url, journalURL: journalURL, lockURL: lockURL, paths: paths, trustsOpenFiles: false)
         contents.loadReport = contents.writeBlock == nil ? report : nil

@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+
+@testable import KeyCatalog
+
+/// The stores of one file in a process share its state (its contents, its open files, its change
+/// center). That state lasts while something holds it: a store, an observer of one of its keys,
+/// a pending flush. Then its files are closed, so an app may open one store per document, by the
+/// thousand, one after another.
+@Suite("File store: a file's state lasts while something holds it")
+struct FileStoreLifetimeTests {
+    let count = PersistentKey<Int>("count", defaultValue: 0)
+
+    /// A reference that does not keep its object.
+    struct Weak<Object: AnyObject> {
+        weak var object: Object?
+
+        init(_ object: Object) {
+            self.object = object
+        }
+    }
+
+    /// Opens a store at `url` and sets `count` to `value` in it; returns the file's state, weakly,
+    /// once the store is released. (A pending flush holds the state for about 0.1 s more.)
+    func write(_ value: Int, at url: URL) -> Weak<PropertyListFile> {
+        let store = FileKeyValueStore(url: url)
+        store.set(count, to: value)
+        return Weak(store.file)
+    }
+
+    /// Whether `condition` holds within 10 s (asked every 10 ms).
+    func eventually(_ condition: () -> Bool) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while !condition() {
+            if Date() > deadline { return false }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return true
+    }
+
+    /// How many of this process's open descriptors are files in `directory` (Linux: `/proc/self/fd`).
+    func openDescriptors(in directory: TemporaryDirectory) throws -> Int {
+        let folder = try #require(realpath(directory.url.path, nil))
+        defer { free(folder) }
+        let prefix = String(cString: folder) + "/"
+        let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")
+        return descriptors.count { descriptor in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(descriptor)"))?.hasPrefix(prefix) == true
+        }
+    }
+
+    @Test func aFilesOpenFilesAreClosedOnceItsLastStoreIsReleased() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("settings.plist")
+        do {
+            let store = FileKeyValueStore(url: url)
+            store.set(count, to: 3)
+            #expect(try openDescriptors(in: directory) == 2, "the journal and the lock file, while the store is open")
+        }
+        #expect(eventually { (try? openDescriptors(in: directory)) == 0 })
+
+        // Opened again, the file is read from the disk.
+        let reopened = FileKeyValueStore(url: url)
+        #expect(reopened.get(count) == 3)
+    }
+
+    @Test func storesOpenedOneAfterAnotherKeepNoFilesOpen() throws {
+        let directory = TemporaryDirectory()
+        var states: [Weak<PropertyListFile>] = []
+        for document in 0..<300 {
+            states.append(write(document, at: directory.file("document-\(document).plist")))
+        }
+        #expect(eventually { states.allSatisfy { $0.object == nil } })
+        #expect(try openDescriptors(in: directory) == 0)
+        #expect(FileKeyValueStore(url: directory.file("document-299.plist")).get(count) == 299)
+    }
+
+    @Test func aStoreOpenedWhileAnotherIsOpenSharesItsState() {
+        let directory = TemporaryDirectory()
+        let url = directory.file("settings.plist")
+        let first = FileKeyValueStore(url: url)
+        let second = FileKeyValueStore(url: url)
+        #expect(first.file === second.file)
+        let state = Weak(first.file)
+        _ = consume first
+        #expect(state.object === second.file)
+        #expect(FileKeyValueStore(url: url).file === second.file)
+    }
+
+    @Test func registeredValuesOutliveTheFilesState() {
+        let directory = TemporaryDirectory()
+        let url = directory.file("settings.plist")
+        let state: Weak<PropertyListFile>
+        do {
+            let store = FileKeyValueStore(url: url)
+            store.registerPersistentValues(["count": .int(7)])
+            state = Weak(store.file)
+        }
+        #expect(state.object == nil, "no store, observer or flush holds the state")
+
+        let reopened = FileKeyValueStore(url: url)
+        #expect(reopened.persistentValue(forKey: "count") == .int(7))
+        #expect(!reopened.contains(count))
+        #expect(reopened.get(count) == 7)
+        // Registrations are the file's: another file has none.
+        #expect(FileKeyValueStore(url: directory.file("other.plist")).persistentValue(forKey: "count") == nil)
+    }
+
+    @Test func anObserverKeepsTheFilesStateUntilItIsCancelled() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("settings.plist")
+        let heard = Locked<[Int]>([])
+        var observation: PersistentKeyObservation?
+        let state: Weak<PropertyListFile>
+        do {
+            let store = FileKeyValueStore(url: url)
+            store.set(count, to: 1)
+            observation = store.observe(count) { heard.append($0) }
+            state = Weak(store.file)
+        }
+        // Longer than a pending flush holds it.
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(state.object != nil)
+
+        // A store opened now is the observed one's: its write is heard.
+        let writer = FileKeyValueStore(url: url)
+        #expect(writer.file === state.object)
+        writer.set(count, to: 2)
+        #expect(eventually { heard.current == [2] })
+        _ = consume writer
+
+        observation?.cancel()
+        observation = nil
+        #expect(eventually { state.object == nil })
+        #expect(eventually { (try? openDescriptors(in: directory)) == 0 })
+    }
+}
