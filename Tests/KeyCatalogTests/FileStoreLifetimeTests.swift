@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import Testing
 
 @testable import KeyCatalog
@@ -104,6 +105,31 @@ struct FileStoreLifetimeTests {
         #expect(reopened.get(count) == 7)
         // Registrations are the file's: another file has none.
         #expect(FileKeyValueStore(url: directory.file("other.plist")).persistentValue(forKey: "count") == nil)
+    }
+
+    /// Observation's tracking of a key read through a catalog observes it for the center's life:
+    /// it must not keep the center's file open once the catalog and its stores are gone.
+    @Test func aKeyReadThroughACatalogKeepsNothingOnceTheCatalogIsReleased() throws {
+        guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) else { return }
+        let directory = TemporaryDirectory()
+        let url = directory.file("settings.plist")
+        let state: Weak<PropertyListFile>
+        do {
+            let store = FileKeyValueStore(url: url)
+            store.set(count, to: 4)
+            let key = CatalogKey(count, name: "count", store: AnyPersistentKeyValueStore(store), storeName: "document")
+            let changed = Locked(false)
+            withObservationTracking {
+                #expect(key.value == 4)
+            } onChange: {
+                changed.withLock { $0 = true }
+            }
+            store.set(count, to: 5)
+            #expect(changed.current, "the read is tracked")
+            state = Weak(store.file)
+        }
+        #expect(eventually { state.object == nil })
+        #expect(eventually { (try? openDescriptors(in: directory)) == 0 })
     }
 
     @Test func anObserverKeepsTheFilesStateUntilItIsCancelled() throws {

@@ -184,10 +184,19 @@ public final class KeyValueChangeCenter: Sendable {
     /// first use; `AnyObject` because Observation needs newer Apple platforms than the package.
     let observationTracking = _SetOnceReference<AnyObject & Sendable>()
 
+    /// What each observation keeps while it lasts (``addObserver(forKey:_:)``): a file store's
+    /// shared state, which holds this center, so that an observer keeps hearing of the file's
+    /// changes after every store of it is released. Weak: it holds the center. Set before the
+    /// center is shared, never changed.
+    nonisolated(unsafe) weak var keptByObservations: (AnyObject & Sendable)?
+
     /// A change center with no observers; a store of your own keeps one and posts to it after each write.
     public init() {}
 
     /// Calls `handler` whenever `key` changes, until the returned observation is cancelled or released.
+    ///
+    /// The observation of a file store's key keeps the file's shared state while it lasts: it
+    /// hears the changes made through stores opened on the file later.
     public func addObserver(forKey key: String, _ handler: @escaping Handler) -> PersistentKeyObservation {
         addObserver(forKey: key, readsValue: true, handler)
     }
@@ -201,7 +210,9 @@ public final class KeyValueChangeCenter: Sendable {
     func addObserver(forKey key: String, readsValue: Bool, _ handler: @escaping Handler) -> PersistentKeyObservation {
         let isCancelled = _Locked(false)
         let id = register({ value in if !isCancelled.withLock({ $0 }) { handler(value) } }, forKey: key, readsValue: readsValue)
+        let kept = keptByObservations
         return PersistentKeyObservation { [weak self] in
+            withExtendedLifetime(kept) {}
             isCancelled.withLock { $0 = true }
             self?.removeHandler(id, forKey: key)
         }

@@ -6,8 +6,7 @@ import Foundation
 /// on reading again, and the change center skips posts equal to the last one delivered, so
 /// observers see each change once.
 ///
-/// Every file store's change center has one; there is nothing to set up. While the file has
-/// observers it holds the file's state, which then outlives its stores. (On Apple platforms
+/// Every file store's change center has one; there is nothing to set up. (On Apple platforms
 /// ``FileChangeMonitor`` watches nothing yet: there it never calls back.)
 ///
 /// ```swift
@@ -17,15 +16,8 @@ import Foundation
 final class FileStoreChangeWatcher: _KeyValueChangeWatching {
     // Set once, in init (`weak let` needs Swift 6.2; the package builds with 6.1).
     nonisolated(unsafe) private weak var file: PropertyListFile?
-    /// While any key of the file is observed: the file, held so that its observers keep hearing
-    /// of changes after every store of it is released (a store opened later on the file is then
-    /// this one's), and the watches of the file and of its journal.
-    private let watch = _Locked<Watch?>(nil)
-
-    private struct Watch {
-        let file: PropertyListFile
-        let observations: [PersistentKeyObservation]
-    }
+    /// The watches of the file and of its journal.
+    private let watch = _Locked<[PersistentKeyObservation]?>(nil)
 
     init(file: PropertyListFile) {
         self.file = file
@@ -33,28 +25,26 @@ final class FileStoreChangeWatcher: _KeyValueChangeWatching {
 
     func observedKeyDidChange(_ key: String, takesValue: Bool) {
         guard let file else { return }
-        let (started, stopped) = watch.withLock { watch -> (Bool, Watch?) in
+        let (started, stopped) = watch.withLock { watch -> (Bool, Bool) in
             // Decided under this lock, so that a stop and a start on two threads cannot cross.
             let isObserved = file.changes.hasObservedKeys
-            // No watch yet, or none could be made (the watch limit was reached): try again.
-            if isObserved, watch?.observations.isEmpty ?? true {
+            if isObserved, watch == nil {
                 // The folder the first write would create: it must exist to be watched.
                 try? FileManager.default.createDirectory(at: file.url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                let observations = [(file.url, false), (file.journalURL, true)].compactMap { url, includesAppends in
+                let watches = [(file.url, false), (file.journalURL, true)].compactMap { url, includesAppends in
                     FileChangeMonitor.shared.watch(url, includesAppends: includesAppends) { [weak file] in file?.announceExternalChanges() }
                 }
-                watch = Watch(file: file, observations: observations)
-                return (!observations.isEmpty, nil)
+                watch = watches.isEmpty ? nil : watches
+                return (watch != nil, false)
             } else if !isObserved, let current = watch {
-                for observation in current.observations { observation.cancel() }
+                for observation in current { observation.cancel() }
                 watch = nil
-                return (false, current)
+                return (false, true)
             }
-            return (false, nil)
+            return (false, false)
         }
         // A change between the observer's first read and the watch would otherwise go unseen.
         if started { file.announceExternalChanges() }
-        // The file may go with `stopped`, once this returns: outside the lock.
-        if stopped != nil { file.forgetUnannouncedChanges() }
+        if stopped { file.forgetUnannouncedChanges() }
     }
 }

@@ -154,6 +154,7 @@ final class PropertyListFile: Sendable {
             if let file = files[path]?.file { return (file, nil) }
             let file = PropertyListFile(canonicalPath: path)
             _ = file.changes.attach(FileStoreChangeWatcher(file: file))
+            file.changes.keptByObservations = file
             files[path] = WeakReference(file: file)
             return (file, file.contents.withLock { $0.writeBlock ?? $0.loadReport })
         }
