@@ -254,7 +254,12 @@ final class BenchmarkFixture {
         rawFile.set(BenchmarkKeys.stringValue, "bench.string")
         rawFile.set(BenchmarkKeys.stringsValue, "bench.strings")
         rawFile.set(profile, "bench.profile")
+        // Written as a property list alone, by no store: none of it is open.
+        RawPropertyListFile(url: closedFileURL).set(42, "bench.int")
     }
+
+    /// A file store's file that no store holds open (the "open, get" rows).
+    var closedFileURL: URL { directory.appendingPathComponent("closed.plist") }
 
     /// Whether the suite holds the 500 other keys of the "500 other keys" cases.
     private let isSuiteFilled = Flag()
@@ -559,8 +564,24 @@ final class BenchmarkFixture {
         let file = file, raw = rawFile, encoder = encoder, decoder = decoder
         let writes = 20_000
         let catalog = BenchmarkCatalog(store: AnyPersistentKeyValueStore(file))
+        let closedURL = closedFileURL, rawURL = rawFile.url
         return [
             .newKeys(store: "file", catalog: catalog, raw: raw),
+            // A store made for one read: of a file no store holds (its state is made, the files
+            // read, then all released), and of one a store holds (the state is shared). The raw
+            // side reads its file anew each time.
+            BenchmarkCase(
+                store: "file", operation: "open, get", type: "Int (no store open)",
+                typed: { n in for _ in 0..<n { blackHole(FileKeyValueStore(url: closedURL).get(BenchmarkKeys.int)) } },
+                raw: { n in for _ in 0..<n { blackHole(RawPropertyListFile(url: rawURL).get("bench.int") as? Int ?? 0) } },
+                maxIterations: 2_000
+            ),
+            BenchmarkCase(
+                store: "file", operation: "open, get", type: "Int (a store open)",
+                typed: { n in for _ in 0..<n { blackHole(FileKeyValueStore(url: file.url).get(BenchmarkKeys.int)) } },
+                raw: { n in for _ in 0..<n { blackHole(RawPropertyListFile(url: rawURL).get("bench.int") as? Int ?? 0) } },
+                maxIterations: 2_000
+            ),
             BenchmarkCase(
                 store: "file", operation: "get", type: "Int",
                 typed: { n in for _ in 0..<n { blackHole(file.get(BenchmarkKeys.int)) } },

@@ -169,6 +169,7 @@ struct DurabilityTests {
         #expect(recorder.failures.isEmpty)
         #expect(Set(numbers).count == 1)
         // A kill between creating the temporary file and renaming it can leave that temporary file
-        // (named `.settings.plist.<uuid>.tmp`) behind; the store never reads it.
+        // (named `.settings.plist.<uuid>.tmp`) behind; the store never reads it, and the next
+        // compaction removes it.
     }
 }

@@ -88,6 +88,25 @@ struct FileStoreLifetimeTests {
         #expect(FileKeyValueStore(url: url).file === second.file)
     }
 
+    /// Threads that open stores on one file and release them, over and over: a store opened
+    /// while the last state goes (its `deinit` under way) makes a new one, which the old one's
+    /// `deinit` must not remove from the open files (two stores opened together would then have
+    /// two states, and each write would drop the other's values).
+    @Test func storesOpenedAndReleasedOnManyThreadsShareOneState() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("settings.plist")
+        FileKeyValueStore(url: url).set(count, to: 1)
+        let apart = Locked(0)
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            for _ in 0..<2_000 {
+                let first = FileKeyValueStore(url: url)
+                let second = FileKeyValueStore(url: url)
+                if first.file !== second.file || second.get(count) != 1 { apart.withLock { $0 += 1 } }
+            }
+        }
+        #expect(apart.current == 0)
+    }
+
     @Test func registeredValuesOutliveTheFilesState() {
         let directory = TemporaryDirectory()
         let url = directory.file("settings.plist")

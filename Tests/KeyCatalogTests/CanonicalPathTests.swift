@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+@testable import KeyCatalog
+
+/// Stores opened on one file share its state however its path is spelled: the state is found
+/// by the file's canonical path (`PropertyListFile.canonicalPath(of:)`).
+@Suite("File store: a file's canonical path")
+struct CanonicalPathTests {
+    let directory = TemporaryDirectory()
+
+    /// The temporary folder with its links resolved.
+    var real: String {
+        let resolved = realpath(directory.url.path, nil)!
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    func canonical(_ path: String) -> String {
+        PropertyListFile.canonicalPath(of: URL(fileURLWithPath: path))
+    }
+
+    @Test func dotsAndRepeatedSlashesAreRemoved() {
+        let base = directory.url.path
+        #expect(canonical(base + "/a.plist") == real + "/a.plist")
+        #expect(canonical(base + "/./x/../a.plist") == real + "/a.plist")
+        #expect(canonical(base + "//a.plist") == real + "/a.plist")
+        #expect(canonical(base + "/missing/../a.plist") == real + "/a.plist")
+    }
+
+    @Test func aFolderThatDoesNotExistYetIsKept() {
+        #expect(canonical(directory.url.path + "/new/deeper/a.plist") == real + "/new/deeper/a.plist")
+    }
+
+    @Test func linkedFoldersAreResolvedAlsoForFilesNotMadeYet() throws {
+        try FileManager.default.createDirectory(at: directory.file("target"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: directory.file("link").path, withDestinationPath: "target")
+        #expect(canonical(directory.url.path + "/link/a.plist") == real + "/target/a.plist")
+        #expect(canonical(directory.url.path + "/link/new/a.plist") == real + "/target/new/a.plist")
+    }
+
+    @Test func aLinkedFileIsFollowedThroughAChain() throws {
+        try FileManager.default.createDirectory(at: directory.file("inner"), withIntermediateDirectories: true)
+        // first -> inner/second (relative) -> <absolute>/inner/third.plist, which does not exist yet.
+        try FileManager.default.createSymbolicLink(atPath: directory.file("first.plist").path, withDestinationPath: "inner/second.plist")
+        try FileManager.default.createSymbolicLink(
+            atPath: directory.file("inner/second.plist").path, withDestinationPath: directory.url.path + "/inner/../inner/third.plist")
+        #expect(canonical(directory.url.path + "/first.plist") == real + "/inner/third.plist")
+        // A link relative to its own folder, with `..`.
+        try FileManager.default.createSymbolicLink(atPath: directory.file("inner/up.plist").path, withDestinationPath: "../top.plist")
+        #expect(canonical(directory.url.path + "/inner/up.plist") == real + "/top.plist")
+    }
+
+    @Test func aLinkCycleEndsAfterAFewSteps() throws {
+        try FileManager.default.createSymbolicLink(atPath: directory.file("a.plist").path, withDestinationPath: "b.plist")
+        try FileManager.default.createSymbolicLink(atPath: directory.file("b.plist").path, withDestinationPath: "a.plist")
+        let path = canonical(directory.url.path + "/a.plist")
+        #expect(path == real + "/a.plist" || path == real + "/b.plist")
+    }
+}
