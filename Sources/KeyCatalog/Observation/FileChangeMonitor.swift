@@ -7,12 +7,13 @@ import Musl
 #endif
 
 /// Calls back when a file is written, replaced or removed, by this process or another: how file
-/// stores and UserDefaults suites on Linux notice other processes' writes.
+/// stores (and, on Linux, UserDefaults suites) notice other processes' writes.
 ///
 /// On Linux it is one inotify descriptor for the process and one thread blocked reading it, so it
 /// costs no CPU while nothing changes; each watched folder is one inotify watch (shared by every
-/// file watched in it), since writers replace files by renaming a new one over them. Elsewhere
-/// (Apple platforms, where UserDefaults has Key-Value Observing) it watches nothing.
+/// file watched in it), since writers replace files by renaming a new one over them. On Apple
+/// platforms it is kqueue, through dispatch sources (``_PathEventFileMonitor``): each watched
+/// folder and each watched file that exists is opened for its events.
 ///
 /// ```swift
 /// let watch = FileChangeMonitor.shared.watch(URL(fileURLWithPath: "/tmp/settings.plist")) {
@@ -43,7 +44,9 @@ final class FileChangeMonitor: Sendable {
     }
 
     private let state = _Locked(State())
-    #if os(Linux)
+    #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
+    private let pathEvents = _PathEventFileMonitor(events: _DispatchPathEvents())
+    #elseif os(Linux)
     private let inotify: Int32 = inotify_init1(Int32(IN_CLOEXEC))
     #endif
 
@@ -52,9 +55,12 @@ final class FileChangeMonitor: Sendable {
     /// folder cannot be watched (it does not exist, or the system's watch limit is reached).
     ///
     /// A write counts once the writer closes the file; with `includesAppends`, each write does (a
-    /// file store's journal is appended to by writers that keep it open).
+    /// file store's journal is appended to by writers that keep it open). On Apple platforms each
+    /// write counts: kqueue tells of no closing.
     func watch(_ file: URL, includesAppends: Bool = false, onChange: @escaping @Sendable () -> Void) -> PersistentKeyObservation? {
-        #if os(Linux)
+        #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
+        pathEvents.watch(file, onChange: onChange)
+        #elseif os(Linux)
         let folderPath = file.deletingLastPathComponent().path
         let name = file.lastPathComponent
         guard inotify >= 0 else { return nil }
@@ -96,7 +102,7 @@ final class FileChangeMonitor: Sendable {
         #endif
     }
 
-    #if os(Linux)
+    #if os(Linux) && !KEYCATALOG_APPLE_TYPECHECK
     /// The monitor's thread: blocks in `read` until events arrive, then calls their handlers.
     private func readEvents() {
         let capacity = 64 * 1024

@@ -1,13 +1,12 @@
 import Foundation
 
 /// Announces other processes' writes to a file store's observers: while any key of the file has
-/// an observer, it watches the file (``FileChangeMonitor``: inotify on Linux) and, when the file
-/// changes, has it read again and its changed keys posted. Writes of this process change nothing
-/// on reading again, and the change center skips posts equal to the last one delivered, so
-/// observers see each change once.
+/// an observer, it watches the file (``FileChangeMonitor``: inotify on Linux, kqueue on Apple
+/// platforms) and, when the file changes, has it read again and its changed keys posted. Writes
+/// of this process change nothing on reading again, and the change center skips posts equal to
+/// the last one delivered, so observers see each change once.
 ///
-/// Every file store's change center has one; there is nothing to set up. (On Apple platforms
-/// ``FileChangeMonitor`` watches nothing yet: there it never calls back.)
+/// Every file store's change center has one; there is nothing to set up.
 ///
 /// ```swift
 /// let store = FileKeyValueStore(url: settingsURL)

@@ -190,3 +190,25 @@ extension stat {
     public var st_mtimespec: timespec { st_mtim }
     public var st_ctimespec: timespec { st_ctim }
 }
+
+// MARK: - Dispatch sources of the file system (Dispatch; Foundation re-exports it)
+// corelibs Dispatch leaves these out on Linux (`#if !os(Linux)` in Source.swift); it declares
+// `DispatchSource.FileSystemEvent`, with Apple's members. Copied from
+// https://developer.apple.com/documentation/dispatch/dispatchsourcefilesystemobject.
+
+public protocol DispatchSourceFileSystemObject: DispatchSourceProtocol {
+    var handle: Int32 { get }
+    var data: DispatchSource.FileSystemEvent { get }
+    var mask: DispatchSource.FileSystemEvent { get }
+}
+
+extension DispatchSource {
+    /// https://developer.apple.com/documentation/dispatch/dispatchsource/makefilesystemobjectsource(filedescriptor:eventmask:queue:)
+    public class func makeFileSystemObjectSource(
+        fileDescriptor: Int32, eventMask: DispatchSource.FileSystemEvent, queue: DispatchQueue? = nil
+    ) -> any DispatchSourceFileSystemObject { fatalError("stand-in") }
+}
+
+// MARK: - O_EVTONLY (sys/fcntl.h: `#define O_EVTONLY 0x00008000`, "descriptor requested for
+// event notifications only"; Foundation re-exports it through Darwin)
+public var O_EVTONLY: Int32 { 0x0000_8000 }

@@ -1,0 +1,129 @@
+import Foundation
+
+/// Events of one opened file or folder, as kqueue reports them on Apple platforms (a dispatch
+/// source of the file system): no names, and nothing after the path is given to another file.
+///
+/// ``_PathEventFileMonitor`` keeps these watches pointed at the files its watched paths name; an
+/// implementation only opens a path and reports its events (``_DispatchPathEvents`` on Apple
+/// platforms; a fake in the tests).
+protocol _PathEvents: Sendable {
+    /// Opens `path` for events and calls `onEvent` for each burst of them, one call at a time for
+    /// every watch this makes, until the returned watch is cancelled: for a folder, an entry was
+    /// added, removed or renamed; for a file, it was written, extended, removed or renamed.
+    /// `nil` when `path` cannot be opened (there is no such file).
+    func watch(_ path: String, onEvent: @escaping @Sendable () -> Void) -> _PathEventWatch?
+}
+
+/// One opened file or folder whose events are reported.
+struct _PathEventWatch: Sendable {
+    /// The file opened: events are of this file, whatever is at its path later.
+    let file: FileSignature
+    /// Stops the events and closes the file (a report under way may finish).
+    let cancel: @Sendable () -> Void
+}
+
+/// Calls back when a file is written, replaced or removed, by this process or another, where the
+/// system reports events of opened files rather than of names (kqueue, on Apple platforms):
+/// ``FileChangeMonitor`` there.
+///
+/// Each watched folder is opened once, and tells of files added, removed or renamed in it: a
+/// writer's atomic replace, a journal made or compacted. Each watched file that exists is opened
+/// too, and tells of its writes (a journal's appends, an edit in place). After every event the
+/// watches of the folder's files are checked against what their paths name now, and opened
+/// again on the new file where one was replaced; then the handlers are called, so a write after
+/// the check is reported, and one before it is seen by the handler, which reads the file.
+///
+/// An event of a folder calls the handlers of every watched file in it: the event does not say
+/// which name changed. Handlers read the file and compare, so an extra call costs a check.
+final class _PathEventFileMonitor: Sendable {
+    private struct Folder {
+        let watch: _PathEventWatch
+        var files: [String: File] = [:]
+    }
+
+    private struct File {
+        /// The file at the path when it was last checked; `nil` while there is none.
+        var watch: _PathEventWatch?
+        var handlers: [Int: @Sendable () -> Void] = [:]
+    }
+
+    private struct State {
+        var folders: [String: Folder] = [:]
+        var nextID = 0
+    }
+
+    private let events: any _PathEvents
+    private let state = _Locked(State())
+
+    init(events: any _PathEvents) {
+        self.events = events
+    }
+
+    /// Calls `onChange` each time `file` is written, replaced, created or removed, until the
+    /// returned observation is cancelled or released; `nil` when its folder cannot be opened.
+    func watch(_ file: URL, onChange: @escaping @Sendable () -> Void) -> PersistentKeyObservation? {
+        let folderPath = file.deletingLastPathComponent().path
+        let name = file.lastPathComponent
+        let id: Int? = state.withLock { state in
+            if state.folders[folderPath] == nil {
+                guard let watch = events.watch(folderPath, onEvent: { [weak self] in self?.changed(folderPath, name: nil) }) else {
+                    return nil
+                }
+                state.folders[folderPath] = Folder(watch: watch)
+            }
+            if state.folders[folderPath]!.files[name] == nil {
+                state.folders[folderPath]!.files[name] = File(watch: openFile(name, in: folderPath))
+            }
+            state.nextID += 1
+            state.folders[folderPath]!.files[name]!.handlers[state.nextID] = onChange
+            return state.nextID
+        }
+        guard let id else { return nil }
+        return PersistentKeyObservation { [weak self] in
+            self?.state.withLock { state in
+                guard var folder = state.folders[folderPath], var watched = folder.files[name] else { return }
+                watched.handlers[id] = nil
+                if watched.handlers.isEmpty {
+                    watched.watch?.cancel()
+                    folder.files[name] = nil
+                } else {
+                    folder.files[name] = watched
+                }
+                if folder.files.isEmpty {
+                    folder.watch.cancel()
+                    state.folders[folderPath] = nil
+                } else {
+                    state.folders[folderPath] = folder
+                }
+            }
+        }
+    }
+
+    /// A watch of the file `name` in `folderPath`, telling of its own events; `nil` if there is none.
+    private func openFile(_ name: String, in folderPath: String) -> _PathEventWatch? {
+        events.watch(folderPath + "/" + name) { [weak self] in self?.changed(folderPath, name: name) }
+    }
+
+    /// An event of the folder (`name` is `nil`) or of one of its files: the watches of the files
+    /// are moved to what their paths name now, then the handlers are called.
+    private func changed(_ folderPath: String, name: String?) {
+        let handlers = state.withLock { state -> [(Int, @Sendable () -> Void)] in
+            guard var folder = state.folders[folderPath] else { return [] }
+            var handlers: [(Int, @Sendable () -> Void)] = []
+            for (fileName, var file) in folder.files where name == nil || fileName == name {
+                let current = FileSignature(path: folderPath + "/" + fileName)
+                let isWatched =
+                    if let watch = file.watch, let current { watch.file.isSameFile(as: current) } else { file.watch == nil && current == nil }
+                if !isWatched {
+                    file.watch?.cancel()
+                    file.watch = current == nil ? nil : openFile(fileName, in: folderPath)
+                    folder.files[fileName] = file
+                }
+                handlers += file.handlers.map { ($0.key, $0.value) }
+            }
+            state.folders[folderPath] = folder
+            return handlers
+        }
+        for (_, handler) in handlers.sorted(by: { $0.0 < $1.0 }) { handler() }
+    }
+}

@@ -1,0 +1,215 @@
+import Foundation
+import Testing
+
+@testable import KeyCatalog
+
+/// The file monitor of Apple platforms (`_PathEventFileMonitor`), whose events are kqueue's: of
+/// opened files and folders, without names. Here its events come from `KqueueLikeEvents`, which
+/// changes real files and reports what kqueue would: to the watches of the file changed (by its
+/// inode, whatever its path names now) and of its folder when a name in it changed. Dispatch
+/// sources themselves cannot run on Linux; `Tests/AppleTypeCheck` type-checks that shell.
+@Suite("File monitor over kqueue-like events (Apple platforms)")
+struct PathEventFileMonitorTests {
+    let directory = TemporaryDirectory()
+
+    /// Changes real files, and delivers kqueue's events for each change on this thread.
+    final class KqueueLikeEvents: _PathEvents {
+        struct Opened {
+            let path: String
+            let file: FileSignature
+            let onEvent: @Sendable () -> Void
+            var isCancelled = false
+        }
+
+        let opened = Locked<[Opened]>([])
+
+        func watch(_ path: String, onEvent: @escaping @Sendable () -> Void) -> _PathEventWatch? {
+            guard let file = FileSignature(path: path) else { return nil }
+            let index = opened.withLock { opened in
+                opened.append(Opened(path: path, file: file, onEvent: onEvent))
+                return opened.count - 1
+            }
+            return _PathEventWatch(file: file) { [opened] in opened.withLock { $0[index].isCancelled = true } }
+        }
+
+        /// The paths watched now, sorted.
+        var openPaths: [String] {
+            opened.current.filter { !$0.isCancelled }.map(\.path).sorted()
+        }
+
+        /// Reports an event to every open watch of the file `signature` identifies.
+        func report(toWatchesOf signature: FileSignature?) {
+            guard let signature else { return }
+            let handlers = opened.current.filter { !$0.isCancelled && $0.file.isSameFile(as: signature) }.map(\.onEvent)
+            for handler in handlers { handler() }
+        }
+
+        func folder(of path: String) -> FileSignature? {
+            FileSignature(path: URL(fileURLWithPath: path).deletingLastPathComponent().path)
+        }
+
+        /// Appends to the file at `path`, which stays open (a journal's writer): only its own
+        /// watches hear it.
+        func append(to path: String) throws {
+            let handle = try #require(FileHandle(forWritingAtPath: path))
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data("record".utf8))
+            try handle.close()
+            report(toWatchesOf: FileSignature(path: path))
+        }
+
+        /// Makes the file at `path`: its folder's watches hear it.
+        func create(_ path: String) {
+            #expect(FileManager.default.createFile(atPath: path, contents: Data("new".utf8)))
+            report(toWatchesOf: folder(of: path))
+        }
+
+        /// Renames a new file over `path`, as writers replace files: the folder's watches hear it,
+        /// and those of the file replaced (it lost its name).
+        func replace(_ path: String) throws {
+            let replaced = FileSignature(path: path)
+            let temporary = path + ".tmp"
+            try Data("replacement".utf8).write(to: URL(fileURLWithPath: temporary))
+            #expect(rename(temporary, path) == 0)
+            report(toWatchesOf: folder(of: path))
+            report(toWatchesOf: replaced)
+        }
+
+        /// Removes `path`: its folder's watches hear it, and the file's own.
+        func remove(_ path: String) {
+            let removed = FileSignature(path: path)
+            #expect(unlink(path) == 0)
+            report(toWatchesOf: folder(of: path))
+            report(toWatchesOf: removed)
+        }
+    }
+
+    let events = KqueueLikeEvents()
+    var monitor: _PathEventFileMonitor { _PathEventFileMonitor(events: events) }
+
+    var folder: String { directory.url.path }
+    func path(_ name: String) -> String { folder + "/" + name }
+
+    /// Makes the file `name` before any watch.
+    func make(_ name: String) {
+        #expect(FileManager.default.createFile(atPath: path(name), contents: nil))
+    }
+
+    func counter() -> (count: Locked<Int>, handler: @Sendable () -> Void) {
+        let count = Locked(0)
+        return (count, { count.withLock { $0 += 1 } })
+    }
+
+    @Test func appendsToAWatchedFileAreHeard() throws {
+        make("a.journal")
+        let monitor = monitor
+        let (count, handler) = counter()
+        let observation = try #require(monitor.watch(URL(fileURLWithPath: path("a.journal")), onChange: handler))
+        #expect(events.openPaths == [folder, path("a.journal")])
+        try events.append(to: path("a.journal"))
+        try events.append(to: path("a.journal"))
+        #expect(count.current == 2)
+        observation.cancel()
+    }
+
+    /// A replaced file's watch is moved to the new file: its appends are heard (the old watch
+    /// would hear nothing more: kqueue reports the file it opened, which lost its name).
+    @Test func aReplacedFileIsHeardAndItsNewFileWatched() throws {
+        make("a.journal")
+        let monitor = monitor
+        let (count, handler) = counter()
+        let observation = try #require(monitor.watch(URL(fileURLWithPath: path("a.journal")), onChange: handler))
+        try events.replace(path("a.journal"))
+        #expect(count.current >= 1)
+        let afterReplace = count.current
+        try events.append(to: path("a.journal"))
+        #expect(count.current == afterReplace + 1, "the new file's append is heard")
+        #expect(events.openPaths == [folder, path("a.journal")], "the old file's watch is closed")
+        observation.cancel()
+    }
+
+    @Test func aFileMadeAfterItsWatchIsHeardAndWatched() throws {
+        let monitor = monitor
+        let (count, handler) = counter()
+        let observation = try #require(monitor.watch(URL(fileURLWithPath: path("a.journal")), onChange: handler))
+        #expect(events.openPaths == [folder], "no file to open yet")
+        events.create(path("a.journal"))
+        #expect(count.current == 1)
+        #expect(events.openPaths == [folder, path("a.journal")])
+        try events.append(to: path("a.journal"))
+        #expect(count.current == 2)
+        observation.cancel()
+    }
+
+    @Test func aRemovedFileIsHeardAndWatchedAgainOnceMadeAgain() throws {
+        make("a.plist")
+        let monitor = monitor
+        let (count, handler) = counter()
+        let observation = try #require(monitor.watch(URL(fileURLWithPath: path("a.plist")), onChange: handler))
+        events.remove(path("a.plist"))
+        #expect(count.current >= 1)
+        #expect(events.openPaths == [folder])
+        let afterRemove = count.current
+        events.create(path("a.plist"))
+        try events.append(to: path("a.plist"))
+        #expect(count.current == afterRemove + 2)
+        observation.cancel()
+    }
+
+    /// A folder's event names no file: every watched file of the folder is told. A file's own
+    /// event tells that file's handlers only.
+    @Test func aFolderEventTellsEveryFileOfItAndAFileEventItsOwn() throws {
+        make("a.plist")
+        make("a.plist.journal")
+        let monitor = monitor
+        let (list, listHandler) = counter()
+        let (journal, journalHandler) = counter()
+        let observations = [
+            try #require(monitor.watch(URL(fileURLWithPath: path("a.plist")), onChange: listHandler)),
+            try #require(monitor.watch(URL(fileURLWithPath: path("a.plist.journal")), onChange: journalHandler)),
+        ]
+        #expect(events.openPaths == [folder, path("a.plist"), path("a.plist.journal")], "one watch for the folder")
+        try events.append(to: path("a.plist.journal"))
+        #expect((list.current, journal.current) == (0, 1))
+        events.create(path("other"))
+        #expect((list.current, journal.current) == (1, 2))
+        for observation in observations { observation.cancel() }
+    }
+
+    @Test func handlersAreCalledInTheOrderTheyWatched() throws {
+        make("a.plist")
+        let monitor = monitor
+        let calls = Locked<[Int]>([])
+        let observations = try (0..<5).map { index in
+            try #require(monitor.watch(URL(fileURLWithPath: path("a.plist"))) { calls.append(index) })
+        }
+        try events.append(to: path("a.plist"))
+        #expect(calls.current == [0, 1, 2, 3, 4])
+        for observation in observations { observation.cancel() }
+    }
+
+    @Test func cancellingClosesTheFilesWatchThenTheFolders() throws {
+        make("a.plist")
+        make("b.plist")
+        let monitor = monitor
+        let (count, handler) = counter()
+        let first = try #require(monitor.watch(URL(fileURLWithPath: path("a.plist")), onChange: handler))
+        let second = try #require(monitor.watch(URL(fileURLWithPath: path("a.plist")), onChange: handler))
+        let other = try #require(monitor.watch(URL(fileURLWithPath: path("b.plist")), onChange: handler))
+        first.cancel()
+        #expect(events.openPaths == [folder, path("a.plist"), path("b.plist")], "a.plist still has a watcher")
+        second.cancel()
+        #expect(events.openPaths == [folder, path("b.plist")])
+        try events.append(to: path("a.plist"))
+        #expect(count.current == 0)
+        other.cancel()
+        #expect(events.openPaths == [])
+        events.create(path("c.plist"))
+        #expect(count.current == 0)
+    }
+
+    @Test func aFolderThatDoesNotExistCannotBeWatched() {
+        #expect(monitor.watch(URL(fileURLWithPath: path("missing/a.plist"))) {} == nil)
+        #expect(events.openPaths == [])
+    }
+}
