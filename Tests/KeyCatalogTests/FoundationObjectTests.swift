@@ -23,4 +23,27 @@ import Testing
             #expect(PropertyListValue(foundationObject: [optional, optional] as [Any?]) == .array([expected, expected]), "[Any?]: \(object)")
         }
     }
+
+    /// What `PropertyListSerialization` reads (a file store's list): dictionaries as
+    /// `[AnyHashable: Any]`, arrays as `[Any]`, dates as `Date`, read by their exact types.
+    @Test(arguments: [PropertyListSerialization.PropertyListFormat.binary, .xml])
+    func propertyListsReadBackWhole(format: PropertyListSerialization.PropertyListFormat) throws {
+        let date = Date(timeIntervalSinceReferenceDate: 1_000)
+        let value = PropertyListValue.dictionary([
+            "int": .int(-3), "string": .string("é"), "bool": .bool(false), "double": .double(0.25), "data": .data(Data([7])),
+            "date": .date(date), "array": .array([.int(1), .string("two"), .array([]), .dictionary(["k": .bool(true)])]),
+            "dictionary": .dictionary(["nested": .dictionary(["deeper": .date(date)])]), "empty": .dictionary([:]),
+        ])
+        let data = try PropertyListSerialization.data(fromPropertyList: value.foundationObject, format: format, options: 0)
+        let object = try PropertyListSerialization.propertyList(from: data, format: nil)
+        #expect(type(of: object) == [AnyHashable: Any].self, "the exact type the fast path reads")
+        #expect(PropertyListValue(foundationObject: object) == value)
+    }
+
+    @Test func aDictionaryWithAKeyThatIsNoStringIsNoPropertyListValue() {
+        let dictionary: [AnyHashable: Any] = ["a": 1, 2: "b"]
+        #expect(PropertyListValue(foundationObject: dictionary) == nil)
+        #expect(PropertyListValue(foundationObject: ["a": 1] as [AnyHashable: Any]) == .dictionary(["a": .int(1)]))
+        #expect(PropertyListValue(foundationObject: [1, "a"] as [Any]) == .array([.int(1), .string("a")]))
+    }
 }
