@@ -23,13 +23,25 @@ struct PathEventFileMonitorTests {
 
         let opened = Locked<[Opened]>([])
 
+        /// Opens `path` and holds it open until cancelled, as a dispatch source's `O_EVTONLY`
+        /// descriptor does: its inode cannot be reused by a file made meanwhile.
         func watch(_ path: String, onEvent: @escaping @Sendable () -> Void) -> _PathEventWatch? {
-            guard let file = FileSignature(path: path) else { return nil }
+            let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { return nil }
+            guard let file = FileSignature(descriptor: descriptor) else {
+                close(descriptor)
+                return nil
+            }
             let index = opened.withLock { opened in
                 opened.append(Opened(path: path, file: file, onEvent: onEvent))
                 return opened.count - 1
             }
-            return _PathEventWatch(file: file) { [opened] in opened.withLock { $0[index].isCancelled = true } }
+            return _PathEventWatch(file: file) { [opened] in
+                opened.withLock { opened in
+                    if !opened[index].isCancelled { close(descriptor) }
+                    opened[index].isCancelled = true
+                }
+            }
         }
 
         /// The paths watched now, sorted.
@@ -206,6 +218,32 @@ struct PathEventFileMonitorTests {
         #expect(events.openPaths == [])
         events.create(path("c.plist"))
         #expect(count.current == 0)
+    }
+
+    /// A folder removed and made again (an app's reset): the next watch of a file in it opens
+    /// the new folder, and hears its files, as inotify's monitor does (found by a review: new
+    /// watches joined the removed folder's watch, and heard nothing).
+    @Test func aFolderMadeAgainIsWatchedAgain() throws {
+        let sub = path("sub")
+        try FileManager.default.createDirectory(atPath: sub, withIntermediateDirectories: true)
+        let monitor = monitor
+        let (first, firstHandler) = counter()
+        let old = try #require(monitor.watch(URL(fileURLWithPath: sub + "/a.plist"), onChange: firstHandler))
+        let removed = FileSignature(path: sub)
+        try FileManager.default.removeItem(atPath: sub)
+        events.report(toWatchesOf: removed)
+        #expect(first.current == 1)
+        #expect(events.openPaths == [], "the removed folder's watch is closed")
+
+        try FileManager.default.createDirectory(atPath: sub, withIntermediateDirectories: true)
+        let (second, secondHandler) = counter()
+        let new = try #require(monitor.watch(URL(fileURLWithPath: sub + "/b.plist"), onChange: secondHandler))
+        #expect(events.openPaths == [sub])
+        events.create(sub + "/b.plist")
+        #expect(second.current == 1)
+        #expect(first.current == 2, "a.plist's watch is in the new folder too")
+        old.cancel()
+        new.cancel()
     }
 
     @Test func aFolderThatDoesNotExistCannotBeWatched() {

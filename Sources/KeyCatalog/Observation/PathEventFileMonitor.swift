@@ -37,7 +37,9 @@ struct _PathEventWatch: Sendable {
 /// which name changed. Handlers read the file and compare, so an extra call costs a check.
 final class _PathEventFileMonitor: Sendable {
     private struct Folder {
-        let watch: _PathEventWatch
+        /// The folder at the path when it was last checked; `nil` while there is none (removed:
+        /// the next watch of a file in it opens the folder made again, as inotify's does).
+        var watch: _PathEventWatch?
         var files: [String: File] = [:]
     }
 
@@ -65,17 +67,19 @@ final class _PathEventFileMonitor: Sendable {
         let folderPath = file.deletingLastPathComponent().path
         let name = file.lastPathComponent
         let id: Int? = state.withLock { state in
-            if state.folders[folderPath] == nil {
-                guard let watch = events.watch(folderPath, onEvent: { [weak self] in self?.changed(folderPath, name: nil) }) else {
-                    return nil
-                }
-                state.folders[folderPath] = Folder(watch: watch)
+            var folder = state.folders[folderPath] ?? Folder()
+            // Also a folder watched before: it may have been removed, or replaced, since.
+            checkFolder(&folder, at: folderPath)
+            guard folder.watch != nil else {
+                if !folder.files.isEmpty { state.folders[folderPath] = folder }
+                return nil
             }
-            if state.folders[folderPath]!.files[name] == nil {
-                state.folders[folderPath]!.files[name] = File(watch: openFile(name, in: folderPath))
+            if folder.files[name] == nil {
+                folder.files[name] = File(watch: openFile(name, in: folderPath))
             }
             state.nextID += 1
-            state.folders[folderPath]!.files[name]!.handlers[state.nextID] = onChange
+            folder.files[name]!.handlers[state.nextID] = onChange
+            state.folders[folderPath] = folder
             return state.nextID
         }
         guard let id else { return nil }
@@ -90,7 +94,7 @@ final class _PathEventFileMonitor: Sendable {
                     folder.files[name] = watched
                 }
                 if folder.files.isEmpty {
-                    folder.watch.cancel()
+                    folder.watch?.cancel()
                     state.folders[folderPath] = nil
                 } else {
                     state.folders[folderPath] = folder
@@ -104,17 +108,29 @@ final class _PathEventFileMonitor: Sendable {
         events.watch(folderPath + "/" + name) { [weak self] in self?.changed(folderPath, name: name) }
     }
 
+    /// Moves the folder's watch to the folder at `path` now, if that is another one (or none).
+    private func checkFolder(_ folder: inout Folder, at path: String) {
+        let current = FileSignature(path: path)
+        guard !Self.watches(folder.watch, current) else { return }
+        folder.watch?.cancel()
+        folder.watch = current == nil ? nil : events.watch(path) { [weak self] in self?.changed(path, name: nil) }
+    }
+
+    /// Whether `watch` is of the file `current` describes (both `nil`: there is none to watch).
+    private static func watches(_ watch: _PathEventWatch?, _ current: FileSignature?) -> Bool {
+        if let watch, let current { watch.file.isSameFile(as: current) } else { watch == nil && current == nil }
+    }
+
     /// An event of the folder (`name` is `nil`) or of one of its files: the watches of the files
     /// are moved to what their paths name now, then the handlers are called.
     private func changed(_ folderPath: String, name: String?) {
         let handlers = state.withLock { state -> [(Int, @Sendable () -> Void)] in
             guard var folder = state.folders[folderPath] else { return [] }
+            if name == nil { checkFolder(&folder, at: folderPath) }
             var handlers: [(Int, @Sendable () -> Void)] = []
             for (fileName, var file) in folder.files where name == nil || fileName == name {
                 let current = FileSignature(path: folderPath + "/" + fileName)
-                let isWatched =
-                    if let watch = file.watch, let current { watch.file.isSameFile(as: current) } else { file.watch == nil && current == nil }
-                if !isWatched {
+                if !Self.watches(file.watch, current) {
                     file.watch?.cancel()
                     file.watch = current == nil ? nil : openFile(fileName, in: folderPath)
                     folder.files[fileName] = file
