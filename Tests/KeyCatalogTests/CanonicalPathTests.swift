@@ -51,6 +51,27 @@ struct CanonicalPathTests {
         #expect(canonical(directory.url.path + "/inner/up.plist") == real + "/top.plist")
     }
 
+    /// A relative link inside a linked folder, and `..` after a linked folder, name what the
+    /// kernel finds: from the link's real folder (found by a review: both were taken by name).
+    @Test func relativeLinksAndDotsAfterALinkedFolderAreTheKernels() throws {
+        let base = directory.url.path
+        for folder in ["/x/y/a", "/x/y/b", "/b"] {
+            try FileManager.default.createDirectory(atPath: base + folder, withIntermediateDirectories: true)
+        }
+        try FileManager.default.createSymbolicLink(atPath: base + "/a", withDestinationPath: base + "/x/y/a")
+        try FileManager.default.createSymbolicLink(atPath: base + "/x/y/a/link.plist", withDestinationPath: "../b/file.plist")
+        // The file does not exist yet, and then it does: the same path either way.
+        #expect(canonical(base + "/a/link.plist") == real + "/x/y/b/file.plist")
+        #expect(FileManager.default.createFile(atPath: base + "/x/y/b/file.plist", contents: nil))
+        #expect(canonical(base + "/a/link.plist") == real + "/x/y/b/file.plist")
+        #expect(canonical(base + "/a/../b/new.plist") == real + "/x/y/b/new.plist")
+
+        // Stores opened through either spelling share one state.
+        let key = PersistentKey<Int>("n", defaultValue: 0)
+        FileKeyValueStore(url: URL(fileURLWithPath: base + "/x/y/b/file.plist")).set(key, to: 5)
+        #expect(FileKeyValueStore(url: URL(fileURLWithPath: base + "/a/link.plist")).get(key) == 5)
+    }
+
     @Test func aLinkCycleEndsAfterAFewSteps() throws {
         try FileManager.default.createSymbolicLink(atPath: directory.file("a.plist").path, withDestinationPath: "b.plist")
         try FileManager.default.createSymbolicLink(atPath: directory.file("b.plist").path, withDestinationPath: "a.plist")
