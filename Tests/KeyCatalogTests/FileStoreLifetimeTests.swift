@@ -127,28 +127,91 @@ struct FileStoreLifetimeTests {
     }
 
     /// Observation's tracking of a key read through a catalog observes it for the center's life:
-    /// it must not keep the center's file open once the catalog and its stores are gone.
-    @Test func aKeyReadThroughACatalogKeepsNothingOnceTheCatalogIsReleased() throws {
+    /// it must not keep the center's file open once the catalog and its stores are gone, and it
+    /// must still hear of the key's changes made through the file's later states (found by a
+    /// review: a catalog made in a SwiftUI body, per document, left its view stale).
+    @Test func aKeyReadThroughACatalogIsToldOfChangesMadeThroughLaterStates() throws {
         guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) else { return }
         let directory = TemporaryDirectory()
         let url = directory.file("settings.plist")
         let state: Weak<PropertyListFile>
+        let changed = Locked(0)
         do {
             let store = FileKeyValueStore(url: url)
             store.set(count, to: 4)
             let key = CatalogKey(count, name: "count", store: AnyPersistentKeyValueStore(store), storeName: "document")
-            let changed = Locked(false)
             withObservationTracking {
                 #expect(key.value == 4)
             } onChange: {
-                changed.withLock { $0 = true }
+                changed.withLock { $0 += 1 }
             }
-            store.set(count, to: 5)
-            #expect(changed.current, "the read is tracked")
             state = Weak(store.file)
         }
         #expect(eventually { state.object == nil })
         #expect(eventually { (try? openDescriptors(in: directory)) == 0 })
+        #expect(changed.current == 0)
+
+        // A later state of the file: its write fires the tracking of the read made before.
+        FileKeyValueStore(url: url).set(count, to: 5)
+        #expect(changed.current == 1)
+
+        // And a read tracked through a catalog made on the spot, as a SwiftUI body would.
+        let later = Locked(false)
+        withObservationTracking {
+            let key = CatalogKey(count, name: "count", store: .file(path: url.path), storeName: "document")
+            #expect(key.value == 5)
+        } onChange: {
+            later.withLock { $0 = true }
+        }
+        #expect(eventually { (try? openDescriptors(in: directory)) == 0 })
+        FileKeyValueStore(url: url).set(count, to: 6)
+        #expect(later.current)
+    }
+
+    /// A file store's change center held without a store: an observer added to it once the
+    /// file's state is gone is added to the file's state now, and hears later writes (found by a
+    /// review: it heard nothing).
+    @Test func anObserverOfAFileStoresCenterHeldAloneHearsLaterWrites() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("settings.plist")
+        let center = FileKeyValueStore(url: url).keyValueChanges
+        let heard = Locked<[PropertyListValue?]>([])
+        let observation = center.addObserver(forKey: "count") { value in heard.append(value) }
+        FileKeyValueStore(url: url).set(count, to: 2)
+        #expect(eventually { heard.current == [.int(2)] })
+        observation.cancel()
+    }
+
+    /// Threads open stores on one file, read it whole and release them, while another writes:
+    /// states come and go (compactions too), and no write is lost to any reader.
+    @Test func noWriteIsLostWhileStatesComeAndGo() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("churn.plist")
+        let written = Locked(0)
+        let missing = Locked(0)
+        let done = Locked(false)
+        let group = DispatchGroup()
+        for _ in 0..<3 {
+            DispatchQueue.global().async(group: group) {
+                while !done.current {
+                    let upTo = written.current
+                    let values = FileKeyValueStore(url: url).storedValues
+                    for index in 0..<upTo where values["k\(index)"] != .int(index) { missing.withLock { $0 += 1 } }
+                }
+            }
+        }
+        for index in 0..<25 {
+            let store = FileKeyValueStore(url: url)
+            try store.setPersistentValue(.int(index), forKey: "k\(index)")
+            // Large enough that the journal soon outgrows the list: compactions.
+            if index % 5 == 0 { try store.setPersistentValue(.data(Data(count: 300_000)), forKey: "big") }
+            written.withLock { $0 = index + 1 }
+            // Longer than a pending flush: the state goes between writes.
+            Thread.sleep(forTimeInterval: 0.12)
+        }
+        done.withLock { $0 = true }
+        group.wait()
+        #expect(missing.current == 0)
     }
 
     @Test func anObserverKeepsTheFilesStateUntilItIsCancelled() throws {

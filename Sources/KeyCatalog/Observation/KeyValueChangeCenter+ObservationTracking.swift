@@ -8,7 +8,21 @@ extension KeyValueChangeCenter {
         if let tracking = observationTracking.withObject({ unsafeDowncast($0, to: _ObservationTracking.self) }) {
             return tracking
         }
-        return unsafeDowncast(observationTracking.setIfNone(_ObservationTracking()), to: _ObservationTracking.self)
+        let made = _ObservationTracking()
+        let tracking = unsafeDowncast(observationTracking.setIfNone(made), to: _ObservationTracking.self)
+        if tracking === made { observationTrackingMade?(made) }
+        return tracking
+    }
+
+    /// Makes `tracking`, Observation's view of the keys of another center of the same store (a
+    /// file store's earlier state), this new center's, and observes each of its keys here: the
+    /// catalog reads tracked before hear of the changes made through this center. Called before
+    /// any read is tracked through this center.
+    func adoptObservationTracking(_ tracking: AnyObject & Sendable) {
+        guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) else { return }
+        let tracking = unsafeDowncast(tracking, to: _ObservationTracking.self)
+        _ = observationTracking.setIfNone(tracking)
+        tracking.observeEveryKey(in: self)
     }
 }
 
@@ -132,6 +146,15 @@ final class _ObservationTracking: Sendable {
             let changes = _ObservedKeyChanges()
             tracked[_ExactKey(key)] = changes
             return (changes, true)
+        }
+    }
+
+    /// Observes every key read so far through `center`, a new center of the same store: the
+    /// keys' trackers hear of the changes made through it.
+    func observeEveryKey(in center: KeyValueChangeCenter) {
+        let keys = tracked.withLock { tracked in tracked.map { ($0.key.string, $0.value) } }
+        for (key, changes) in keys {
+            observe(key, with: changes, in: center)
         }
     }
 

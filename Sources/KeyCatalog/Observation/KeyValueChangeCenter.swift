@@ -189,6 +189,14 @@ public final class KeyValueChangeCenter: Sendable {
     /// changes after every store of it is released. Weak: it holds the center. Set before the
     /// center is shared, never changed.
     nonisolated(unsafe) weak var keptByObservations: (AnyObject & Sendable)?
+    /// A file store's: the center of the file's shared state now, where an observer added here
+    /// goes once this center's state is gone (a center held without a store). Set with
+    /// ``keptByObservations``.
+    nonisolated(unsafe) var currentCenterOfFile: (@Sendable () -> (center: KeyValueChangeCenter, state: AnyObject & Sendable))?
+    /// A file store's: told of Observation's view of this center's keys when it is made, so that
+    /// the file's next state adopts it (``adoptObservationTracking(_:)``) and catalog reads
+    /// tracked before keep hearing of changes. Set with ``keptByObservations``.
+    nonisolated(unsafe) var observationTrackingMade: (@Sendable (AnyObject & Sendable) -> Void)?
 
     /// A change center with no observers; a store of your own keeps one and posts to it after each write.
     public init() {}
@@ -196,7 +204,9 @@ public final class KeyValueChangeCenter: Sendable {
     /// Calls `handler` whenever `key` changes, until the returned observation is cancelled or released.
     ///
     /// The observation of a file store's key keeps the file's shared state while it lasts: it
-    /// hears the changes made through stores opened on the file later.
+    /// hears the changes made through stores opened on the file later. (A file store's center held
+    /// after every store and observer of the file was released adds the observer to the center
+    /// of the file's state now.)
     public func addObserver(forKey key: String, _ handler: @escaping Handler) -> PersistentKeyObservation {
         addObserver(forKey: key, readsValue: true, handler)
     }
@@ -208,9 +218,13 @@ public final class KeyValueChangeCenter: Sendable {
     /// delivery under way (on another thread, or by an earlier handler of the same change, which
     /// took the handlers before the cancellation).
     func addObserver(forKey key: String, readsValue: Bool, _ handler: @escaping Handler) -> PersistentKeyObservation {
+        let kept = keptByObservations
+        if kept == nil, let current = currentCenterOfFile?(), current.center !== self {
+            // The state is held while the observer is added: the new observation keeps it then.
+            return withExtendedLifetime(current.state) { current.center.addObserver(forKey: key, readsValue: readsValue, handler) }
+        }
         let isCancelled = _Locked(false)
         let id = register({ value in if !isCancelled.withLock({ $0 }) { handler(value) } }, forKey: key, readsValue: readsValue)
-        let kept = keptByObservations
         return PersistentKeyObservation { [weak self] in
             withExtendedLifetime(kept) {}
             isCancelled.withLock { $0 = true }
@@ -402,6 +416,11 @@ public final class KeyValueChangeCenter: Sendable {
     /// `nil` when none was since the key gained handlers that take the value.
     func lastDeliveredValue(forKey key: String) -> PropertyListValue?? {
         state.withLock { $0.keys[key]?.lastDelivered ?? nil }
+    }
+
+    /// The watcher attached, if any.
+    var attachedWatcher: (any _KeyValueChangeWatching)? {
+        state.withLock { $0.watcher }
     }
 
     /// Attaches the watcher that announces changes made outside KeyCatalog, unless one is

@@ -22,6 +22,15 @@ final class FileStoreChangeWatcher: _KeyValueChangeWatching {
         self.file = file
     }
 
+    /// Ends the watches: the file's state is gone (its center may be held on).
+    func stop() {
+        let stopped = watch.withLock { watch in
+            defer { watch = nil }
+            return watch ?? []
+        }
+        for observation in stopped { observation.cancel() }
+    }
+
     func observedKeyDidChange(_ key: String, takesValue: Bool) {
         guard let file else { return }
         let (started, stopped) = watch.withLock { watch -> (Bool, Bool) in

@@ -137,30 +137,69 @@ final class PropertyListFile: Sendable {
     /// The files open in this process, by canonical path. Held weakly: a file's state, with its
     /// open files, goes once nothing holds it (no store, no observer, no pending flush or
     /// compaction), and a store opened on it later reads it again.
-    private static let openFiles = _Locked<[String: WeakReference]>([:])
-    /// The values registered for each file, by canonical path: like UserDefaults' registrations,
-    /// they last for the process, also while no store of the file is open.
-    private static let registrations = _Locked<[String: [String: PropertyListValue]]>([:])
+    private static let openFiles = _Locked(OpenFiles())
+    /// What outlasts a file's state, by canonical path, for the process: the values registered
+    /// (as UserDefaults' registrations do), and Observation's view of the keys read through
+    /// catalogs, whose trackers must hear of changes made through the file's later states.
+    private static let lasting = _Locked<[String: Lasting]>([:])
+
+    private struct OpenFiles {
+        var states: [String: WeakReference] = [:]
+        /// States made since the released ones' entries were last swept out.
+        var madeSinceSweep = 0
+        /// The files whose folder was cleaned of abandoned temporary files, once per process.
+        var cleaned: Set<String> = []
+    }
 
     private struct WeakReference {
         weak var file: PropertyListFile?
+    }
+
+    private struct Lasting {
+        var registered: [String: PropertyListValue] = [:]
+        var observationTracking: (AnyObject & Sendable)?
     }
 
     /// The state of the file at `url` in this process: the one every store of that file shares
     /// while any holds it, however its path is spelled.
     static func shared(at url: URL) -> PropertyListFile {
         let path = canonicalPath(of: url)
-        let (file, failure) = openFiles.withLock { files -> (PropertyListFile, String?) in
-            if let file = files[path]?.file { return (file, nil) }
+        let (file, isNew, cleans) = openFiles.withLock { files -> (PropertyListFile, Bool, Bool) in
+            if let file = files.states[path]?.file { return (file, false, false) }
             let file = PropertyListFile(canonicalPath: path)
-            _ = file.changes.attach(FileStoreChangeWatcher(file: file))
-            file.changes.keptByObservations = file
-            files[path] = WeakReference(file: file)
-            return (file, file.contents.withLock { $0.writeBlock ?? $0.loadReport })
+            file.connectChangeCenter()
+            files.states[path] = WeakReference(file: file)
+            files.madeSinceSweep += 1
+            if files.madeSinceSweep >= 64 {
+                files.states = files.states.filter { $0.value.file != nil }
+                files.madeSinceSweep = 0
+            }
+            return (file, true, files.cleaned.insert(path).inserted)
         }
-        // Reported outside the lock: a handler may itself open a file store.
-        if let failure { report(file.url, failure) }
+        guard isNew else { return file }
+        // Outside the lock, before the state is returned: a watch or a tracker may call back, and
+        // its handler may open a file store.
+        if cleans { removeAbandonedTemporaryFiles(of: file.url) }
+        let tracking = lasting.withLock { $0[path]?.observationTracking }
+        if let tracking { file.changes.adoptObservationTracking(tracking) }
+        if let failure = file.contents.withLock({ $0.writeBlock ?? $0.loadReport }) { report(file.url, failure) }
         return file
+    }
+
+    /// Gives the change center its watcher, and what ties it to this state and to the file's
+    /// later states; before the state is shared.
+    private func connectChangeCenter() {
+        _ = changes.attach(FileStoreChangeWatcher(file: self))
+        changes.keptByObservations = self
+        let url = url
+        let path = canonicalPath
+        changes.currentCenterOfFile = {
+            let current = PropertyListFile.shared(at: url)
+            return (current.changes, current)
+        }
+        changes.observationTrackingMade = { tracking in
+            Self.lasting.withLock { $0[path, default: Lasting()].observationTracking = tracking }
+        }
     }
 
     /// Registers `values` as the defaults of their keys, for this file's stores from now on, in
@@ -168,16 +207,14 @@ final class PropertyListFile: Sendable {
     func register(_ values: [String: PropertyListValue]) {
         contents.withLock { contents in
             contents.registered.merge(values) { _, new in new }
-            Self.registrations.withLock { $0[canonicalPath, default: [:]].merge(values) { _, new in new } }
+            Self.lasting.withLock { $0[canonicalPath, default: Lasting()].registered.merge(values) { _, new in new } }
         }
     }
 
     deinit {
-        // Once this state's last reference went, a store may have opened the file again: its
-        // entry is then another's.
-        Self.openFiles.withLock { files in
-            if let entry = files[canonicalPath], entry.file == nil { files[canonicalPath] = nil }
-        }
+        // A center held on (``KeyValueChangeCenter/currentCenterOfFile``) keeps its watcher:
+        // its watches of the files end with the state.
+        (changes.attachedWatcher as? FileStoreChangeWatcher)?.stop()
     }
 
     /// The file's path with every symbolic link resolved, also when the file does not exist yet.
@@ -257,7 +294,7 @@ final class PropertyListFile: Sendable {
         self.journalURL = url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + ".journal")
         self.paths = Paths(list: url.path, journal: journalURL.path)
         var contents = Contents()
-        contents.registered = Self.registrations.withLock { $0[canonicalPath] } ?? [:]
+        contents.registered = Self.lasting.withLock { $0[canonicalPath]?.registered } ?? [:]
         contents.pathsLookedUp = _coarseMonotonicNanoseconds()
         let report = Self.refresh(&contents, url: url, journalURL: journalURL, lockURL: lockURL, paths: paths, trustsOpenFiles: false)
         contents.loadReport = contents.writeBlock == nil ? report : nil

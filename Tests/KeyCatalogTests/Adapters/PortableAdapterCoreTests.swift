@@ -143,27 +143,34 @@ struct StoreHousekeepingTests {
         #expect(PropertyListValue(foundationObject: wrapped["none"]! as Any) == nil)
     }
 
-    /// Removed by the next compaction, not by each opening, which would list the folder for
-    /// every store opened.
-    @Test func abandonedTemporaryFilesAreRemovedByTheNextCompaction() throws {
+    /// Removed by a file's first opening in the process, and by each compaction: not by every
+    /// opening, which would list the folder for each store opened on a file no store holds.
+    @Test func abandonedTemporaryFilesAreRemovedOnFirstOpeningAndByCompactions() throws {
         let folder = TemporaryDirectory()
         let url = folder.file("settings.plist")
-        let abandoned = folder.file(".settings.plist.\(UUID().uuidString).tmp")
-        let recent = folder.file(".settings.plist.\(UUID().uuidString).tmp")
-        let unrelated = folder.file(".other.plist.\(UUID().uuidString).tmp")
-        for file in [abandoned, recent, unrelated] {
+        func temporary(_ name: String, age: TimeInterval) throws -> URL {
+            let file = folder.file(".\(name).\(UUID().uuidString).tmp")
             try Data("partial".utf8).write(to: file)
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -age)], ofItemAtPath: file.path)
+            return file
         }
-        let old = Date(timeIntervalSinceNow: -3600)
-        for file in [abandoned, unrelated] {
-            try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: file.path)
+        let abandoned = try temporary("settings.plist", age: 3600)
+        let recent = try temporary("settings.plist", age: 0)
+        let unrelated = try temporary("other.plist", age: 3600)
+        do {
+            _ = FileKeyValueStore(url: url)
         }
-        let store = FileKeyValueStore(url: url)
-        #expect(FileManager.default.fileExists(atPath: abandoned.path), "opening lists no folder")
-        store.set(PersistentKey<Int>("n", defaultValue: 0), to: 1)
-        try store.compact()
         #expect(!FileManager.default.fileExists(atPath: abandoned.path))
         #expect(FileManager.default.fileExists(atPath: recent.path), "a writer may still own a recent one")
         #expect(FileManager.default.fileExists(atPath: unrelated.path))
+
+        // Opened again once its state is gone: not listed again; the next compaction cleans.
+        let later = try temporary("settings.plist", age: 3600)
+        let store = FileKeyValueStore(url: url)
+        #expect(FileManager.default.fileExists(atPath: later.path))
+        store.set(PersistentKey<Int>("n", defaultValue: 0), to: 1)
+        try store.compact()
+        #expect(!FileManager.default.fileExists(atPath: later.path))
+        #expect(FileManager.default.fileExists(atPath: recent.path))
     }
 }
