@@ -33,7 +33,9 @@ import Foundation
 ///   journal and the lock file), lasts while a store of the file, an observer of one of its keys
 ///   or a pending flush holds it; then its files are closed, and a store opened later reads the
 ///   file again. Values registered for a file's keys last for the process, as UserDefaults'
-///   registrations do.
+///   registrations do, and so does Observation's tracking of its keys read through catalogs (a
+///   few objects, no open file): a view that read a key hears of its changes through any later
+///   store of the file.
 /// - A collection (an array or dictionary of values that hold no class instance) is decoded once
 ///   per stored value, whoever wrote it: later reads return that value until the key changes.
 /// - A file that does not parse is never overwritten: it is moved aside to
