@@ -168,6 +168,63 @@ struct FileStoreLifetimeTests {
         #expect(later.current)
     }
 
+    /// A later state of the file tells the trackers of reads made before of nothing that did not
+    /// change (found by a review: every stored key counted as changed, so a view reading through
+    /// a catalog made in its body re-rendered for ever), and of a change made while no state was
+    /// open, once.
+    @Test func aLaterStateTellsEarlierReadsOfChangesOnly() throws {
+        guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) else { return }
+        let directory = TemporaryDirectory()
+        let url = directory.file("settings.plist")
+        let state = write(4, at: url)
+        #expect(eventually { state.object == nil })
+        let dirty = Locked(false)
+        func render() {
+            withObservationTracking {
+                let key = CatalogKey(count, name: "count", store: .file(path: url.path), storeName: "document")
+                _ = key.value
+            } onChange: {
+                dirty.withLock { $0 = true }
+            }
+        }
+        render()
+        // Opening a store, and rendering again (as SwiftUI may, for another reason), tells nothing.
+        #expect(FileKeyValueStore(url: url).get(count) == 4)
+        #expect(!dirty.current)
+        render()
+        var renders = 2
+        while dirty.current, renders < 20 {
+            dirty.withLock { $0 = false }
+            render()
+            renders += 1
+        }
+        #expect(renders == 2)
+
+        // Changed by another program while no state is open: the next state tells the tracking.
+        #expect(eventually { (try? openDescriptors(in: directory)) == 0 })
+        let rewritten = directory.file("rewritten.plist")
+        try PropertyListSerialization.data(fromPropertyList: ["count": 9], format: .binary, options: 0).write(to: rewritten)
+        try FileManager.default.removeItem(at: URL(fileURLWithPath: url.path + ".journal"))
+        #expect(rename(rewritten.path, url.path) == 0)
+        #expect(FileKeyValueStore(url: url).get(count) == 9)
+        #expect(dirty.current)
+    }
+
+    /// A fresh state's first observer is not called for a value that did not change (found by a
+    /// review: the first load counted every stored key as another process's change).
+    @Test func aFreshStatesFirstObserverHearsNothingUnchanged() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("settings.plist")
+        let state = write(4, at: url)
+        #expect(eventually { state.object == nil })
+        let store = FileKeyValueStore(url: url)
+        let heard = Locked<[Int]>([])
+        let observation = store.observe(count) { heard.append($0) }
+        store.set(count, to: 5)
+        #expect(heard.current == [5])
+        observation.cancel()
+    }
+
     /// A file store's change center held without a store: an observer added to it once the
     /// file's state is gone is added to the file's state now, and hears later writes (found by a
     /// review: it heard nothing).

@@ -18,11 +18,19 @@ extension KeyValueChangeCenter {
     /// file store's earlier state), this new center's, and observes each of its keys here: the
     /// catalog reads tracked before hear of the changes made through this center. Called before
     /// any read is tracked through this center.
-    func adoptObservationTracking(_ tracking: AnyObject & Sendable) {
-        guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) else { return }
+    /// Returns the keys it observes.
+    @discardableResult
+    func adoptObservationTracking(_ tracking: AnyObject & Sendable) -> [String] {
+        guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) else { return [] }
         let tracking = unsafeDowncast(tracking, to: _ObservationTracking.self)
         _ = observationTracking.setIfNone(tracking)
-        tracking.observeEveryKey(in: self)
+        return tracking.observeEveryKey(in: self)
+    }
+
+    /// The keys read through catalogs whose trackers this center tells of changes.
+    var observationTrackedKeys: [String] {
+        guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) else { return [] }
+        return observationTracking.withObject { unsafeDowncast($0, to: _ObservationTracking.self).trackedKeys } ?? []
     }
 }
 
@@ -151,11 +159,18 @@ final class _ObservationTracking: Sendable {
 
     /// Observes every key read so far through `center`, a new center of the same store: the
     /// keys' trackers hear of the changes made through it.
-    func observeEveryKey(in center: KeyValueChangeCenter) {
+    @discardableResult
+    func observeEveryKey(in center: KeyValueChangeCenter) -> [String] {
         let keys = tracked.withLock { tracked in tracked.map { ($0.key.string, $0.value) } }
         for (key, changes) in keys {
             observe(key, with: changes, in: center)
         }
+        return keys.map(\.0)
+    }
+
+    /// The keys read so far.
+    var trackedKeys: [String] {
+        tracked.withLock { tracked in tracked.keys.map(\.string) }
     }
 
     /// Observes `key` through `center`, for the center's life, telling `changes` of each change.

@@ -158,6 +158,9 @@ final class PropertyListFile: Sendable {
     private struct Lasting {
         var registered: [String: PropertyListValue] = [:]
         var observationTracking: (AnyObject & Sendable)?
+        /// The values of the keys read through catalogs when the file's last state ended (a key
+        /// absent: it had none): a later state tells their trackers of each that differs.
+        var lastKnown: [String: PropertyListValue]?
     }
 
     /// The state of the file at `url` in this process: the one every store of that file shares
@@ -180,8 +183,17 @@ final class PropertyListFile: Sendable {
         // Outside the lock, before the state is returned: a watch or a tracker may call back, and
         // its handler may open a file store.
         if cleans { removeAbandonedTemporaryFiles(of: file.url) }
-        let tracking = lasting.withLock { $0[path]?.observationTracking }
-        if let tracking { file.changes.adoptObservationTracking(tracking) }
+        let (tracking, lastKnown) = lasting.withLock { ($0[path]?.observationTracking, $0[path]?.lastKnown) }
+        if let tracking {
+            let keys = file.changes.adoptObservationTracking(tracking)
+            // Changed while no state of the file was open (by another process): told once.
+            if let lastKnown {
+                let current = file.contents.withLock { contents in keys.map { contents.stored[$0]?.value } }
+                for (key, value) in zip(keys, current) where lastKnown[key] != value {
+                    file.changes.post(key: key, value: value)
+                }
+            }
+        }
         if let failure = file.contents.withLock({ $0.writeBlock ?? $0.loadReport }) { report(file.url, failure) }
         return file
     }
@@ -215,6 +227,13 @@ final class PropertyListFile: Sendable {
         // A center held on (``KeyValueChangeCenter/currentCenterOfFile``) keeps its watcher:
         // its watches of the files end with the state.
         (changes.attachedWatcher as? FileStoreChangeWatcher)?.stop()
+        // The values the trackers of catalog reads last heard of, for the file's next state.
+        let keys = changes.observationTrackedKeys
+        guard !keys.isEmpty else { return }
+        let values = contents.withLock { contents in
+            keys.reduce(into: [String: PropertyListValue]()) { values, key in values[key] = contents.stored[key]?.value }
+        }
+        Self.lasting.withLock { $0[canonicalPath, default: Lasting()].lastKnown = values }
     }
 
     /// The file's path with every symbolic link resolved, also when the file does not exist yet.
@@ -298,6 +317,9 @@ final class PropertyListFile: Sendable {
         contents.pathsLookedUp = _coarseMonotonicNanoseconds()
         let report = Self.refresh(&contents, url: url, journalURL: journalURL, lockURL: lockURL, paths: paths, trustsOpenFiles: false)
         contents.loadReport = contents.writeBlock == nil ? report : nil
+        // What the first load read is no change: nobody heard another value from this state
+        // (the file's earlier states' trackers are told in ``shared(at:)``).
+        contents.unannounced = []
         self.contents = _Locked(contents)
         if contents.isCompactionDue {
             self.contents.withLock { $0.isCompactionScheduled = true }
