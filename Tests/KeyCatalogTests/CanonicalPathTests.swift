@@ -72,6 +72,34 @@ struct CanonicalPathTests {
         #expect(FileKeyValueStore(url: URL(fileURLWithPath: base + "/a/link.plist")).get(key) == 5)
     }
 
+    /// A store opened through `..` after a linked folder is the kernel's file too (found by a
+    /// review: the store's `init` took `..` away by name before asking).
+    @Test func aStoreOpenedThroughDotsAfterALinkedFolderIsTheKernelsFile() throws {
+        let base = directory.url.path
+        for folder in ["/x/y/a", "/x/y/b"] {
+            try FileManager.default.createDirectory(atPath: base + folder, withIntermediateDirectories: true)
+        }
+        try FileManager.default.createSymbolicLink(atPath: base + "/a", withDestinationPath: base + "/x/y/a")
+        let key = PersistentKey<Int>("n", defaultValue: 0)
+        let viaKernel = FileKeyValueStore(url: URL(fileURLWithPath: base + "/x/y/b/file.plist"))
+        let viaDots = FileKeyValueStore(url: URL(fileURLWithPath: base + "/a/../b/file.plist"))
+        #expect(viaKernel.file === viaDots.file)
+        viaDots.set(key, to: 3)
+        #expect(FileManager.default.fileExists(atPath: base + "/x/y/b/file.plist.journal"))
+        #expect(!FileManager.default.fileExists(atPath: base + "/b"))
+    }
+
+    /// A URL without a scheme names a file in the current folder (found by a review: a path
+    /// without `/` crashed).
+    @Test func aRelativePathIsInTheCurrentFolder() {
+        let current = FileManager.default.currentDirectoryPath
+        let resolved = realpath(current, nil)!
+        defer { free(resolved) }
+        let name = "keycatalog-missing-\(UUID().uuidString).plist"
+        #expect(PropertyListFile.canonicalPath(of: URL(string: name)!) == String(cString: resolved) + "/" + name)
+        #expect(PropertyListFile.canonicalPath(of: URL(fileURLWithPath: name)) == String(cString: resolved) + "/" + name)
+    }
+
     @Test func aLinkCycleEndsAfterAFewSteps() throws {
         try FileManager.default.createSymbolicLink(atPath: directory.file("a.plist").path, withDestinationPath: "b.plist")
         try FileManager.default.createSymbolicLink(atPath: directory.file("b.plist").path, withDestinationPath: "a.plist")

@@ -55,7 +55,9 @@ public final class FileKeyValueStore: PersistentKeyValueStore, Sendable {
     /// Opens the store at `url`, reading the file if it exists; it is created on the first write.
     public init(url: URL) {
         self.url = url.standardizedFileURL
-        self.file = PropertyListFile.shared(at: self.url)
+        // As given: `standardizedFileURL` takes `..` away by name, where the kernel follows a
+        // linked folder first.
+        self.file = PropertyListFile.shared(at: url)
     }
 
     public var keyValueChanges: KeyValueChangeCenter { file.changes }

@@ -247,12 +247,13 @@ final class PropertyListFile: Sendable {
     /// Worked on the path's bytes, not with `URL`: each store's `init` asks, and the `URL`
     /// operations this replaced cost about 100,000 instructions, most of a store's opening.
     static func canonicalPath(of url: URL) -> String {
-        var path = url.path
+        // A file URL's path is absolute; a URL without a scheme (`URL(string: "settings.plist")`)
+        // names a file in the current folder, as `URL(fileURLWithPath:)` would.
+        var path = url.path.hasPrefix("/") ? url.path : FileManager.default.currentDirectoryPath + "/" + url.path
         for _ in 0..<32 {
             if let resolved = resolvedPath(path) { return resolved }
             let realFolder = canonicalFolder(folder(of: path))
-            let name = String(path[path.index(after: path.lastIndex(of: "/")!)...])
-            let candidate = lexicallyStandardized(realFolder + "/" + name)
+            let candidate = lexicallyStandardized(realFolder + "/" + lastComponent(of: path))
             // A link whose file does not exist yet: the file it names, from the link's real folder.
             guard let destination = symbolicLinkDestination(candidate) else { return candidate }
             path = destination.hasPrefix("/") ? destination : folder(of: candidate) + "/" + destination
@@ -265,8 +266,13 @@ final class PropertyListFile: Sendable {
     private static func canonicalFolder(_ path: String) -> String {
         if let resolved = resolvedPath(path) { return resolved }
         guard path != "/", !path.isEmpty else { return "/" }
-        let name = String(path[path.index(after: path.lastIndex(of: "/")!)...])
-        return lexicallyStandardized(canonicalFolder(folder(of: path)) + "/" + name)
+        return lexicallyStandardized(canonicalFolder(folder(of: path)) + "/" + lastComponent(of: path))
+    }
+
+    /// What follows the last `/` of `path` (all of it, if it has none).
+    private static func lastComponent(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
     }
 
     /// `realpath(3)` of `path`: `nil` when some part of it does not exist.
