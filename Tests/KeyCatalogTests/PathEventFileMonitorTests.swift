@@ -239,11 +239,27 @@ struct PathEventFileMonitorTests {
         let (second, secondHandler) = counter()
         let new = try #require(monitor.watch(URL(fileURLWithPath: sub + "/b.plist"), onChange: secondHandler))
         #expect(events.openPaths == [sub])
+        #expect(first.current == 2, "told when the new folder is watched: a.plist may have changed meanwhile")
         events.create(sub + "/b.plist")
         #expect(second.current == 1)
-        #expect(first.current == 2, "a.plist's watch is in the new folder too")
+        #expect(first.current == 3, "a.plist's watch is in the new folder too")
+
+        // a.plist made in the new folder before its watch: its appends are heard (found by a
+        // second review: the files of a folder watched again kept their old watches).
+        let (third, thirdHandler) = counter()
+        let removedAgain = FileSignature(path: sub)
+        try FileManager.default.removeItem(atPath: sub)
+        events.report(toWatchesOf: removedAgain)
+        try FileManager.default.createDirectory(atPath: sub, withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: sub + "/a.plist", contents: nil))
+        let another = try #require(monitor.watch(URL(fileURLWithPath: sub + "/c.plist"), onChange: thirdHandler))
+        let before = first.current
+        try events.append(to: sub + "/a.plist")
+        #expect(first.current == before + 1)
+        #expect(third.current == 0)
         old.cancel()
         new.cancel()
+        another.cancel()
     }
 
     @Test func aFolderThatDoesNotExistCannotBeWatched() {

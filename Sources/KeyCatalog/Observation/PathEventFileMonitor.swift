@@ -66,13 +66,14 @@ final class _PathEventFileMonitor: Sendable {
     func watch(_ file: URL, onChange: @escaping @Sendable () -> Void) -> PersistentKeyObservation? {
         let folderPath = file.deletingLastPathComponent().path
         let name = file.lastPathComponent
-        let id: Int? = state.withLock { state in
+        let (id, toCall) = state.withLock { state -> (Int?, [(Int, @Sendable () -> Void)]) in
             var folder = state.folders[folderPath] ?? Folder()
-            // Also a folder watched before: it may have been removed, or replaced, since.
-            checkFolder(&folder, at: folderPath)
+            // Also a folder watched before: it may have been removed, or replaced, since. Then
+            // the files watched in it are looked up again, and their handlers told.
+            let toCall = checkFolder(&folder, at: folderPath) ? checkFiles(&folder, in: folderPath, named: nil) : []
             guard folder.watch != nil else {
                 if !folder.files.isEmpty { state.folders[folderPath] = folder }
-                return nil
+                return (nil, toCall)
             }
             if folder.files[name] == nil {
                 folder.files[name] = File(watch: openFile(name, in: folderPath))
@@ -80,8 +81,9 @@ final class _PathEventFileMonitor: Sendable {
             state.nextID += 1
             folder.files[name]!.handlers[state.nextID] = onChange
             state.folders[folderPath] = folder
-            return state.nextID
+            return (state.nextID, toCall)
         }
+        Self.call(toCall)
         guard let id else { return nil }
         return PersistentKeyObservation { [weak self] in
             self?.state.withLock { state in
@@ -108,12 +110,35 @@ final class _PathEventFileMonitor: Sendable {
         events.watch(folderPath + "/" + name) { [weak self] in self?.changed(folderPath, name: name) }
     }
 
-    /// Moves the folder's watch to the folder at `path` now, if that is another one (or none).
-    private func checkFolder(_ folder: inout Folder, at path: String) {
+    /// Moves the folder's watch to the folder at `path` now, if that is another one (or none);
+    /// returns whether it moved.
+    private func checkFolder(_ folder: inout Folder, at path: String) -> Bool {
         let current = FileSignature(path: path)
-        guard !Self.watches(folder.watch, current) else { return }
+        guard !Self.watches(folder.watch, current) else { return false }
         folder.watch?.cancel()
         folder.watch = current == nil ? nil : events.watch(path) { [weak self] in self?.changed(path, name: nil) }
+        return true
+    }
+
+    /// Moves the watch of each file watched in the folder (or of `name` alone) to what its path
+    /// names now; returns their handlers, with their ids.
+    private func checkFiles(_ folder: inout Folder, in folderPath: String, named name: String?) -> [(Int, @Sendable () -> Void)] {
+        var handlers: [(Int, @Sendable () -> Void)] = []
+        for (fileName, var file) in folder.files where name == nil || fileName == name {
+            let current = FileSignature(path: folderPath + "/" + fileName)
+            if !Self.watches(file.watch, current) {
+                file.watch?.cancel()
+                file.watch = current == nil ? nil : openFile(fileName, in: folderPath)
+                folder.files[fileName] = file
+            }
+            handlers += file.handlers.map { ($0.key, $0.value) }
+        }
+        return handlers
+    }
+
+    /// Calls `handlers` in the order they were added (outside the lock).
+    private static func call(_ handlers: [(Int, @Sendable () -> Void)]) {
+        for (_, handler) in handlers.sorted(by: { $0.0 < $1.0 }) { handler() }
     }
 
     /// Whether `watch` is of the file `current` describes (both `nil`: there is none to watch).
@@ -126,20 +151,11 @@ final class _PathEventFileMonitor: Sendable {
     private func changed(_ folderPath: String, name: String?) {
         let handlers = state.withLock { state -> [(Int, @Sendable () -> Void)] in
             guard var folder = state.folders[folderPath] else { return [] }
-            if name == nil { checkFolder(&folder, at: folderPath) }
-            var handlers: [(Int, @Sendable () -> Void)] = []
-            for (fileName, var file) in folder.files where name == nil || fileName == name {
-                let current = FileSignature(path: folderPath + "/" + fileName)
-                if !Self.watches(file.watch, current) {
-                    file.watch?.cancel()
-                    file.watch = current == nil ? nil : openFile(fileName, in: folderPath)
-                    folder.files[fileName] = file
-                }
-                handlers += file.handlers.map { ($0.key, $0.value) }
-            }
+            if name == nil { _ = checkFolder(&folder, at: folderPath) }
+            let handlers = checkFiles(&folder, in: folderPath, named: name)
             state.folders[folderPath] = folder
             return handlers
         }
-        for (_, handler) in handlers.sorted(by: { $0.0 < $1.0 }) { handler() }
+        Self.call(handlers)
     }
 }
