@@ -206,7 +206,8 @@ public final class KeyValueChangeCenter: Sendable {
     /// The observation of a file store's key keeps the file's shared state while it lasts: it
     /// hears the changes made through stores opened on the file later. (A file store's center held
     /// after every store and observer of the file was released adds the observer to the center
-    /// of the file's state now.)
+    /// of the file's state now; its other methods act on the center held, which no store posts
+    /// to any more: take `keyValueChanges` from a store you keep.)
     public func addObserver(forKey key: String, _ handler: @escaping Handler) -> PersistentKeyObservation {
         addObserver(forKey: key, readsValue: true, handler)
     }

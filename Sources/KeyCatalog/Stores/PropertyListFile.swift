@@ -147,9 +147,13 @@ final class PropertyListFile: Sendable {
         var states: [String: WeakReference] = [:]
         /// States made since the released ones' entries were last swept out.
         var madeSinceSweep = 0
-        /// The files whose folder was cleaned of abandoned temporary files, once per process.
+        /// The files whose folder was cleaned of abandoned temporary files, once per process (at
+        /// most ``cleanedLimit`` remembered: past that, a file may be cleaned once more).
         var cleaned: Set<String> = []
     }
+
+    /// How many files' cleaning ``OpenFiles/cleaned`` remembers.
+    static let cleanedLimit = 4_096
 
     private struct WeakReference {
         weak var file: PropertyListFile?
@@ -177,6 +181,7 @@ final class PropertyListFile: Sendable {
                 files.states = files.states.filter { $0.value.file != nil }
                 files.madeSinceSweep = 0
             }
+            if files.cleaned.count >= Self.cleanedLimit { files.cleaned = [] }
             return (file, true, files.cleaned.insert(path).inserted)
         }
         guard isNew else { return file }
