@@ -262,6 +262,29 @@ struct PathEventFileMonitorTests {
         another.cancel()
     }
 
+    /// `rewatchFolder`: a file store that made its folder again, or gained an observer, moves the
+    /// watch to the folder at the path, and the files watched there are heard again.
+    @Test func aFolderMadeAgainIsWatchedOnRequest() throws {
+        let sub = path("sub")
+        try FileManager.default.createDirectory(atPath: sub, withIntermediateDirectories: true)
+        let monitor = monitor
+        let (count, handler) = counter()
+        let observation = try #require(monitor.watch(URL(fileURLWithPath: sub + "/a.journal"), onChange: handler))
+        monitor.rewatchFolder(sub)
+        #expect(count.current == 0, "the same folder: nothing to do")
+        let removed = FileSignature(path: sub)
+        try FileManager.default.removeItem(atPath: sub)
+        events.report(toWatchesOf: removed)
+        #expect(count.current == 1)
+        try FileManager.default.createDirectory(atPath: sub, withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: sub + "/a.journal", contents: nil))
+        monitor.rewatchFolder(sub)
+        #expect(count.current == 2)
+        try events.append(to: sub + "/a.journal")
+        #expect(count.current == 3)
+        observation.cancel()
+    }
+
     @Test func aFolderThatDoesNotExistCannotBeWatched() {
         #expect(monitor.watch(URL(fileURLWithPath: path("missing/a.plist"))) {} == nil)
         #expect(events.openPaths == [])

@@ -64,20 +64,15 @@ final class FileChangeMonitor: Sendable {
         let folderPath = file.deletingLastPathComponent().path
         let name = file.lastPathComponent
         guard inotify >= 0 else { return nil }
-        let registration: (id: Int, startReading: Bool)? = state.withLock { state in
-            if state.folders[folderPath] == nil {
-                // IN_MODIFY: a file store's journal is appended to, not closed.
-                let mask = IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM
-                let descriptor = inotify_add_watch(inotify, folderPath, UInt32(mask))
-                guard descriptor >= 0 else { return nil }
-                state.folders[folderPath] = Folder(descriptor: descriptor)
-                state.paths[descriptor] = folderPath
-            }
+        let (registration, moved) = state.withLock { state -> ((id: Int, startReading: Bool)?, [Int: Handler]) in
+            let (isWatched, moved) = attachFolder(folderPath, in: &state, adding: true)
+            guard isWatched else { return (nil, moved) }
             state.nextID += 1
             state.folders[folderPath]!.handlers[name, default: [:]][state.nextID] = Handler(onChange: onChange, includesAppends: includesAppends)
             defer { state.isReading = true }
-            return (state.nextID, !state.isReading)
+            return ((state.nextID, !state.isReading), moved)
         }
+        for id in moved.keys.sorted() { moved[id]!.onChange() }
         guard let registration else { return nil }
         if registration.startReading {
             let thread = Thread { [self] in readEvents() }
@@ -91,9 +86,11 @@ final class FileChangeMonitor: Sendable {
                     state.folders[folderPath]?.handlers[name] = nil
                 }
                 if let folder = state.folders[folderPath], folder.handlers.isEmpty {
-                    inotify_rm_watch(inotify, folder.descriptor)
+                    if folder.descriptor >= 0 {
+                        inotify_rm_watch(inotify, folder.descriptor)
+                        state.paths[folder.descriptor] = nil
+                    }
                     state.folders[folderPath] = nil
-                    state.paths[folder.descriptor] = nil
                 }
             }
         }
@@ -102,7 +99,48 @@ final class FileChangeMonitor: Sendable {
         #endif
     }
 
+    /// Watches the folder of `file` again if its path names another folder than the one watched
+    /// (the folder was replaced, or removed and made again): the handlers of the files watched in
+    /// it move there and are called (their files may have changed meanwhile). For a watcher that
+    /// knows the folder may be new: a file store that made it again, or that gains an observer.
+    func rewatchFolder(of file: URL) {
+        let folderPath = file.deletingLastPathComponent().path
+        #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
+        pathEvents.rewatchFolder(folderPath)
+        #elseif os(Linux)
+        guard inotify >= 0 else { return }
+        let moved = state.withLock { state in attachFolder(folderPath, in: &state, adding: false).moved }
+        for id in moved.keys.sorted() { moved[id]!.onChange() }
+        #endif
+    }
+
     #if os(Linux) && !KEYCATALOG_APPLE_TYPECHECK
+    /// Watches the folder at `folderPath` (`adding`: also one not watched yet). If the path names
+    /// another folder than the one watched, the watch moves there and its handlers are returned,
+    /// to be called. `isWatched` is `false` when the folder cannot be watched.
+    private func attachFolder(_ folderPath: String, in state: inout State, adding: Bool) -> (isWatched: Bool, moved: [Int: Handler]) {
+        guard adding || state.folders[folderPath] != nil else { return (false, [:]) }
+        // IN_MODIFY: a file store's journal is appended to, not closed.
+        let mask = IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM
+        // The watch there already, if the folder is the one watched.
+        let descriptor = inotify_add_watch(inotify, folderPath, UInt32(mask))
+        guard descriptor >= 0 else { return (false, [:]) }
+        guard var folder = state.folders[folderPath] else {
+            state.folders[folderPath] = Folder(descriptor: descriptor)
+            state.paths[descriptor] = folderPath
+            return (true, [:])
+        }
+        guard folder.descriptor != descriptor else { return (true, [:]) }
+        if folder.descriptor >= 0 {
+            inotify_rm_watch(inotify, folder.descriptor)
+            state.paths[folder.descriptor] = nil
+        }
+        folder.descriptor = descriptor
+        state.paths[descriptor] = folderPath
+        state.folders[folderPath] = folder
+        return (true, folder.handlers.values.reduce(into: [:]) { moved, byID in moved.merge(byID) { first, _ in first } })
+    }
+
     /// The monitor's thread: blocks in `read` until events arrive, then calls their handlers.
     private func readEvents() {
         let capacity = 64 * 1024
@@ -131,9 +169,15 @@ final class FileChangeMonitor: Sendable {
                     }
                     guard let folderPath = state.paths[event.wd] else { continue }
                     if event.mask & UInt32(IN_IGNORED) != 0 {
-                        // The folder is gone (removed, or its file system unmounted).
+                        // The folder is gone (removed, or its file system unmounted): its handlers
+                        // are told, and kept for a folder made again at its path
+                        // (``rewatchFolder(of:)``, or the next watch of a file in it).
                         state.paths[event.wd] = nil
-                        state.folders[folderPath] = nil
+                        if var folder = state.folders[folderPath], folder.descriptor == event.wd {
+                            folder.descriptor = -1
+                            state.folders[folderPath] = folder
+                            for byID in folder.handlers.values { handlers.merge(byID) { first, _ in first } }
+                        }
                         continue
                     }
                     guard event.len > 0 else { continue }

@@ -105,6 +105,19 @@ final class _PathEventFileMonitor: Sendable {
         }
     }
 
+    /// Moves the watch of the folder at `folderPath`, if it is watched, to the folder the path
+    /// names now, if that is another one; then the files watched there are looked up again and
+    /// their handlers called (``FileChangeMonitor/rewatchFolder(of:)``).
+    func rewatchFolder(_ folderPath: String) {
+        let handlers = state.withLock { state -> [(Int, @Sendable () -> Void)] in
+            guard var folder = state.folders[folderPath], checkFolder(&folder, at: folderPath) else { return [] }
+            let handlers = checkFiles(&folder, in: folderPath, named: nil)
+            state.folders[folderPath] = folder
+            return handlers
+        }
+        Self.call(handlers)
+    }
+
     /// A watch of the file `name` in `folderPath`, telling of its own events; `nil` if there is none.
     private func openFile(_ name: String, in folderPath: String) -> _PathEventWatch? {
         events.watch(folderPath + "/" + name) { [weak self] in self?.changed(folderPath, name: name) }

@@ -22,6 +22,13 @@ final class FileStoreChangeWatcher: _KeyValueChangeWatching {
         self.file = file
     }
 
+    /// Watches the file's folder again if its path names another folder now (removed and made
+    /// again): its handlers are then told.
+    func rewatchFolder() {
+        guard let file, watch.withLock({ $0 != nil }) else { return }
+        FileChangeMonitor.shared.rewatchFolder(of: file.url)
+    }
+
     /// Ends the watches: the file's state is gone (its center may be held on).
     func stop() {
         let stopped = watch.withLock { watch in
@@ -33,7 +40,7 @@ final class FileStoreChangeWatcher: _KeyValueChangeWatching {
 
     func observedKeyDidChange(_ key: String, takesValue: Bool) {
         guard let file else { return }
-        let (started, stopped) = watch.withLock { watch -> (Bool, Bool) in
+        let (started, stopped, rewatches) = watch.withLock { watch -> (Bool, Bool, Bool) in
             // Decided under this lock, so that a stop and a start on two threads cannot cross.
             let isObserved = file.changes.hasObservedKeys
             if isObserved, watch == nil {
@@ -43,16 +50,18 @@ final class FileStoreChangeWatcher: _KeyValueChangeWatching {
                     FileChangeMonitor.shared.watch(url, includesAppends: includesAppends) { [weak file] in file?.announceExternalChanges() }
                 }
                 watch = watches.isEmpty ? nil : watches
-                return (watch != nil, false)
+                return (watch != nil, false, false)
             } else if !isObserved, let current = watch {
                 for observation in current { observation.cancel() }
                 watch = nil
-                return (false, true)
+                return (false, true, false)
             }
-            return (false, false)
+            // Watched already: the folder may have been removed and made again since.
+            return (false, false, isObserved)
         }
         // A change between the observer's first read and the watch would otherwise go unseen.
         if started { file.announceExternalChanges() }
         if stopped { file.forgetUnannouncedChanges() }
+        if rewatches { rewatchFolder() }
     }
 }

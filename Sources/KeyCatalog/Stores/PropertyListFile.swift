@@ -41,6 +41,9 @@ final class PropertyListFile: Sendable {
         var journalHasDamagedTail = false
         /// The lock file, open while this process writes (`flock` on it).
         var lock: OpenFile?
+        /// A write made the store's folder, which was missing (removed): the file's watch must
+        /// move to it (``FileStoreChangeWatcher/rewatchFolder()``), once the locks are released.
+        var madeFolder = false
         /// A background flush of the journal is scheduled.
         var isFlushScheduled = false
         /// A background compaction is scheduled or under way.
@@ -598,9 +601,9 @@ final class PropertyListFile: Sendable {
     /// released: a failure handler may itself use the store.
     func update(_ key: String, to value: PropertyListValue?) throws {
         let record = FileStoreJournal.record(key: key, value: value)
-        let (report, flush, compaction) = try _HeldCallbacks.holding {
+        let (report, flush, compaction, madeFolder) = try _HeldCallbacks.holding {
             try contents.withLock { contents in
-                try withFileLock(&contents) { contents -> (String?, Bool, Bool) in
+                try withFileLock(&contents) { contents -> (String?, Bool, Bool, Bool) in
                     let report = refresh(&contents, isLocked: true)
                     if let block = contents.writeBlock {
                         throw FileStoreUnavailable(description: "not written, to keep the file that is there: \(block)")
@@ -620,7 +623,8 @@ final class PropertyListFile: Sendable {
                     let compaction = !contents.isCompactionScheduled && contents.isCompactionDue
                     contents.isFlushScheduled = true
                     contents.isCompactionScheduled = contents.isCompactionScheduled || compaction
-                    return (report, flush, compaction)
+                    defer { contents.madeFolder = false }
+                    return (report, flush, compaction, contents.madeFolder)
                 }
             }
         }
@@ -628,6 +632,7 @@ final class PropertyListFile: Sendable {
         if let report { Self.report(url, report) }
         if flush { scheduleFlush() }
         if compaction { scheduleCompaction() }
+        if madeFolder { (changes.attachedWatcher as? FileStoreChangeWatcher)?.rewatchFolder() }
     }
 
     /// Makes every write so far survive power loss (`fdatasync` of the journal).
@@ -809,6 +814,7 @@ final class PropertyListFile: Sendable {
         var descriptor = Self.openLockFile(path)
         if descriptor < 0 && errno == ENOENT {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            contents.madeFolder = true
             descriptor = Self.openLockFile(path)
         }
         guard descriptor >= 0 else { throw POSIXFailure("open the lock file \(path)") }
