@@ -99,12 +99,11 @@ final class FileChangeMonitor: Sendable {
         #endif
     }
 
-    /// Watches the folder of `file` again if its path names another folder than the one watched
+    /// Watches the folder at `folderPath` again if the path names another folder than the one watched
     /// (the folder was replaced, or removed and made again): the handlers of the files watched in
     /// it move there and are called (their files may have changed meanwhile). For a watcher that
     /// knows the folder may be new: a file store that made it again, or that gains an observer.
-    func rewatchFolder(of file: URL) {
-        let folderPath = file.deletingLastPathComponent().path
+    func rewatchFolder(atPath folderPath: String) {
         #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
         pathEvents.rewatchFolder(folderPath)
         #elseif os(Linux)
@@ -171,7 +170,7 @@ final class FileChangeMonitor: Sendable {
                     if event.mask & UInt32(IN_IGNORED) != 0 {
                         // The folder is gone (removed, or its file system unmounted): its handlers
                         // are told, and kept for a folder made again at its path
-                        // (``rewatchFolder(of:)``, or the next watch of a file in it).
+                        // (``rewatchFolder(atPath:)``, or the next watch of a file in it).
                         state.paths[event.wd] = nil
                         if var folder = state.folders[folderPath], folder.descriptor == event.wd {
                             folder.descriptor = -1

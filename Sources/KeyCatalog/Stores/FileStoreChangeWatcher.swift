@@ -18,15 +18,21 @@ final class FileStoreChangeWatcher: _KeyValueChangeWatching {
     /// The watches of the file and of its journal.
     private let watch = _Locked<[PersistentKeyObservation]?>(nil)
 
+    /// The file's folder, as ``FileChangeMonitor`` watches it.
+    private let folderPath: String
+
     init(file: PropertyListFile) {
         self.file = file
+        // From the canonical path's bytes: `URL`'s operations cost a state's opening a tenth more.
+        let path = file.canonicalPath
+        folderPath = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? path
     }
 
     /// Watches the file's folder again if its path names another folder now (removed and made
     /// again): its handlers are then told.
     func rewatchFolder() {
-        guard let file, watch.withLock({ $0 != nil }) else { return }
-        FileChangeMonitor.shared.rewatchFolder(of: file.url)
+        guard watch.withLock({ $0 != nil }) else { return }
+        FileChangeMonitor.shared.rewatchFolder(atPath: folderPath)
     }
 
     /// Ends the watches: the file's state is gone (its center may be held on).
@@ -56,8 +62,10 @@ final class FileStoreChangeWatcher: _KeyValueChangeWatching {
                 watch = nil
                 return (false, true, false)
             }
-            // Watched already: the folder may have been removed and made again since.
-            return (false, false, isObserved)
+            // Watched already: the folder may have been removed and made again since. (Asked for
+            // an observer that takes values, not for Observation's tracking of a key's first read
+            // through a catalog: a system call each would cost that read a third more.)
+            return (false, false, isObserved && takesValue)
         }
         // A change between the observer's first read and the watch would otherwise go unseen.
         if started { file.announceExternalChanges() }
