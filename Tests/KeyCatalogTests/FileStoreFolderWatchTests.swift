@@ -87,4 +87,57 @@ struct FileStoreFolderWatchTests {
         observation.cancel()
         otherObservation.cancel()
     }
+
+    /// Two folder paths name one folder (one was renamed to the other's path, where a store is
+    /// then watched): a folder made again at the first path takes its watch there without
+    /// removing the watch the second path still uses (found by a third review).
+    @Test func aWatchTwoFolderPathsShareIsKeptForTheOther() throws {
+        let first = directory.file("a")
+        let second = directory.file("c")
+        try FileManager.default.createDirectory(at: first, withIntermediateDirectories: true)
+        let storeA = FileKeyValueStore(url: first.appendingPathComponent("s.plist"))
+        storeA.set(count, to: 1)
+        let keepA = storeA.observe(count) { _ in }
+        #expect(rename(first.path, second.path) == 0)
+        let url = second.appendingPathComponent("t.plist")
+        let storeC = FileKeyValueStore(url: url)
+        storeC.set(count, to: 1)
+        let heard = Locked<[Int]>([])
+        let observation = storeC.observe(count) { heard.append($0) }
+        try writeListExternally(url, ["count": 4])
+        #expect(eventually { heard.current.last == 4 })
+
+        try FileManager.default.createDirectory(at: first, withIntermediateDirectories: true)
+        let keepA2 = storeA.observe(other) { _ in }
+        try writeListExternally(url, ["count": 5])
+        #expect(eventually { heard.current.last == 5 }, "heard: \(heard.current)")
+        observation.cancel()
+        keepA.cancel()
+        keepA2.cancel()
+    }
+
+    /// The handlers of a watch that moves are called on another thread: a store gaining its first
+    /// observer holds its watcher's lock while it starts its watch, and a moved handler's observer
+    /// may observe that store (found by a third review: "Recursive call to lock").
+    @Test func handlersOfAMovedWatchRunOutsideTheWatchersLock() throws {
+        let folder = directory.file("f")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let p = FileKeyValueStore(url: folder.appendingPathComponent("p.plist"))
+        let q = FileKeyValueStore(url: folder.appendingPathComponent("q.plist"))
+        p.set(count, to: 1)
+        let heard = Locked<[Int]>([])
+        let inner = Locked<[PersistentKeyObservation]>([])
+        let observationP = p.observe(count) { value in
+            heard.append(value)
+            if value == 7 { inner.append(q.observe(other) { _ in }) }
+        }
+        try FileManager.default.removeItem(at: folder)
+        #expect(eventually { heard.current.last == 0 }, "heard: \(heard.current)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try writeListExternally(folder.appendingPathComponent("p.plist"), ["count": 7])
+        inner.append(q.observe(count) { _ in })
+        #expect(eventually { heard.current.last == 7 }, "heard: \(heard.current)")
+        #expect(eventually { inner.current.count == 2 })
+        observationP.cancel()
+    }
 }

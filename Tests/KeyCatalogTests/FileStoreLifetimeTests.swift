@@ -210,6 +210,62 @@ struct FileStoreLifetimeTests {
         #expect(dirty.current)
     }
 
+    /// A change a read found (another program's), whose announcement came after the state
+    /// ended, is told by the file's next state (found by a third review: the state's end recorded
+    /// the new value as heard).
+    @Test func aChangeFoundButNotAnnouncedWhenAStateEndsIsToldLater() throws {
+        guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) else { return }
+        let directory = TemporaryDirectory()
+        let url = directory.file("settings.plist")
+        let written = write(4, at: url)
+        #expect(eventually { written.object == nil })
+        let dirty = Locked(false)
+        withObservationTracking {
+            let key = CatalogKey(count, name: "count", store: .file(path: url.path), storeName: "document")
+            #expect(key.value == 4)
+        } onChange: {
+            dirty.withLock { $0 = true }
+        }
+        // The file monitor's thread held: the state's watch cannot announce the change.
+        try holdingFileWatches(in: directory) {
+            let state: Weak<PropertyListFile>
+            do {
+                let store = FileKeyValueStore(url: url)
+                state = Weak(store.file)
+                let data = try PropertyListSerialization.data(fromPropertyList: ["count": 9], format: .binary, options: 0)
+                try data.write(to: directory.file("external.tmp"))
+                unlink(url.path + ".journal")
+                #expect(rename(directory.file("external.tmp").path, url.path) == 0)
+                #expect(store.get(count) == 9)
+            }
+            #expect(eventually { state.object == nil })
+            #expect(!dirty.current)
+        }
+        #expect(FileKeyValueStore(url: url).get(count) == 9)
+        #expect(dirty.current)
+    }
+
+    /// Holds the file monitor's thread in a handler while `body` runs.
+    func holdingFileWatches(in folder: TemporaryDirectory, _ body: () throws -> Void) throws {
+        let (entered, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let isFirstCall = Locked(true)
+        let blocker = folder.url.appendingPathComponent("blocker")
+        let hold = FileChangeMonitor.shared.watch(blocker) {
+            let isFirst = isFirstCall.withLock { isFirst in
+                defer { isFirst = false }
+                return isFirst
+            }
+            guard isFirst else { return }
+            entered.signal()
+            _ = release.wait(timeout: .now() + 30)
+        }
+        defer { hold?.cancel() }
+        #expect(FileManager.default.createFile(atPath: blocker.path, contents: Data("x".utf8)))
+        #expect(entered.wait(timeout: .now() + 30) == .success)
+        defer { release.signal() }
+        try body()
+    }
+
     /// A fresh state's first observer is not called for a value that did not change (found by a
     /// review: the first load counted every stored key as another process's change).
     @Test func aFreshStatesFirstObserverHearsNothingUnchanged() throws {

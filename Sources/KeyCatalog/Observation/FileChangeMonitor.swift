@@ -38,7 +38,9 @@ final class FileChangeMonitor: Sendable {
 
     private struct State {
         var folders: [String: Folder] = [:]
-        var paths: [Int32: String] = [:]
+        /// The folder paths each inotify watch serves: two paths name one folder when it was
+        /// moved to the other's path (a watch is of the folder, not of its name).
+        var paths: [Int32: Set<String>] = [:]
         var nextID = 0
         var isReading = false
     }
@@ -72,7 +74,7 @@ final class FileChangeMonitor: Sendable {
             defer { state.isReading = true }
             return ((state.nextID, !state.isReading), moved)
         }
-        for id in moved.keys.sorted() { moved[id]!.onChange() }
+        Self.callLater(moved)
         guard let registration else { return nil }
         if registration.startReading {
             let thread = Thread { [self] in readEvents() }
@@ -86,10 +88,7 @@ final class FileChangeMonitor: Sendable {
                     state.folders[folderPath]?.handlers[name] = nil
                 }
                 if let folder = state.folders[folderPath], folder.handlers.isEmpty {
-                    if folder.descriptor >= 0 {
-                        inotify_rm_watch(inotify, folder.descriptor)
-                        state.paths[folder.descriptor] = nil
-                    }
+                    detach(folderPath, from: folder.descriptor, in: &state)
                     state.folders[folderPath] = nil
                 }
             }
@@ -109,7 +108,7 @@ final class FileChangeMonitor: Sendable {
         #elseif os(Linux)
         guard inotify >= 0 else { return }
         let moved = state.withLock { state in attachFolder(folderPath, in: &state, adding: false).moved }
-        for id in moved.keys.sorted() { moved[id]!.onChange() }
+        Self.callLater(moved)
         #endif
     }
 
@@ -126,18 +125,35 @@ final class FileChangeMonitor: Sendable {
         guard descriptor >= 0 else { return (false, [:]) }
         guard var folder = state.folders[folderPath] else {
             state.folders[folderPath] = Folder(descriptor: descriptor)
-            state.paths[descriptor] = folderPath
+            state.paths[descriptor, default: []].insert(folderPath)
             return (true, [:])
         }
         guard folder.descriptor != descriptor else { return (true, [:]) }
-        if folder.descriptor >= 0 {
-            inotify_rm_watch(inotify, folder.descriptor)
-            state.paths[folder.descriptor] = nil
-        }
+        detach(folderPath, from: folder.descriptor, in: &state)
         folder.descriptor = descriptor
-        state.paths[descriptor] = folderPath
+        state.paths[descriptor, default: []].insert(folderPath)
         state.folders[folderPath] = folder
         return (true, folder.handlers.values.reduce(into: [:]) { moved, byID in moved.merge(byID) { first, _ in first } })
+    }
+
+    /// `folderPath` no longer uses the inotify watch `descriptor` (-1: none); the watch is removed
+    /// once no path uses it.
+    private func detach(_ folderPath: String, from descriptor: Int32, in state: inout State) {
+        guard descriptor >= 0 else { return }
+        state.paths[descriptor]?.remove(folderPath)
+        if state.paths[descriptor]?.isEmpty == true {
+            inotify_rm_watch(inotify, descriptor)
+            state.paths[descriptor] = nil
+        }
+    }
+
+    /// Calls the handlers of a watch that moved, on another thread: the caller may hold locks
+    /// those handlers (or their observers) take.
+    private static func callLater(_ handlers: [Int: Handler]) {
+        guard !handlers.isEmpty else { return }
+        DispatchQueue.global().async {
+            for id in handlers.keys.sorted() { handlers[id]!.onChange() }
+        }
     }
 
     /// The monitor's thread: blocks in `read` until events arrive, then calls their handlers.
@@ -166,13 +182,14 @@ final class FileChangeMonitor: Sendable {
                         }
                         continue
                     }
-                    guard let folderPath = state.paths[event.wd] else { continue }
+                    guard let folderPaths = state.paths[event.wd] else { continue }
                     if event.mask & UInt32(IN_IGNORED) != 0 {
                         // The folder is gone (removed, or its file system unmounted): its handlers
                         // are told, and kept for a folder made again at its path
                         // (``rewatchFolder(atPath:)``, or the next watch of a file in it).
                         state.paths[event.wd] = nil
-                        if var folder = state.folders[folderPath], folder.descriptor == event.wd {
+                        for folderPath in folderPaths {
+                            guard var folder = state.folders[folderPath], folder.descriptor == event.wd else { continue }
                             folder.descriptor = -1
                             state.folders[folderPath] = folder
                             for byID in folder.handlers.values { handlers.merge(byID) { first, _ in first } }
@@ -181,9 +198,11 @@ final class FileChangeMonitor: Sendable {
                     }
                     guard event.len > 0 else { continue }
                     let name = String(cString: buffer.advanced(by: nameStart).assumingMemoryBound(to: CChar.self))
-                    var matching = state.folders[folderPath]?.handlers[name] ?? [:]
-                    if event.mask & ~UInt32(IN_MODIFY) == 0 { matching = matching.filter { $0.value.includesAppends } }
-                    handlers.merge(matching) { first, _ in first }
+                    for folderPath in folderPaths {
+                        var matching = state.folders[folderPath]?.handlers[name] ?? [:]
+                        if event.mask & ~UInt32(IN_MODIFY) == 0 { matching = matching.filter { $0.value.includesAppends } }
+                        handlers.merge(matching) { first, _ in first }
+                    }
                 }
             }
             for id in handlers.keys.sorted() { handlers[id]!.onChange() }

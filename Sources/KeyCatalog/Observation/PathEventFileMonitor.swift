@@ -83,7 +83,8 @@ final class _PathEventFileMonitor: Sendable {
             state.folders[folderPath] = folder
             return (state.nextID, toCall)
         }
-        Self.call(toCall)
+        // On another thread: the caller may hold locks these handlers (or their observers) take.
+        if !toCall.isEmpty { DispatchQueue.global().async { Self.call(toCall) } }
         guard let id else { return nil }
         return PersistentKeyObservation { [weak self] in
             self?.state.withLock { state in
@@ -115,7 +116,8 @@ final class _PathEventFileMonitor: Sendable {
             state.folders[folderPath] = folder
             return handlers
         }
-        Self.call(handlers)
+        // On another thread, as for ``watch(_:onChange:)``.
+        if !handlers.isEmpty { DispatchQueue.global().async { Self.call(handlers) } }
     }
 
     /// A watch of the file `name` in `folderPath`, telling of its own events; `nil` if there is none.

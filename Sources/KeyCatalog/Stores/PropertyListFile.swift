@@ -168,6 +168,9 @@ final class PropertyListFile: Sendable {
         /// The values of the keys read through catalogs when the file's last state ended (a key
         /// absent: it had none): a later state tells their trackers of each that differs.
         var lastKnown: [String: PropertyListValue]?
+        /// Of those, the keys whose change the state found but had not announced when it ended
+        /// (its watch's call came too late): told by a later state whatever their value.
+        var unheard: Set<String> = []
     }
 
     /// The state of the file at `url` in this process: the one every store of that file shares
@@ -191,13 +194,16 @@ final class PropertyListFile: Sendable {
         // Outside the lock, before the state is returned: a watch or a tracker may call back, and
         // its handler may open a file store.
         if cleans { removeAbandonedTemporaryFiles(of: file.url) }
-        let (tracking, lastKnown) = lasting.withLock { ($0[path]?.observationTracking, $0[path]?.lastKnown) }
-        if let tracking {
+        // (A state that ended an instant ago may record these after this reads them: a change
+        // then goes untold, or one is told twice. Its window is the end of its `deinit`.)
+        let lastSeen = lasting.withLock { $0[path] }
+        if let tracking = lastSeen?.observationTracking {
             let keys = file.changes.adoptObservationTracking(tracking)
             // Changed while no state of the file was open (by another process): told once.
-            if let lastKnown {
+            if let lastKnown = lastSeen?.lastKnown {
+                let unheard = lastSeen?.unheard ?? []
                 let current = file.contents.withLock { contents in keys.map { contents.stored[$0]?.value } }
-                for (key, value) in zip(keys, current) where lastKnown[key] != value {
+                for (key, value) in zip(keys, current) where lastKnown[key] != value || unheard.contains(key) {
                     file.changes.post(key: key, value: value)
                 }
             }
@@ -238,10 +244,16 @@ final class PropertyListFile: Sendable {
         // The values the trackers of catalog reads last heard of, for the file's next state.
         let keys = changes.observationTrackedKeys
         guard !keys.isEmpty else { return }
-        let values = contents.withLock { contents in
-            keys.reduce(into: [String: PropertyListValue]()) { values, key in values[key] = contents.stored[key]?.value }
+        let (values, unheard) = contents.withLock { contents in
+            (
+                keys.reduce(into: [String: PropertyListValue]()) { values, key in values[key] = contents.stored[key]?.value },
+                contents.unannounced.intersection(keys)
+            )
         }
-        Self.lasting.withLock { $0[canonicalPath, default: Lasting()].lastKnown = values }
+        Self.lasting.withLock { lasting in
+            lasting[canonicalPath, default: Lasting()].lastKnown = values
+            lasting[canonicalPath, default: Lasting()].unheard = unheard
+        }
     }
 
     /// The file's path with every symbolic link resolved, also when the file does not exist yet.
