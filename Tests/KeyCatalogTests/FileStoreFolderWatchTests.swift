@@ -140,4 +140,40 @@ struct FileStoreFolderWatchTests {
         #expect(eventually { inner.current.count == 2 })
         observationP.cancel()
     }
+
+    /// A store's folder moved away (to the Trash: a rename) is told as a removal is (found by a
+    /// fourth review: inotify's watch followed the folder, and told nothing).
+    @Test func aFolderMovedAwayIsTold() throws {
+        let folder = directory.file("documents")
+        let url = folder.appendingPathComponent("s.plist")
+        let store = FileKeyValueStore(url: url)
+        store.set(count, to: 1)
+        let heard = Locked<[Int]>([])
+        let observation = store.observe(count) { heard.append($0) }
+        #expect(rename(folder.path, directory.file("trash").path) == 0)
+        #expect(eventually { heard.current.last == 0 }, "heard: \(heard.current)")
+        observation.cancel()
+    }
+
+    /// After its folder moved away, a write makes the folder again, locks the lock file made
+    /// there (not the one moved away, which other processes no longer lock), and the store's
+    /// watch moves there (found by a fourth review: every write failed).
+    @Test func aFolderMovedAwayIsMadeAgainByAWriteAndWatched() throws {
+        let folder = directory.file("documents")
+        let url = folder.appendingPathComponent("s.plist")
+        let store = FileKeyValueStore(url: url)
+        store.set(count, to: 1)
+        let heard = Locked<[Int]>([])
+        let observation = store.observe(count) { heard.append($0) }
+        #expect(rename(folder.path, directory.file("trash").path) == 0)
+        #expect(eventually { heard.current.last == 0 })
+        let recorder = FailureRecorder()
+        recorder.record { store.set(count, to: 2) }
+        #expect(recorder.failures.isEmpty, "\(recorder.failures)")
+        #expect(FileManager.default.fileExists(atPath: url.path + ".lock"))
+        #expect(store.get(count) == 2)
+        try writeListExternally(url, ["count": 5])
+        #expect(eventually { heard.current.last == 5 }, "heard: \(heard.current)")
+        observation.cancel()
+    }
 }

@@ -118,8 +118,9 @@ final class FileChangeMonitor: Sendable {
     /// to be called. `isWatched` is `false` when the folder cannot be watched.
     private func attachFolder(_ folderPath: String, in state: inout State, adding: Bool) -> (isWatched: Bool, moved: [Int: Handler]) {
         guard adding || state.folders[folderPath] != nil else { return (false, [:]) }
-        // IN_MODIFY: a file store's journal is appended to, not closed.
-        let mask = IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM
+        // IN_MODIFY: a file store's journal is appended to, not closed. IN_MOVE_SELF: the folder
+        // was moved away (to the Trash).
+        let mask = IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVE_SELF
         // The watch there already, if the folder is the one watched.
         let descriptor = inotify_add_watch(inotify, folderPath, UInt32(mask))
         guard descriptor >= 0 else { return (false, [:]) }
@@ -190,6 +191,20 @@ final class FileChangeMonitor: Sendable {
                         state.paths[event.wd] = nil
                         for folderPath in folderPaths {
                             guard var folder = state.folders[folderPath], folder.descriptor == event.wd else { continue }
+                            folder.descriptor = -1
+                            state.folders[folderPath] = folder
+                            for byID in folder.handlers.values { handlers.merge(byID) { first, _ in first } }
+                        }
+                        continue
+                    }
+                    if event.mask & UInt32(IN_MOVE_SELF) != 0 {
+                        // The folder was moved: each path it was watched by moves its watch to the
+                        // folder the path names now, if any, and its handlers are told.
+                        for folderPath in folderPaths {
+                            let (isWatched, moved) = attachFolder(folderPath, in: &state, adding: false)
+                            handlers.merge(moved) { first, _ in first }
+                            guard !isWatched, var folder = state.folders[folderPath], folder.descriptor == event.wd else { continue }
+                            detach(folderPath, from: folder.descriptor, in: &state)
                             folder.descriptor = -1
                             state.folders[folderPath] = folder
                             for byID in folder.handlers.values { handlers.merge(byID) { first, _ in first } }

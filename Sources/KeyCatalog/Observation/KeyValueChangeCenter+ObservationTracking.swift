@@ -18,6 +18,16 @@ extension KeyValueChangeCenter {
     /// file store's earlier state), this new center's, and observes each of its keys here: the
     /// catalog reads tracked before hear of the changes made through this center. Called before
     /// any read is tracked through this center.
+    /// Makes `tracking` this new center's view before the center is shared, so that a catalog
+    /// read through it at once finds the keys read before (and, as none is observed here yet,
+    /// observes its key itself); ``adoptObservationTracking(_:)`` then observes every key.
+    func presetObservationTracking(_ tracking: AnyObject & Sendable) {
+        guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) else { return }
+        let tracking = unsafeDowncast(tracking, to: _ObservationTracking.self)
+        _ = observationTracking.setIfNone(tracking)
+        tracking.forgetObservers()
+    }
+
     /// Returns the keys it observes.
     @discardableResult
     func adoptObservationTracking(_ tracking: AnyObject & Sendable) -> [String] {
@@ -166,6 +176,14 @@ final class _ObservationTracking: Sendable {
             observe(key, with: changes, in: center)
         }
         return keys.map(\.0)
+    }
+
+    /// Marks every key as observed by no center: a new center of the store is about to observe
+    /// them, and a read through it meanwhile observes its key too.
+    func forgetObservers() {
+        tracked.withLock { tracked in
+            for changes in tracked.values { changes.isObserved = false }
+        }
     }
 
     /// The keys read so far.

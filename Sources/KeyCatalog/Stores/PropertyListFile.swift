@@ -122,6 +122,7 @@ final class PropertyListFile: Sendable {
     struct Paths {
         let list: String
         let journal: String
+        let lock: String
     }
     let contents: _Locked<Contents>
     let changes = KeyValueChangeCenter()
@@ -181,6 +182,11 @@ final class PropertyListFile: Sendable {
             if let file = files.states[path]?.file { return (file, false, false) }
             let file = PropertyListFile(canonicalPath: path)
             file.connectChangeCenter()
+            // Before the state is shared: a catalog read on another thread must find the file's
+            // tracking, not make one of its own that would replace it in `lasting`.
+            if let tracking = lasting.withLock({ $0[path]?.observationTracking }) {
+                file.changes.presetObservationTracking(tracking)
+            }
             files.states[path] = WeakReference(file: file)
             files.madeSinceSweep += 1
             if files.madeSinceSweep >= 64 {
@@ -337,7 +343,7 @@ final class PropertyListFile: Sendable {
         self.canonicalPath = canonicalPath
         self.lockURL = url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + ".lock")
         self.journalURL = url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + ".journal")
-        self.paths = Paths(list: url.path, journal: journalURL.path)
+        self.paths = Paths(list: url.path, journal: journalURL.path, lock: lockURL.path)
         var contents = Contents()
         contents.registered = Self.lasting.withLock { $0[canonicalPath]?.registered } ?? [:]
         contents.pathsLookedUp = _coarseMonotonicNanoseconds()
@@ -804,7 +810,8 @@ final class PropertyListFile: Sendable {
     }
 
     /// Takes the exclusive advisory lock on the lock file (creating it, mode 0600, and its folder)
-    /// for `body`. The lock file stays open: locking costs one `flock` and one `fstat`.
+    /// for `body`. The lock file stays open: locking costs one `flock`, one `fstat` and one
+    /// `stat` of its path.
     private func withFileLock<Result>(_ contents: inout Contents, _ body: (inout Contents) throws -> Result) throws -> Result {
         let lock = try openLock(&contents)
         while flock(lock.descriptor, LOCK_EX) != 0 {
@@ -818,9 +825,12 @@ final class PropertyListFile: Sendable {
     /// The open lock file; opened again if it was removed (its folder deleted and made again),
     /// since other processes lock the file that is there now.
     private func openLock(_ contents: inout Contents) throws -> OpenFile {
-        if let lock = contents.lock {
-            var info = stat()
-            if fstat(lock.descriptor, &info) == 0, info.st_nlink > 0 { return lock }
+        // Kept while the path still names it: not once it was removed, nor once its folder was
+        // moved away (to the Trash), when other processes lock the file made at the path.
+        if let lock = contents.lock, let held = FileSignature(descriptor: lock.descriptor), held.links > 0,
+            let named = FileSignature(path: paths.lock), named.isSameFile(as: held)
+        {
+            return lock
         }
         let path = lockURL.path
         var descriptor = Self.openLockFile(path)
