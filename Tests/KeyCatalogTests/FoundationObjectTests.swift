@@ -44,6 +44,9 @@ import Testing
         let dictionary: [AnyHashable: Any] = ["a": 1, 2: "b"]
         #expect(PropertyListValue(foundationObject: dictionary) == nil)
         #expect(PropertyListValue(foundationObject: ["a": 1] as [AnyHashable: Any]) == .dictionary(["a": .int(1)]))
+        // An NSString key reads as its string, as the cast read it (found by a review).
+        let withNSStringKey: [AnyHashable: Any] = [AnyHashable(NSString(string: "k")): 1, AnyHashable(NSMutableString(string: "m")): 2]
+        #expect(PropertyListValue(foundationObject: withNSStringKey) == .dictionary(["k": .int(1), "m": .int(2)]))
         #expect(PropertyListValue(foundationObject: [1, "a"] as [Any]) == .array([.int(1), .string("a")]))
     }
 }

@@ -807,6 +807,12 @@ final class PropertyListFile: Sendable {
             Self.report(url, "the compacted journal's new name may not survive a power loss (\(error)); every write is still in the list or the journal")
         }
         Self.removeAbandonedTemporaryFiles(of: url)
+        // The compaction made the store's folder again (removed meanwhile): its watch moves there.
+        let madeFolder = contents.withLock { contents in
+            defer { contents.madeFolder = false }
+            return contents.madeFolder
+        }
+        if madeFolder { (changes.attachedWatcher as? FileStoreChangeWatcher)?.rewatchFolder() }
     }
 
     /// Takes the exclusive advisory lock on the lock file (creating it, mode 0600, and its folder)

@@ -49,10 +49,11 @@ extension PropertyListValue {
             let dictionary = object as! [AnyHashable: Any]
             members.reserveCapacity(dictionary.count)
             for (key, member) in dictionary {
-                guard Swift.type(of: key.base) == String.self, let converted = PropertyListValue(foundationObject: member) else {
-                    return nil
-                }
-                members[Self.unwrap(key.base, as: String.self)] = converted
+                // A Swift `String` by its type; an `NSString` (which `AnyHashable` keeps as it is
+                // on Linux) by the cast.
+                let name = Swift.type(of: key.base) == String.self ? Self.unwrap(key.base, as: String.self) : key.base as? String
+                guard let name, let converted = PropertyListValue(foundationObject: member) else { return nil }
+                members[name] = converted
             }
             self = .dictionary(members)
             return
