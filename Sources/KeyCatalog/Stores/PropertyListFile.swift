@@ -43,6 +43,7 @@ final class PropertyListFile: Sendable {
         var lock: OpenFile?
         /// A write made the store's folder, which was missing (removed): the file's watch must
         /// move to it (``FileStoreChangeWatcher/rewatchFolder()``), once the locks are released.
+        /// (A compaction finds nothing to compact in a folder removed, so only writes act on it.)
         var madeFolder = false
         /// A background flush of the journal is scheduled.
         var isFlushScheduled = false
@@ -807,12 +808,6 @@ final class PropertyListFile: Sendable {
             Self.report(url, "the compacted journal's new name may not survive a power loss (\(error)); every write is still in the list or the journal")
         }
         Self.removeAbandonedTemporaryFiles(of: url)
-        // The compaction made the store's folder again (removed meanwhile): its watch moves there.
-        let madeFolder = contents.withLock { contents in
-            defer { contents.madeFolder = false }
-            return contents.madeFolder
-        }
-        if madeFolder { (changes.attachedWatcher as? FileStoreChangeWatcher)?.rewatchFolder() }
     }
 
     /// Takes the exclusive advisory lock on the lock file (creating it, mode 0600, and its folder)
