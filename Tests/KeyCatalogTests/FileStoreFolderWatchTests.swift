@@ -13,23 +13,15 @@ struct FileStoreFolderWatchTests {
     let count = PersistentKey<Int>("count", defaultValue: 0)
     let other = PersistentKey<Int>("other", defaultValue: 0)
 
-    /// Whether `condition` holds within 10 s.
-    func eventually(_ condition: () -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while !condition() {
-            if Date() > deadline { return false }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        return true
-    }
-
-    /// What another program does: replaces the list, and takes the journal away.
-    func writeListExternally(_ url: URL, _ values: [String: Int]) throws {
-        let data = try PropertyListSerialization.data(fromPropertyList: values, format: .binary, options: 0)
-        let temporary = url.deletingLastPathComponent().appendingPathComponent("external.tmp")
-        try data.write(to: temporary)
-        unlink(url.path + ".journal")
-        #expect(rename(temporary.path, url.path) == 0)
+    /// A store at `documents/s.plist` whose `count` is 1, and an observer of it: what it heard.
+    func observedStore() -> (folder: URL, url: URL, store: FileKeyValueStore, heard: Locked<[Int]>, observation: PersistentKeyObservation) {
+        let folder = directory.file("documents")
+        let url = folder.appendingPathComponent("s.plist")
+        let store = FileKeyValueStore(url: url)
+        store.set(count, to: 1)
+        let heard = Locked<[Int]>([])
+        let observation = store.observe(count) { heard.append($0) }
+        return (folder, url, store, heard, observation)
     }
 
     @Test func aStoreInAFolderMadeAtAReplacedFoldersPathHearsChanges() throws {
@@ -45,43 +37,33 @@ struct FileStoreFolderWatchTests {
         second.set(count, to: 1)
         let heard = Locked<[Int]>([])
         let observation = second.observe(count) { heard.append($0) }
-        try writeListExternally(url, ["count": 5])
+        try FileStoreOnDisk.replaceList(url, with: ["count": 5])
         #expect(eventually { heard.current.last == 5 }, "heard: \(heard.current)")
         observation.cancel()
         keep.cancel()
     }
 
     @Test func aFolderMadeAgainByTheStoresWriteIsWatched() throws {
-        let folder = directory.file("documents")
-        let url = folder.appendingPathComponent("s.plist")
-        let store = FileKeyValueStore(url: url)
-        store.set(count, to: 1)
-        let heard = Locked<[Int]>([])
-        let observation = store.observe(count) { heard.append($0) }
+        let (folder, url, store, heard, observation) = observedStore()
         try FileManager.default.removeItem(at: folder)
         // Removed: the observer is told, and reads the key's default.
         #expect(eventually { heard.current.last == 0 }, "heard: \(heard.current)")
 
         store.set(count, to: 2)
-        try writeListExternally(url, ["count": 5])
+        try FileStoreOnDisk.replaceList(url, with: ["count": 5])
         #expect(eventually { heard.current.last == 5 }, "heard: \(heard.current)")
         observation.cancel()
     }
 
     @Test func aFolderMadeAgainByAnotherProgramIsWatchedOnceAKeyGainsAnObserver() throws {
-        let folder = directory.file("documents")
-        let url = folder.appendingPathComponent("s.plist")
-        let store = FileKeyValueStore(url: url)
-        store.set(count, to: 1)
-        let heard = Locked<[Int]>([])
-        let observation = store.observe(count) { heard.append($0) }
+        let (folder, url, store, heard, observation) = observedStore()
         try FileManager.default.removeItem(at: folder)
         #expect(eventually { heard.current.last == 0 })
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
 
         let heardOther = Locked<[Int]>([])
         let otherObservation = store.observe(other) { heardOther.append($0) }
-        try writeListExternally(url, ["count": 6, "other": 3])
+        try FileStoreOnDisk.replaceList(url, with: ["count": 6, "other": 3])
         #expect(eventually { heardOther.current.last == 3 }, "heard: \(heardOther.current)")
         #expect(eventually { heard.current.last == 6 }, "heard: \(heard.current)")
         observation.cancel()
@@ -104,12 +86,12 @@ struct FileStoreFolderWatchTests {
         storeC.set(count, to: 1)
         let heard = Locked<[Int]>([])
         let observation = storeC.observe(count) { heard.append($0) }
-        try writeListExternally(url, ["count": 4])
+        try FileStoreOnDisk.replaceList(url, with: ["count": 4])
         #expect(eventually { heard.current.last == 4 })
 
         try FileManager.default.createDirectory(at: first, withIntermediateDirectories: true)
         let keepA2 = storeA.observe(other) { _ in }
-        try writeListExternally(url, ["count": 5])
+        try FileStoreOnDisk.replaceList(url, with: ["count": 5])
         #expect(eventually { heard.current.last == 5 }, "heard: \(heard.current)")
         observation.cancel()
         keepA.cancel()
@@ -134,7 +116,7 @@ struct FileStoreFolderWatchTests {
         try FileManager.default.removeItem(at: folder)
         #expect(eventually { heard.current.last == 0 }, "heard: \(heard.current)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try writeListExternally(folder.appendingPathComponent("p.plist"), ["count": 7])
+        try FileStoreOnDisk.replaceList(folder.appendingPathComponent("p.plist"), with: ["count": 7])
         inner.append(q.observe(count) { _ in })
         #expect(eventually { heard.current.last == 7 }, "heard: \(heard.current)")
         #expect(eventually { inner.current.count == 2 })
@@ -144,12 +126,7 @@ struct FileStoreFolderWatchTests {
     /// A store's folder moved away (to the Trash: a rename) is told as a removal is (found by a
     /// fourth review: inotify's watch followed the folder, and told nothing).
     @Test func aFolderMovedAwayIsTold() throws {
-        let folder = directory.file("documents")
-        let url = folder.appendingPathComponent("s.plist")
-        let store = FileKeyValueStore(url: url)
-        store.set(count, to: 1)
-        let heard = Locked<[Int]>([])
-        let observation = store.observe(count) { heard.append($0) }
+        let (folder, _, _, heard, observation) = observedStore()
         #expect(rename(folder.path, directory.file("trash").path) == 0)
         #expect(eventually { heard.current.last == 0 }, "heard: \(heard.current)")
         observation.cancel()
@@ -159,12 +136,7 @@ struct FileStoreFolderWatchTests {
     /// there (not the one moved away, which other processes no longer lock), and the store's
     /// watch moves there (found by a fourth review: every write failed).
     @Test func aFolderMovedAwayIsMadeAgainByAWriteAndWatched() throws {
-        let folder = directory.file("documents")
-        let url = folder.appendingPathComponent("s.plist")
-        let store = FileKeyValueStore(url: url)
-        store.set(count, to: 1)
-        let heard = Locked<[Int]>([])
-        let observation = store.observe(count) { heard.append($0) }
+        let (folder, url, store, heard, observation) = observedStore()
         #expect(rename(folder.path, directory.file("trash").path) == 0)
         #expect(eventually { heard.current.last == 0 })
         let recorder = FailureRecorder()
@@ -172,7 +144,7 @@ struct FileStoreFolderWatchTests {
         #expect(recorder.failures.isEmpty, "\(recorder.failures)")
         #expect(FileManager.default.fileExists(atPath: url.path + ".lock"))
         #expect(store.get(count) == 2)
-        try writeListExternally(url, ["count": 5])
+        try FileStoreOnDisk.replaceList(url, with: ["count": 5])
         #expect(eventually { heard.current.last == 5 }, "heard: \(heard.current)")
         observation.cancel()
     }

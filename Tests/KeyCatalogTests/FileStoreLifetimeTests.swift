@@ -29,16 +29,6 @@ struct FileStoreLifetimeTests {
         return Weak(store.file)
     }
 
-    /// Whether `condition` holds within 10 s (asked every 10 ms).
-    func eventually(_ condition: () -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while !condition() {
-            if Date() > deadline { return false }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        return true
-    }
-
     /// How many of this process's open descriptors are files in `directory` (Linux: `/proc/self/fd`).
     func openDescriptors(in directory: TemporaryDirectory) throws -> Int {
         let folder = try #require(realpath(directory.url.path, nil))
@@ -202,10 +192,7 @@ struct FileStoreLifetimeTests {
 
         // Changed by another program while no state is open: the next state tells the tracking.
         #expect(eventually { (try? openDescriptors(in: directory)) == 0 })
-        let rewritten = directory.file("rewritten.plist")
-        try PropertyListSerialization.data(fromPropertyList: ["count": 9], format: .binary, options: 0).write(to: rewritten)
-        try FileManager.default.removeItem(at: URL(fileURLWithPath: url.path + ".journal"))
-        #expect(rename(rewritten.path, url.path) == 0)
+        try FileStoreOnDisk.replaceList(url, with: ["count": 9])
         #expect(FileKeyValueStore(url: url).get(count) == 9)
         #expect(dirty.current)
     }
@@ -232,10 +219,7 @@ struct FileStoreLifetimeTests {
             do {
                 let store = FileKeyValueStore(url: url)
                 state = Weak(store.file)
-                let data = try PropertyListSerialization.data(fromPropertyList: ["count": 9], format: .binary, options: 0)
-                try data.write(to: directory.file("external.tmp"))
-                unlink(url.path + ".journal")
-                #expect(rename(directory.file("external.tmp").path, url.path) == 0)
+                try FileStoreOnDisk.replaceList(url, with: ["count": 9])
                 #expect(store.get(count) == 9)
             }
             #expect(eventually { state.object == nil })
@@ -243,27 +227,6 @@ struct FileStoreLifetimeTests {
         }
         #expect(FileKeyValueStore(url: url).get(count) == 9)
         #expect(dirty.current)
-    }
-
-    /// Holds the file monitor's thread in a handler while `body` runs.
-    func holdingFileWatches(in folder: TemporaryDirectory, _ body: () throws -> Void) throws {
-        let (entered, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
-        let isFirstCall = Locked(true)
-        let blocker = folder.url.appendingPathComponent("blocker")
-        let hold = FileChangeMonitor.shared.watch(blocker) {
-            let isFirst = isFirstCall.withLock { isFirst in
-                defer { isFirst = false }
-                return isFirst
-            }
-            guard isFirst else { return }
-            entered.signal()
-            _ = release.wait(timeout: .now() + 30)
-        }
-        defer { hold?.cancel() }
-        #expect(FileManager.default.createFile(atPath: blocker.path, contents: Data("x".utf8)))
-        #expect(entered.wait(timeout: .now() + 30) == .success)
-        defer { release.signal() }
-        try body()
     }
 
     /// A fresh state's first observer is not called for a value that did not change (found by a

@@ -226,29 +226,6 @@ import Testing
         while !heard.values.contains("3") && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
         #expect(heard.values == ["3"])
     }
-
-    /// Runs `body` while the file monitor's one thread is held, so that file changes made in it
-    /// are reported only after it returns.
-    func holdingFileWatches(in folder: TemporaryDirectory, _ body: () throws -> Void) throws {
-        let (entered, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
-        let isFirstCall = _Locked(true)
-        let blocker = folder.url.appendingPathComponent("blocker")
-        let hold = FileChangeMonitor.shared.watch(blocker) {
-            // The file's creation may be reported more than once: only the first call holds.
-            let isFirst = isFirstCall.withLock { isFirst in
-                defer { isFirst = false }
-                return isFirst
-            }
-            guard isFirst else { return }
-            entered.signal()
-            _ = release.wait(timeout: .now() + 30)
-        }
-        defer { hold?.cancel() }
-        #expect(FileManager.default.createFile(atPath: blocker.path, contents: Data("x".utf8)))
-        #expect(entered.wait(timeout: .now() + 30) == .success)
-        defer { release.signal() }
-        try body()
-    }
     #endif
 }
 

@@ -107,17 +107,6 @@ struct PathEventFileMonitorTests {
         #expect(FileManager.default.createFile(atPath: path(name), contents: nil))
     }
 
-    /// Whether `condition` holds within 10 s: handlers of a watch that moved are called on
-    /// another thread.
-    func eventually(_ condition: () -> Bool) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while !condition() {
-            if Date() > deadline { return false }
-            Thread.sleep(forTimeInterval: 0.005)
-        }
-        return true
-    }
-
     func counter() -> (count: Locked<Int>, handler: @Sendable () -> Void) {
         let count = Locked(0)
         return (count, { count.withLock { $0 += 1 } })

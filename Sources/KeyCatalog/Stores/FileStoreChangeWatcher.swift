@@ -24,8 +24,7 @@ final class FileStoreChangeWatcher: _KeyValueChangeWatching {
     init(file: PropertyListFile) {
         self.file = file
         // From the canonical path's bytes: `URL`'s operations cost a state's opening a tenth more.
-        let path = file.canonicalPath
-        folderPath = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? path
+        folderPath = PropertyListFile.folder(of: file.canonicalPath)
     }
 
     /// Watches the file's folder again if its path names another folder now (removed and made

@@ -324,7 +324,7 @@ final class PropertyListFile: Sendable {
     }
 
     /// The folder of an absolute, standardized `path`: `/a/b` is `/a`, `/a` is `/`.
-    private static func folder(of path: String) -> String {
+    static func folder(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
         return String(path[..<slash])
     }

@@ -7,6 +7,16 @@ import Testing
 /// process would then cache): the property list, parsed by Foundation, with the records of its
 /// journal (`<name>.journal`) applied in order. Absent files are empty.
 enum FileStoreOnDisk {
+    /// What another program does to a store's file: writes a new list beside it, takes the
+    /// journal away, and renames the list over the old one.
+    static func replaceList(_ url: URL, with values: [String: Int]) throws {
+        let data = try PropertyListSerialization.data(fromPropertyList: values, format: .binary, options: 0)
+        let temporary = url.deletingLastPathComponent().appendingPathComponent("external.tmp")
+        try data.write(to: temporary)
+        unlink(url.path + ".journal")
+        #expect(rename(temporary.path, url.path) == 0)
+    }
+
     static func read(_ url: URL) throws -> [String: PropertyListValue] {
         var values: [String: PropertyListValue] = [:]
         if FileManager.default.fileExists(atPath: url.path) {

@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+
+@testable import KeyCatalog
+
+/// Whether `condition` holds within 10 s (asked every 10 ms): for what another thread (the file
+/// monitor's, a moved watch's) does.
+func eventually(_ condition: () -> Bool) -> Bool {
+    let deadline = Date(timeIntervalSinceNow: 10)
+    while !condition() {
+        if Date() > deadline { return false }
+        Thread.sleep(forTimeInterval: 0.01)
+    }
+    return true
+}
+
+/// Runs `body` while the file monitor's one thread is held, so that file changes made in it
+/// are reported only after it returns.
+func holdingFileWatches(in folder: TemporaryDirectory, _ body: () throws -> Void) throws {
+    let (entered, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+    let isFirstCall = _Locked(true)
+    let blocker = folder.url.appendingPathComponent("blocker")
+    let hold = FileChangeMonitor.shared.watch(blocker) {
+        // The file's creation may be reported more than once: only the first call holds.
+        let isFirst = isFirstCall.withLock { isFirst in
+            defer { isFirst = false }
+            return isFirst
+        }
+        guard isFirst else { return }
+        entered.signal()
+        _ = release.wait(timeout: .now() + 30)
+    }
+    defer { hold?.cancel() }
+    #expect(FileManager.default.createFile(atPath: blocker.path, contents: Data("x".utf8)))
+    #expect(entered.wait(timeout: .now() + 30) == .success)
+    defer { release.signal() }
+    try body()
+}
