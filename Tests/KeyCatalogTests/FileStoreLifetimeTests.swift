@@ -116,6 +116,38 @@ struct FileStoreLifetimeTests {
         #expect(FileKeyValueStore(url: directory.file("other.plist")).persistentValue(forKey: "count") == nil)
     }
 
+    /// A file that cannot be read is found so by each state's first load: reported once while
+    /// its files stay as they were, not each time a store is opened on it again.
+    @Test func aLoadFailureIsReportedOnceWhileItsFilesAreUnchanged() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("settings.plist")
+        // A folder where the list should be cannot be read (nor moved aside, nor written over).
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        let recorder = FailureRecorder()
+        func openAndRelease() -> Weak<PropertyListFile> {
+            recorder.record { Weak(FileKeyValueStore(url: url).file) }
+        }
+        for _ in 0..<3 {
+            let state = openAndRelease()
+            #expect(state.object == nil, "no store, observer or flush holds the state")
+        }
+        #expect(recorder.failures.map(\.operation) == [.load])
+
+        // Changed since (as another program would, or a user): found again, so reported again.
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_000_000)], ofItemAtPath: url.path)
+        _ = openAndRelease()
+        _ = openAndRelease()
+        #expect(recorder.failures.map(\.operation) == [.load, .load])
+        #expect(recorder.failures.allSatisfy { $0.message == recorder.failures[0].message })
+
+        // Readable again, then broken again the same way: reported again.
+        try FileManager.default.removeItem(at: url)
+        _ = openAndRelease()
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        _ = openAndRelease()
+        #expect(recorder.failures.map(\.operation) == [.load, .load, .load])
+    }
+
     /// Observation's tracking of a key read through a catalog observes it for the center's life:
     /// it must not keep the center's file open once the catalog and its stores are gone, and it
     /// must still hear of the key's changes made through the file's later states (found by a

@@ -173,6 +173,16 @@ final class PropertyListFile: Sendable {
         /// Of those, the keys whose change the state found but had not announced when it ended
         /// (its watch's call came too late): told by a later state whatever their value.
         var unheard: Set<String> = []
+        /// The failure a state's first load last reported, and the files it was found in: a later
+        /// state that finds the same failure in the same files does not report it again.
+        var reportedLoadFailure: LoadFailure?
+    }
+
+    /// A failure found by a state's first load, in the files as they were then.
+    private struct LoadFailure: Equatable {
+        let message: String
+        let list: FileSignature?
+        let journal: FileSignature?
     }
 
     /// The state of the file at `url` in this process: the one every store of that file shares
@@ -215,8 +225,22 @@ final class PropertyListFile: Sendable {
                 }
             }
         }
-        if let failure = file.contents.withLock({ $0.writeBlock ?? $0.loadReport }) { report(file.url, failure) }
+        file.reportLoadFailure(after: lastSeen?.reportedLoadFailure)
         return file
+    }
+
+    /// Reports what this new state's first load found wrong, unless an earlier state of the file
+    /// reported the same in the same files (unchanged since: the same inodes, sizes and times).
+    /// A file that cannot be read is reported once, not each time a store is opened on it again.
+    private func reportLoadFailure(after reported: LoadFailure?) {
+        guard let message = contents.withLock({ $0.writeBlock ?? $0.loadReport }) else {
+            if reported != nil { Self.lasting.withLock { $0[canonicalPath]?.reportedLoadFailure = nil } }
+            return
+        }
+        let failure = LoadFailure(message: message, list: FileSignature(path: paths.list), journal: FileSignature(path: paths.journal))
+        guard failure != reported else { return }
+        Self.lasting.withLock { $0[canonicalPath, default: Lasting()].reportedLoadFailure = failure }
+        Self.report(url, message)
     }
 
     /// Gives the change center its watcher, and what ties it to this state and to the file's
