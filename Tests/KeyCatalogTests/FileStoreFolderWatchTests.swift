@@ -55,7 +55,7 @@ struct FileStoreFolderWatchTests {
         observation.cancel()
     }
 
-    @Test func aFolderMadeAgainByAnotherProgramIsWatchedOnceAKeyGainsAnObserver() throws {
+    @Test func aKeyObservedAfterItsFolderWasMadeAgainByAnotherProgramHearsChanges() throws {
         let (folder, url, store, heard, observation) = observedStore()
         try FileManager.default.removeItem(at: folder)
         #expect(eventually { heard.current.last == 0 })
@@ -144,6 +144,119 @@ struct FileStoreFolderWatchTests {
         #expect(recorder.failures.isEmpty, "\(recorder.failures)")
         #expect(FileManager.default.fileExists(atPath: url.path + ".lock"))
         #expect(store.get(count) == 2)
+        try FileStoreOnDisk.replaceList(url, with: ["count": 5])
+        #expect(eventually { heard.current.last == 5 }, "heard: \(heard.current)")
+        observation.cancel()
+    }
+
+    /// A folder made again by another program (no write of this store, no new observer): the
+    /// nearest folder above it was watched meanwhile, and the watch moves to it.
+    @Test func aFolderMadeAgainByAnotherProgramIsWatched() throws {
+        let (folder, url, _, heard, observation) = observedStore()
+        try FileManager.default.removeItem(at: folder)
+        #expect(eventually { heard.current.last == 0 }, "heard: \(heard.current)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileStoreOnDisk.replaceList(url, with: ["count": 6])
+        #expect(eventually { heard.current.last == 6 }, "heard: \(heard.current)")
+        observation.cancel()
+    }
+
+    /// The folder above the store's removed with it, then both made again at once (`mkdir -p`):
+    /// the watch moves down to the store's folder, also when the second was made before the
+    /// first was watched.
+    @Test func aFolderRemovedWithTheOneAboveIsWatchedOnceBothAreMadeAgain() throws {
+        let above = directory.file("documents")
+        let folder = above.appendingPathComponent("inner")
+        let url = folder.appendingPathComponent("s.plist")
+        let store = FileKeyValueStore(url: url)
+        store.set(count, to: 1)
+        let heard = Locked<[Int]>([])
+        let observation = store.observe(count) { heard.append($0) }
+        for round in 2...4 {
+            try FileManager.default.removeItem(at: above)
+            #expect(eventually { heard.current.last == 0 }, "heard: \(heard.current)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try FileStoreOnDisk.replaceList(url, with: ["count": round])
+            #expect(eventually { heard.current.last == round }, "round \(round), heard: \(heard.current)")
+        }
+        observation.cancel()
+    }
+
+    /// Moved away (to the Trash), then made again by another program.
+    @Test func aFolderMovedAwayThenMadeAgainByAnotherProgramIsWatched() throws {
+        let (folder, url, _, heard, observation) = observedStore()
+        #expect(rename(folder.path, directory.file("trash").path) == 0)
+        #expect(eventually { heard.current.last == 0 }, "heard: \(heard.current)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileStoreOnDisk.replaceList(url, with: ["count": 7])
+        #expect(eventually { heard.current.last == 7 }, "heard: \(heard.current)")
+        observation.cancel()
+    }
+
+    /// While the store's folder is awaited, the folder above it moves away and another is made
+    /// at its path: the folder is awaited from its path again, and found.
+    @Test func anAwaitedFolderIsFoundAfterTheFolderAboveItMoved() throws {
+        let above = directory.file("documents")
+        let folder = above.appendingPathComponent("inner")
+        let url = folder.appendingPathComponent("s.plist")
+        let store = FileKeyValueStore(url: url)
+        store.set(count, to: 1)
+        let heard = Locked<[Int]>([])
+        let observation = store.observe(count) { heard.append($0) }
+        try FileManager.default.removeItem(at: folder)
+        #expect(eventually { heard.current.last == 0 }, "heard: \(heard.current)")
+        #expect(rename(above.path, directory.file("documents.old").path) == 0)
+        // Made inside the folder moved away: not the store's path any more, so not heard.
+        try FileManager.default.createDirectory(at: directory.file("documents.old/inner"), withIntermediateDirectories: true)
+        try FileStoreOnDisk.replaceList(directory.file("documents.old/inner/s.plist"), with: ["count": 9])
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileStoreOnDisk.replaceList(url, with: ["count": 8])
+        #expect(eventually { heard.current.last == 8 }, "heard: \(heard.current)")
+        #expect(!heard.current.contains(9))
+        observation.cancel()
+    }
+
+    /// Once its observers are gone, nothing of a removed folder's wait is left: another store
+    /// at the path starts afresh.
+    @Test func aRemovedFoldersWaitEndsWithItsObservers() throws {
+        let (folder, url, _, heard, observation) = observedStore()
+        #expect(inotifyWatches(of: directory.url.path) == 1, "the folder above the store's, for its name")
+        try FileManager.default.removeItem(at: folder)
+        #expect(eventually { heard.current.last == 0 })
+        #expect(inotifyWatches(of: directory.url.path) == 1, "the folder above, for a folder made again")
+        observation.cancel()
+        #expect(inotifyWatches(of: directory.url.path) == 0)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileStoreOnDisk.replaceList(url, with: ["count": 3])
+        let store = FileKeyValueStore(url: url)
+        let heardAgain = Locked<[Int]>([])
+        let again = store.observe(count) { heardAgain.append($0) }
+        try FileStoreOnDisk.replaceList(url, with: ["count": 4])
+        #expect(eventually { heardAgain.current.last == 4 }, "heard: \(heardAgain.current)")
+        #expect(heard.current.last == 0, "the cancelled observer heard nothing more")
+        again.cancel()
+    }
+
+    /// The removal of the store's folder and its making again were among events the system
+    /// dropped (its queue overflowed while the monitor's thread was busy): every folder's path
+    /// is followed again.
+    @Test func aFolderMadeAgainWhileEventsWereLostIsWatched() throws {
+        let (folder, url, _, heard, observation) = observedStore()
+        let queued = try String(contentsOfFile: "/proc/sys/fs/inotify/max_queued_events", encoding: .utf8)
+        let limit = try #require(Int(queued.trimmingCharacters(in: .whitespacesAndNewlines)))
+        try holdingFileWatches(in: directory) {
+            // Two files written in turn: consecutive events differ, so none is merged.
+            let noise = try ["noise-a", "noise-b"].map { name in
+                #expect(FileManager.default.createFile(atPath: directory.file(name).path, contents: nil))
+                return try FileHandle(forWritingTo: directory.file(name))
+            }
+            for round in 0...limit { noise[round % 2].write(Data("x".utf8)) }
+            for handle in noise { try handle.close() }
+            try FileManager.default.removeItem(at: folder)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+        // Every handler is told of the overflow: the store reads its empty folder.
+        #expect(eventually { heard.current.last == 0 }, "heard: \(heard.current)")
         try FileStoreOnDisk.replaceList(url, with: ["count": 5])
         #expect(eventually { heard.current.last == 5 }, "heard: \(heard.current)")
         observation.cancel()

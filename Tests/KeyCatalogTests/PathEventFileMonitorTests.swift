@@ -22,10 +22,18 @@ struct PathEventFileMonitorTests {
         }
 
         let opened = Locked<[Opened]>([])
+        /// Runs as the next watch opens its path, once: another program's change that no event
+        /// tells, made between the monitor's look at the path and its watch.
+        let beforeNextOpen = Locked<(@Sendable (String) -> Void)?>(nil)
 
         /// Opens `path` and holds it open until cancelled, as a dispatch source's `O_EVTONLY`
         /// descriptor does: its inode cannot be reused by a file made meanwhile.
         func watch(_ path: String, onEvent: @escaping @Sendable () -> Void) -> _PathEventWatch? {
+            let before = beforeNextOpen.withLock { before in
+                defer { before = nil }
+                return before
+            }
+            before?(path)
             let descriptor = open(path, O_RDONLY | O_CLOEXEC)
             guard descriptor >= 0 else { return nil }
             guard let file = FileSignature(descriptor: descriptor) else {
@@ -85,6 +93,25 @@ struct PathEventFileMonitorTests {
             #expect(rename(temporary, path) == 0)
             report(toWatchesOf: folder(of: path))
             report(toWatchesOf: replaced)
+        }
+
+        /// Makes the folder at `path`: its folder's watches hear it.
+        func makeFolder(_ path: String) throws {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+            report(toWatchesOf: folder(of: path))
+        }
+
+        /// Removes the folder at `path` and what it holds: each folder removed tells its own
+        /// watches, and the folder above it tells its own.
+        func removeFolder(_ path: String) throws {
+            let inner = try FileManager.default.contentsOfDirectory(atPath: path).map { path + "/" + $0 }
+            let folders = inner.filter { (try? FileManager.default.attributesOfItem(atPath: $0)[.type] as? FileAttributeType) == .typeDirectory }
+            for folder in folders { try removeFolder(folder) }
+            let removed = FileSignature(path: path)
+            let above = folder(of: path)
+            try FileManager.default.removeItem(atPath: path)
+            report(toWatchesOf: removed)
+            report(toWatchesOf: above)
         }
 
         /// Removes `path`: its folder's watches hear it, and the file's own.
@@ -233,7 +260,7 @@ struct PathEventFileMonitorTests {
         try FileManager.default.removeItem(atPath: sub)
         events.report(toWatchesOf: removed)
         #expect(first.current == 1)
-        #expect(events.openPaths == [], "the removed folder's watch is closed")
+        #expect(events.openPaths == [folder], "the removed folder's watch is closed; the folder above is watched")
 
         try FileManager.default.createDirectory(atPath: sub, withIntermediateDirectories: true)
         let (second, secondHandler) = counter()
@@ -290,5 +317,95 @@ struct PathEventFileMonitorTests {
     @Test func aFolderThatDoesNotExistCannotBeWatched() {
         #expect(monitor.watch(URL(fileURLWithPath: path("missing/a.plist"))) {} == nil)
         #expect(events.openPaths == [])
+    }
+
+    /// A folder removed, then made again by another program: the folder above it was watched
+    /// meanwhile, and the watch moves back to the folder made (no new watch, no request).
+    @Test func aFolderMadeAgainIsFoundThroughTheFolderAboveIt() throws {
+        let sub = path("sub")
+        try FileManager.default.createDirectory(atPath: sub, withIntermediateDirectories: true)
+        let monitor = monitor
+        let (count, handler) = counter()
+        let observation = try #require(monitor.watch(URL(fileURLWithPath: sub + "/a.plist"), onChange: handler))
+        try events.removeFolder(sub)
+        #expect(count.current == 1)
+        #expect(events.openPaths == [folder], "the folder above, while sub is gone")
+
+        // Another folder's entry changed in the folder above: nothing for a.plist.
+        events.create(path("unrelated.plist"))
+        #expect(count.current == 1)
+        try events.makeFolder(sub)
+        #expect(count.current == 2, "told once the folder made is watched")
+        #expect(events.openPaths == [sub])
+        events.create(sub + "/a.plist")
+        #expect(count.current == 3)
+        observation.cancel()
+        #expect(events.openPaths == [])
+    }
+
+    /// Two levels removed, then made again one after the other: the watch of the folder above
+    /// moves down with each.
+    @Test func aFolderRemovedWithTheOneAboveIsFoundOnceBothAreMadeAgain() throws {
+        let outer = path("d")
+        let inner = outer + "/e"
+        try FileManager.default.createDirectory(atPath: inner, withIntermediateDirectories: true)
+        let monitor = monitor
+        let (count, handler) = counter()
+        let observation = try #require(monitor.watch(URL(fileURLWithPath: inner + "/a.plist"), onChange: handler))
+        try events.removeFolder(outer)
+        #expect(events.openPaths == [folder])
+        let told = count.current
+        try events.makeFolder(outer)
+        #expect(events.openPaths == [outer])
+        #expect(count.current == told, "its folder is not there yet")
+        try events.makeFolder(inner)
+        #expect(events.openPaths == [inner])
+        #expect(count.current == told + 1)
+        observation.cancel()
+        #expect(events.openPaths == [])
+    }
+
+    /// The folder above removed and made again, with the awaited folder in it, before any event
+    /// was read: the next event of the folder watched finds the folder.
+    @Test func aFolderMadeBeforeTheFolderAboveWasWatchedIsFound() throws {
+        let outer = path("d")
+        let inner = outer + "/e"
+        try FileManager.default.createDirectory(atPath: inner, withIntermediateDirectories: true)
+        let monitor = monitor
+        let (count, handler) = counter()
+        let observation = try #require(monitor.watch(URL(fileURLWithPath: inner + "/a.plist"), onChange: handler))
+        let removedInner = FileSignature(path: inner)
+        try FileManager.default.removeItem(atPath: inner)
+        events.report(toWatchesOf: removedInner)
+        #expect(events.openPaths == [outer], "the folder above")
+        // Replaced by a folder holding the awaited one, with no event read yet.
+        let removedOuter = FileSignature(path: outer)
+        try FileManager.default.removeItem(atPath: outer)
+        try FileManager.default.createDirectory(atPath: inner, withIntermediateDirectories: true)
+        events.report(toWatchesOf: removedOuter)
+        #expect(events.openPaths == [inner])
+        #expect(count.current == 2)
+        observation.cancel()
+    }
+
+    /// The folder made again just before the watch of the folder above it opened: no event
+    /// tells of it, so the monitor looks again once that watch is open.
+    @Test func aFolderMadeAsTheFolderAboveIsOpenedIsFound() throws {
+        let sub = path("sub")
+        try FileManager.default.createDirectory(atPath: sub, withIntermediateDirectories: true)
+        let monitor = monitor
+        let (count, handler) = counter()
+        let observation = try #require(monitor.watch(URL(fileURLWithPath: sub + "/a.plist"), onChange: handler))
+        events.beforeNextOpen.withLock {
+            $0 = { _ in
+                #expect((try? FileManager.default.createDirectory(atPath: sub, withIntermediateDirectories: false)) != nil)
+            }
+        }
+        try events.removeFolder(sub)
+        #expect(events.openPaths == [sub])
+        #expect(count.current == 1)
+        events.create(sub + "/a.plist")
+        #expect(count.current == 2)
+        observation.cancel()
     }
 }

@@ -11,7 +11,11 @@ import Musl
 ///
 /// On Linux it is one inotify descriptor for the process and one thread blocked reading it, so it
 /// costs no CPU while nothing changes; each watched folder is one inotify watch (shared by every
-/// file watched in it), since writers replace files by renaming a new one over them. On Apple
+/// file watched in it), since writers replace files by renaming a new one over them. The folder
+/// above each watched folder is watched too, for the folder's name: inotify tells a folder's own
+/// removal only once no file in it is open any more. While a watched folder is gone (removed, or
+/// moved away), the nearest folder above its path that exists is watched instead, so that the
+/// watch moves to a folder made at the path again, by any program. On Apple
 /// platforms it is kqueue, through dispatch sources (``_PathEventFileMonitor``): each watched
 /// folder and each watched file that exists is opened for its events.
 ///
@@ -25,9 +29,22 @@ final class FileChangeMonitor: Sendable {
     static let shared = FileChangeMonitor()
 
     private struct Folder {
+        /// The inotify watch of the folder at the path; -1 while there is none.
         var descriptor: Int32
         /// The handlers of each watched file name, by registration id.
         var handlers: [String: [Int: Handler]] = [:]
+        /// How the path is followed to the folder it names (``follow(_:in:)``).
+        var way = Way()
+    }
+
+    /// The inotify watches that tell of a change of the folder a path names: of the deepest
+    /// folder of the path that exists (the folder itself, while there is one), for its entries,
+    /// and of the folder above that one, for its name (removed, renamed, made).
+    private struct Way {
+        var existing = ""
+        var existingWatch: Int32 = -1
+        /// -1 when `existing` is `/`.
+        var aboveWatch: Int32 = -1
     }
 
     private struct Handler {
@@ -67,8 +84,18 @@ final class FileChangeMonitor: Sendable {
         let name = file.lastPathComponent
         guard inotify >= 0 else { return nil }
         let (registration, moved) = state.withLock { state -> ((id: Int, startReading: Bool)?, [Int: Handler]) in
-            let (isWatched, moved) = attachFolder(folderPath, in: &state, adding: true)
-            guard isWatched else { return (nil, moved) }
+            var moved: [Int: Handler] = [:]
+            if state.folders[folderPath] != nil {
+                // Also a folder watched before: it may have been replaced since.
+                moved = follow(folderPath, in: &state)
+            } else {
+                let descriptor = inotify_add_watch(inotify, folderPath, Self.mask)
+                guard descriptor >= 0 else { return (nil, [:]) }
+                state.folders[folderPath] = Folder(descriptor: descriptor)
+                state.paths[descriptor, default: []].insert(folderPath)
+                _ = follow(folderPath, in: &state)
+            }
+            guard state.folders[folderPath]!.descriptor >= 0 else { return (nil, moved) }
             state.nextID += 1
             state.folders[folderPath]!.handlers[name, default: [:]][state.nextID] = Handler(onChange: onChange, includesAppends: includesAppends)
             defer { state.isReading = true }
@@ -88,8 +115,9 @@ final class FileChangeMonitor: Sendable {
                     state.folders[folderPath]?.handlers[name] = nil
                 }
                 if let folder = state.folders[folderPath], folder.handlers.isEmpty {
-                    detach(folderPath, from: folder.descriptor, in: &state)
                     state.folders[folderPath] = nil
+                    detach(folderPath, from: folder.descriptor, in: &state)
+                    removeIfUnused([folder.way.existingWatch, folder.way.aboveWatch], in: &state)
                 }
             }
         }
@@ -102,49 +130,99 @@ final class FileChangeMonitor: Sendable {
     /// (the folder was replaced, or removed and made again): the handlers of the files watched in
     /// it move there and are called (their files may have changed meanwhile). For a watcher that
     /// knows the folder may be new: a file store that made it again, or that gains an observer.
+    /// (The monitor finds such a folder by itself too; this spares the wait for its events.)
     func rewatchFolder(atPath folderPath: String) {
         #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
         pathEvents.rewatchFolder(folderPath)
         #elseif os(Linux)
         guard inotify >= 0 else { return }
-        let moved = state.withLock { state in attachFolder(folderPath, in: &state, adding: false).moved }
+        let moved = state.withLock { state in follow(folderPath, in: &state) }
         Self.callLater(moved)
         #endif
     }
 
+    /// The path of the folder in `folder` that `path`, a path below it, goes through:
+    /// `/a/b` in `/a` toward `/a/b/c`.
+    static func child(of folder: String, toward path: String) -> String {
+        let start = folder == "/" ? "" : folder
+        return start + "/" + path.dropFirst(start.count + 1).prefix { $0 != "/" }
+    }
+
     #if os(Linux) && !KEYCATALOG_APPLE_TYPECHECK
-    /// Watches the folder at `folderPath` (`adding`: also one not watched yet). If the path names
-    /// another folder than the one watched, the watch moves there and its handlers are returned,
-    /// to be called. `isWatched` is `false` when the folder cannot be watched.
-    private func attachFolder(_ folderPath: String, in state: inout State, adding: Bool) -> (isWatched: Bool, moved: [Int: Handler]) {
-        guard adding || state.folders[folderPath] != nil else { return (false, [:]) }
-        // IN_MODIFY: a file store's journal is appended to, not closed. IN_MOVE_SELF: the folder
-        // was moved away (to the Trash).
-        let mask = IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVE_SELF
-        // The watch there already, if the folder is the one watched.
-        let descriptor = inotify_add_watch(inotify, folderPath, UInt32(mask))
-        guard descriptor >= 0 else { return (false, [:]) }
-        guard var folder = state.folders[folderPath] else {
-            state.folders[folderPath] = Folder(descriptor: descriptor)
-            state.paths[descriptor, default: []].insert(folderPath)
-            return (true, [:])
+    // IN_MODIFY: a file store's journal is appended to, not closed. IN_MOVE_SELF: the folder was
+    // moved away (to the Trash). One mask for every watch: adding a watch of a folder watched
+    // already replaces its mask.
+    private static let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVE_SELF)
+
+    /// Points the watches of the folder at `folderPath` at what its path names now: its own at
+    /// the folder there, if any (-1 if none), and its ``Way``. Returns the folder's handlers if its
+    /// own watch changed (the folder was replaced, removed, or made again), to be called.
+    private func follow(_ folderPath: String, in state: inout State) -> [Int: Handler] {
+        guard var folder = state.folders[folderPath] else { return [:] }
+        var told: [Int: Handler] = [:]
+        // Each pass looks again at what changed while it added its watches (a folder made before
+        // the watch of the folder it is in began tells nothing); a few passes unless some program
+        // makes and removes folders there without end.
+        for _ in 0..<8 {
+            let own = inotify_add_watch(inotify, folderPath, Self.mask)
+            if own != folder.descriptor {
+                detach(folderPath, from: folder.descriptor, in: &state)
+                folder.descriptor = max(own, -1)
+                if own >= 0 { state.paths[own, default: []].insert(folderPath) }
+                for byID in folder.handlers.values { told.merge(byID) { first, _ in first } }
+            }
+            var way = Way(existing: folderPath, existingWatch: own)
+            while way.existingWatch < 0, way.existing != "/" {
+                way.existing = PropertyListFile.folder(of: way.existing)
+                way.existingWatch = inotify_add_watch(inotify, way.existing, Self.mask)
+            }
+            if way.existing != "/" {
+                way.aboveWatch = inotify_add_watch(inotify, PropertyListFile.folder(of: way.existing), Self.mask)
+            }
+            let previous = folder.way
+            folder.way = way
+            state.folders[folderPath] = folder
+            removeIfUnused([previous.existingWatch, previous.aboveWatch], in: &state)
+            // Settled if the deepest folder is the one watched still (an equal watch: the same
+            // folder), and no folder was made below it meanwhile.
+            let isSame = way.existingWatch < 0 || inotify_add_watch(inotify, way.existing, Self.mask) == way.existingWatch
+            if isSame, way.existing == folderPath || access(Self.child(of: way.existing, toward: folderPath), F_OK) != 0 { break }
         }
-        guard folder.descriptor != descriptor else { return (true, [:]) }
-        detach(folderPath, from: folder.descriptor, in: &state)
-        folder.descriptor = descriptor
-        state.paths[descriptor, default: []].insert(folderPath)
-        state.folders[folderPath] = folder
-        return (true, folder.handlers.values.reduce(into: [:]) { moved, byID in moved.merge(byID) { first, _ in first } })
+        return told
     }
 
     /// `folderPath` no longer uses the inotify watch `descriptor` (-1: none); the watch is removed
-    /// once no path uses it.
+    /// once nothing uses it.
     private func detach(_ folderPath: String, from descriptor: Int32, in state: inout State) {
         guard descriptor >= 0 else { return }
         state.paths[descriptor]?.remove(folderPath)
-        if state.paths[descriptor]?.isEmpty == true {
-            inotify_rm_watch(inotify, descriptor)
-            state.paths[descriptor] = nil
+        if state.paths[descriptor]?.isEmpty == true { state.paths[descriptor] = nil }
+        removeIfUnused([descriptor], in: &state)
+    }
+
+    /// Removes each of the inotify watches `descriptors` that no watched folder uses, by its own
+    /// watch or its ``Way``.
+    private func removeIfUnused(_ descriptors: [Int32], in state: inout State) {
+        for descriptor in Set(descriptors) where descriptor >= 0 && state.paths[descriptor] == nil {
+            let isUsed = state.folders.values.contains { $0.way.existingWatch == descriptor || $0.way.aboveWatch == descriptor }
+            if !isUsed { inotify_rm_watch(inotify, descriptor) }
+        }
+    }
+
+    /// The folders whose ``Way`` an event of the watch `descriptor` may change: of `name`, a
+    /// folder made, removed or renamed in it (`nil`: the watched folder itself went).
+    private func folders(followedThrough descriptor: Int32, name: String?, in state: State) -> [String] {
+        state.folders.compactMap { folderPath, folder in
+            let way = folder.way
+            guard let name else { return way.existingWatch == descriptor || way.aboveWatch == descriptor ? folderPath : nil }
+            // A folder made on the way to the one awaited, or the deepest one renamed or removed.
+            if way.existingWatch == descriptor, way.existing != folderPath,
+                Self.child(of: way.existing, toward: folderPath).hasSuffix("/" + name)
+            {
+                return folderPath
+            }
+            if way.aboveWatch == descriptor, way.existing.hasSuffix("/" + name) { return folderPath }
+            return nil
         }
     }
 
@@ -177,40 +255,30 @@ final class FileChangeMonitor: Sendable {
                     let nameStart = offset + MemoryLayout<inotify_event>.size
                     offset = nameStart + Int(event.len)
                     if event.mask & UInt32(IN_Q_OVERFLOW) != 0 {
-                        // Events were lost: tell every handler.
+                        // Events were lost (a folder made, removed or renamed among them): follow
+                        // every folder's path again, and tell every handler.
+                        for folderPath in state.folders.keys { _ = follow(folderPath, in: &state) }
                         for folder in state.folders.values {
                             for byID in folder.handlers.values { handlers.merge(byID) { first, _ in first } }
                         }
                         continue
                     }
+                    let isGone = event.mask & UInt32(IN_IGNORED | IN_MOVE_SELF) != 0
+                    let isFolder = event.mask & UInt32(IN_ISDIR) != 0 && event.len > 0
+                    if isGone || isFolder {
+                        // The folder watched was removed (its file system unmounted) or moved, or a
+                        // folder was made, removed or renamed in it: the folders it is the watch of,
+                        // or on the way to, are followed to what their paths name now (their
+                        // handlers told if their own watch changed).
+                        let name = isGone ? nil : String(cString: buffer.advanced(by: nameStart).assumingMemoryBound(to: CChar.self))
+                        var followed = folders(followedThrough: event.wd, name: name, in: state)
+                        if isGone { followed += state.paths[event.wd] ?? [] }
+                        // A watch removed (IN_IGNORED) is no longer any folder's.
+                        if event.mask & UInt32(IN_IGNORED) != 0 { state.paths[event.wd] = nil }
+                        for folderPath in Set(followed) { handlers.merge(follow(folderPath, in: &state)) { first, _ in first } }
+                        if isGone { continue }
+                    }
                     guard let folderPaths = state.paths[event.wd] else { continue }
-                    if event.mask & UInt32(IN_IGNORED) != 0 {
-                        // The folder is gone (removed, or its file system unmounted): its handlers
-                        // are told, and kept for a folder made again at its path
-                        // (``rewatchFolder(atPath:)``, or the next watch of a file in it).
-                        state.paths[event.wd] = nil
-                        for folderPath in folderPaths {
-                            guard var folder = state.folders[folderPath], folder.descriptor == event.wd else { continue }
-                            folder.descriptor = -1
-                            state.folders[folderPath] = folder
-                            for byID in folder.handlers.values { handlers.merge(byID) { first, _ in first } }
-                        }
-                        continue
-                    }
-                    if event.mask & UInt32(IN_MOVE_SELF) != 0 {
-                        // The folder was moved: each path it was watched by moves its watch to the
-                        // folder the path names now, if any, and its handlers are told.
-                        for folderPath in folderPaths {
-                            let (isWatched, moved) = attachFolder(folderPath, in: &state, adding: false)
-                            handlers.merge(moved) { first, _ in first }
-                            guard !isWatched, var folder = state.folders[folderPath], folder.descriptor == event.wd else { continue }
-                            detach(folderPath, from: folder.descriptor, in: &state)
-                            folder.descriptor = -1
-                            state.folders[folderPath] = folder
-                            for byID in folder.handlers.values { handlers.merge(byID) { first, _ in first } }
-                        }
-                        continue
-                    }
                     guard event.len > 0 else { continue }
                     let name = String(cString: buffer.advanced(by: nameStart).assumingMemoryBound(to: CChar.self))
                     for folderPath in folderPaths {

@@ -35,12 +35,23 @@ struct _PathEventWatch: Sendable {
 ///
 /// An event of a folder calls the handlers of every watched file in it: the event does not say
 /// which name changed. Handlers read the file and compare, so an extra call costs a check.
+///
+/// While a watched folder is gone (removed, or moved away), the nearest folder above its path
+/// that exists is watched instead: at each of its events the path is looked up again, and the
+/// watch moves to a folder made there again, by any program.
 final class _PathEventFileMonitor: Sendable {
     private struct Folder {
-        /// The folder at the path when it was last checked; `nil` while there is none (removed:
-        /// the next watch of a file in it opens the folder made again, as inotify's does).
+        /// The folder at the path when it was last checked; `nil` while there is none.
         var watch: _PathEventWatch?
+        /// While there is none, the nearest folder above the path that exists.
+        var above: _PathEventWatch?
         var files: [String: File] = [:]
+
+        /// Ends its watches of folders.
+        func cancel() {
+            watch?.cancel()
+            above?.cancel()
+        }
     }
 
     private struct File {
@@ -72,7 +83,7 @@ final class _PathEventFileMonitor: Sendable {
             // the files watched in it are looked up again, and their handlers told.
             let toCall = checkFolder(&folder, at: folderPath) ? checkFiles(&folder, in: folderPath, named: nil) : []
             guard folder.watch != nil else {
-                if !folder.files.isEmpty { state.folders[folderPath] = folder }
+                if folder.files.isEmpty { folder.cancel() } else { state.folders[folderPath] = folder }
                 return (nil, toCall)
             }
             if folder.files[name] == nil {
@@ -97,7 +108,7 @@ final class _PathEventFileMonitor: Sendable {
                     folder.files[name] = watched
                 }
                 if folder.files.isEmpty {
-                    folder.watch?.cancel()
+                    folder.cancel()
                     state.folders[folderPath] = nil
                 } else {
                     state.folders[folderPath] = folder
@@ -108,16 +119,22 @@ final class _PathEventFileMonitor: Sendable {
 
     /// Moves the watch of the folder at `folderPath`, if it is watched, to the folder the path
     /// names now, if that is another one; then the files watched there are looked up again and
-    /// their handlers called (``FileChangeMonitor/rewatchFolder(of:)``).
+    /// their handlers called (``FileChangeMonitor/rewatchFolder(atPath:)``).
     func rewatchFolder(_ folderPath: String) {
-        let handlers = state.withLock { state -> [(Int, @Sendable () -> Void)] in
-            guard var folder = state.folders[folderPath], checkFolder(&folder, at: folderPath) else { return [] }
-            let handlers = checkFiles(&folder, in: folderPath, named: nil)
-            state.folders[folderPath] = folder
-            return handlers
-        }
+        let handlers = recheckFolder(folderPath)
         // On another thread, as for ``watch(_:onChange:)``.
         if !handlers.isEmpty { DispatchQueue.global().async { Self.call(handlers) } }
+    }
+
+    /// Checks the folder at `folderPath` (``checkFolder(_:at:)``); if its watch moved, the watches
+    /// of its files too, and returns their handlers, to be called.
+    private func recheckFolder(_ folderPath: String) -> [(Int, @Sendable () -> Void)] {
+        state.withLock { state in
+            guard var folder = state.folders[folderPath] else { return [] }
+            // Stored back also when the folder's watch stays: the watch of the folder above may move.
+            defer { state.folders[folderPath] = folder }
+            return checkFolder(&folder, at: folderPath) ? checkFiles(&folder, in: folderPath, named: nil) : []
+        }
     }
 
     /// A watch of the file `name` in `folderPath`, telling of its own events; `nil` if there is none.
@@ -125,14 +142,39 @@ final class _PathEventFileMonitor: Sendable {
         events.watch(folderPath + "/" + name) { [weak self] in self?.changed(folderPath, name: name) }
     }
 
-    /// Moves the folder's watch to the folder at `path` now, if that is another one (or none);
-    /// returns whether it moved.
+    /// Moves the folder's watch to the folder at `path` now, if that is another one (or none),
+    /// and while there is none, its watch of the folder above (``Folder/above``) to the nearest
+    /// that exists; returns whether the folder's watch moved.
     private func checkFolder(_ folder: inout Folder, at path: String) -> Bool {
-        let current = FileSignature(path: path)
-        guard !Self.watches(folder.watch, current) else { return false }
-        folder.watch?.cancel()
-        folder.watch = current == nil ? nil : events.watch(path) { [weak self] in self?.changed(path, name: nil) }
-        return true
+        var moved = false
+        // Each pass looks again at what changed while it opened its watches (a folder made before
+        // the watch of the folder it is in began tells nothing); a few passes unless some program
+        // makes and removes folders there without end.
+        for _ in 0..<8 {
+            let current = FileSignature(path: path)
+            if !Self.watches(folder.watch, current) {
+                folder.watch?.cancel()
+                folder.watch = current == nil ? nil : events.watch(path) { [weak self] in self?.changed(path, name: nil) }
+                moved = true
+            }
+            guard folder.watch == nil else {
+                folder.above?.cancel()
+                folder.above = nil
+                return moved
+            }
+            var above = path
+            var aboveFile: FileSignature?
+            repeat {
+                above = PropertyListFile.folder(of: above)
+                aboveFile = FileSignature(path: above)
+            } while aboveFile == nil && above != "/"
+            if !Self.watches(folder.above, aboveFile) {
+                folder.above?.cancel()
+                folder.above = aboveFile == nil ? nil : events.watch(above) { [weak self] in self?.aboveChanged(path) }
+            }
+            if FileSignature(path: FileChangeMonitor.child(of: above, toward: path)) == nil { break }
+        }
+        return moved
     }
 
     /// Moves the watch of each file watched in the folder (or of `name` alone) to what its path
@@ -172,5 +214,11 @@ final class _PathEventFileMonitor: Sendable {
             return handlers
         }
         Self.call(handlers)
+    }
+
+    /// An event of the folder watched while the one at `folderPath` is gone: if a folder was made
+    /// there, it is watched, the watches of its files are opened, and their handlers called.
+    private func aboveChanged(_ folderPath: String) {
+        Self.call(recheckFolder(folderPath))
     }
 }

@@ -28,7 +28,8 @@ final class FileStoreChangeWatcher: _KeyValueChangeWatching {
     }
 
     /// Watches the file's folder again if its path names another folder now (removed and made
-    /// again): its handlers are then told.
+    /// again): its handlers are then told. For a write that made the folder again: the monitor
+    /// finds such a folder by itself too, but only once it has read the folder's events.
     func rewatchFolder() {
         guard watch.withLock({ $0 != nil }) else { return }
         FileChangeMonitor.shared.rewatchFolder(atPath: folderPath)
@@ -45,7 +46,7 @@ final class FileStoreChangeWatcher: _KeyValueChangeWatching {
 
     func observedKeyDidChange(_ key: String, takesValue: Bool) {
         guard let file else { return }
-        let (started, stopped, rewatches) = watch.withLock { watch -> (Bool, Bool, Bool) in
+        let (started, stopped) = watch.withLock { watch -> (Bool, Bool) in
             // Decided under this lock, so that a stop and a start on two threads cannot cross.
             let isObserved = file.changes.hasObservedKeys
             if isObserved, watch == nil {
@@ -55,20 +56,17 @@ final class FileStoreChangeWatcher: _KeyValueChangeWatching {
                     FileChangeMonitor.shared.watch(url, includesAppends: includesAppends) { [weak file] in file?.announceExternalChanges() }
                 }
                 watch = watches.isEmpty ? nil : watches
-                return (watch != nil, false, false)
+                return (watch != nil, false)
             } else if !isObserved, let current = watch {
                 for observation in current { observation.cancel() }
                 watch = nil
-                return (false, true, false)
+                return (false, true)
             }
-            // Watched already: the folder may have been removed and made again since. (Asked for
-            // an observer that takes values, not for Observation's tracking of a key's first read
-            // through a catalog: a system call each would cost that read a third more.)
-            return (false, false, isObserved && takesValue)
+            // Watched already (a folder removed and made again since is followed by the monitor).
+            return (false, false)
         }
         // A change between the observer's first read and the watch would otherwise go unseen.
         if started { file.announceExternalChanges() }
         if stopped { file.forgetUnannouncedChanges() }
-        if rewatches { rewatchFolder() }
     }
 }
