@@ -12,10 +12,11 @@ import Musl
 /// On Linux it is one inotify descriptor for the process and one thread blocked reading it, so it
 /// costs no CPU while nothing changes; each watched folder is one inotify watch (shared by every
 /// file watched in it), since writers replace files by renaming a new one over them. The folder
-/// above each watched folder is watched too, for the folder's name: inotify tells a folder's own
-/// removal only once no file in it is open any more. While a watched folder is gone (removed, or
-/// moved away), the nearest folder above its path that exists is watched instead, so that the
-/// watch moves to a folder made at the path again, by any program. On Apple
+/// above each watched folder is watched too, for the folder's name (inotify tells a folder's own
+/// removal only once no file in it is open any more), and each folder above that one for its
+/// moves. While a watched folder is gone (removed, or moved away with a folder above it), the
+/// nearest folder above its path that exists is watched instead, so that the watch moves to a
+/// folder made at the path again, by any program. On Apple
 /// platforms it is kqueue, through dispatch sources (``_PathEventFileMonitor``): each watched
 /// folder and each watched file that exists is opened for its events.
 ///
@@ -38,13 +39,17 @@ final class FileChangeMonitor: Sendable {
     }
 
     /// The inotify watches that tell of a change of the folder a path names: of the deepest
-    /// folder of the path that exists (the folder itself, while there is one), for its entries,
-    /// and of the folder above that one, for its name (removed, renamed, made).
+    /// folder of the path that exists (the folder itself, while there is one), for its entries;
+    /// of the folder above that one, for its name (removed, renamed, made); and of each folder
+    /// above that one but `/`, for its moves.
     private struct Way {
         var existing = ""
         var existingWatch: Int32 = -1
         /// -1 when `existing` is `/`.
         var aboveWatch: Int32 = -1
+        var higherWatches: [Int32] = []
+
+        var watches: [Int32] { [existingWatch, aboveWatch] + higherWatches }
     }
 
     private struct Handler {
@@ -66,7 +71,8 @@ final class FileChangeMonitor: Sendable {
     #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
     private let pathEvents = _PathEventFileMonitor(events: _DispatchPathEvents())
     #elseif os(Linux)
-    private let inotify: Int32 = inotify_init1(Int32(IN_CLOEXEC))
+    /// The monitor's inotify instance (its watches are listed in `/proc/self/fdinfo/<it>`).
+    let inotify: Int32 = inotify_init1(Int32(IN_CLOEXEC))
     #endif
 
     /// Calls `onChange` (on the monitor's thread) each time `file` is written, replaced, created or
@@ -87,15 +93,19 @@ final class FileChangeMonitor: Sendable {
             var moved: [Int: Handler] = [:]
             if state.folders[folderPath] != nil {
                 // Also a folder watched before: it may have been replaced since.
-                moved = follow(folderPath, in: &state)
+                moved = refollow(folderPath, in: &state)
             } else {
-                let descriptor = inotify_add_watch(inotify, folderPath, Self.mask)
+                let descriptor = inotify_add_watch(inotify, folderPath, Self.folderMask)
                 guard descriptor >= 0 else { return (nil, [:]) }
                 state.folders[folderPath] = Folder(descriptor: descriptor)
                 state.paths[descriptor, default: []].insert(folderPath)
                 _ = follow(folderPath, in: &state)
             }
-            guard state.folders[folderPath]!.descriptor >= 0 else { return (nil, moved) }
+            guard state.folders[folderPath]!.descriptor >= 0 else {
+                // Gone meanwhile: kept only for the handlers it has.
+                if state.folders[folderPath]!.handlers.isEmpty { forget(folderPath, in: &state) }
+                return (nil, moved)
+            }
             state.nextID += 1
             state.folders[folderPath]!.handlers[name, default: [:]][state.nextID] = Handler(onChange: onChange, includesAppends: includesAppends)
             defer { state.isReading = true }
@@ -114,11 +124,7 @@ final class FileChangeMonitor: Sendable {
                 if state.folders[folderPath]?.handlers[name]?.isEmpty == true {
                     state.folders[folderPath]?.handlers[name] = nil
                 }
-                if let folder = state.folders[folderPath], folder.handlers.isEmpty {
-                    state.folders[folderPath] = nil
-                    detach(folderPath, from: folder.descriptor, in: &state)
-                    removeIfUnused([folder.way.existingWatch, folder.way.aboveWatch], in: &state)
-                }
+                if state.folders[folderPath]?.handlers.isEmpty == true { forget(folderPath, in: &state) }
             }
         }
         #else
@@ -136,7 +142,7 @@ final class FileChangeMonitor: Sendable {
         pathEvents.rewatchFolder(folderPath)
         #elseif os(Linux)
         guard inotify >= 0 else { return }
-        let moved = state.withLock { state in follow(folderPath, in: &state) }
+        let moved = state.withLock { state in refollow(folderPath, in: &state) }
         Self.callLater(moved)
         #endif
     }
@@ -149,10 +155,30 @@ final class FileChangeMonitor: Sendable {
     }
 
     #if os(Linux) && !KEYCATALOG_APPLE_TYPECHECK
-    // IN_MODIFY: a file store's journal is appended to, not closed. IN_MOVE_SELF: the folder was
-    // moved away (to the Trash). One mask for every watch: adding a watch of a folder watched
-    // already replaces its mask.
-    private static let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVE_SELF)
+    // A watched folder's. IN_MODIFY: a file store's journal is appended to, not closed.
+    // IN_MOVE_SELF: the folder was moved away (to the Trash). Adding a watch of a folder watched
+    // already replaces its mask: this one holds the two others, which add to a mask
+    // (IN_MASK_ADD), so that a folder watched for several reasons is told of what each needs.
+    private static let folderMask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVE_SELF)
+    /// A folder watched for the names in it (``Way``): not told of writes.
+    private static let nameMask = UInt32(IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVE_SELF) | UInt32(IN_MASK_ADD)
+    /// A folder watched for its moves alone.
+    private static let moveMask = UInt32(IN_MOVE_SELF) | UInt32(IN_MASK_ADD)
+
+    /// ``follow(_:in:)``, unless the folder at `folderPath` is the one watched (one system call:
+    /// the folder's watch is found again).
+    private func refollow(_ folderPath: String, in state: inout State) -> [Int: Handler] {
+        guard let folder = state.folders[folderPath] else { return [:] }
+        if folder.descriptor >= 0, inotify_add_watch(inotify, folderPath, Self.folderMask) == folder.descriptor { return [:] }
+        return follow(folderPath, in: &state)
+    }
+
+    /// Stops watching the folder at `folderPath`: it has no handler left.
+    private func forget(_ folderPath: String, in state: inout State) {
+        guard let folder = state.folders.removeValue(forKey: folderPath) else { return }
+        detach(folderPath, from: folder.descriptor, in: &state)
+        removeIfUnused(folder.way.watches, in: &state)
+    }
 
     /// Points the watches of the folder at `folderPath` at what its path names now: its own at
     /// the folder there, if any (-1 if none), and its ``Way``. Returns the folder's handlers if its
@@ -164,7 +190,7 @@ final class FileChangeMonitor: Sendable {
         // the watch of the folder it is in began tells nothing); a few passes unless some program
         // makes and removes folders there without end.
         for _ in 0..<8 {
-            let own = inotify_add_watch(inotify, folderPath, Self.mask)
+            let own = inotify_add_watch(inotify, folderPath, Self.folderMask)
             if own != folder.descriptor {
                 detach(folderPath, from: folder.descriptor, in: &state)
                 folder.descriptor = max(own, -1)
@@ -174,19 +200,32 @@ final class FileChangeMonitor: Sendable {
             var way = Way(existing: folderPath, existingWatch: own)
             while way.existingWatch < 0, way.existing != "/" {
                 way.existing = PropertyListFile.folder(of: way.existing)
-                way.existingWatch = inotify_add_watch(inotify, way.existing, Self.mask)
+                way.existingWatch = inotify_add_watch(inotify, way.existing, Self.nameMask)
             }
-            if way.existing != "/" {
-                way.aboveWatch = inotify_add_watch(inotify, PropertyListFile.folder(of: way.existing), Self.mask)
+            var higher = way.existing
+            if higher != "/" {
+                higher = PropertyListFile.folder(of: higher)
+                way.aboveWatch = inotify_add_watch(inotify, higher, Self.nameMask)
+            }
+            while higher != "/" {
+                higher = PropertyListFile.folder(of: higher)
+                if higher != "/" { way.higherWatches.append(inotify_add_watch(inotify, higher, Self.moveMask)) }
             }
             let previous = folder.way
             folder.way = way
             state.folders[folderPath] = folder
-            removeIfUnused([previous.existingWatch, previous.aboveWatch], in: &state)
-            // Settled if the deepest folder is the one watched still (an equal watch: the same
-            // folder), and no folder was made below it meanwhile.
-            let isSame = way.existingWatch < 0 || inotify_add_watch(inotify, way.existing, Self.mask) == way.existingWatch
-            if isSame, way.existing == folderPath || access(Self.child(of: way.existing, toward: folderPath), F_OK) != 0 { break }
+            removeIfUnused(previous.watches, in: &state)
+            // Settled if the deepest folder is the one watched still (its watch found again: the
+            // same folder), and no folder was made below it meanwhile. A folder made at its path
+            // since got a watch of its own here, which nothing uses: removed.
+            if way.existingWatch >= 0 {
+                let again = inotify_add_watch(inotify, way.existing, way.existing == folderPath ? Self.folderMask : Self.nameMask)
+                if again != way.existingWatch {
+                    removeIfUnused([again], in: &state)
+                    continue
+                }
+            }
+            if way.existing == folderPath || access(Self.child(of: way.existing, toward: folderPath), F_OK) != 0 { break }
         }
         return told
     }
@@ -204,17 +243,17 @@ final class FileChangeMonitor: Sendable {
     /// watch or its ``Way``.
     private func removeIfUnused(_ descriptors: [Int32], in state: inout State) {
         for descriptor in Set(descriptors) where descriptor >= 0 && state.paths[descriptor] == nil {
-            let isUsed = state.folders.values.contains { $0.way.existingWatch == descriptor || $0.way.aboveWatch == descriptor }
+            let isUsed = state.folders.values.contains { $0.way.watches.contains(descriptor) }
             if !isUsed { inotify_rm_watch(inotify, descriptor) }
         }
     }
 
-    /// The folders whose ``Way`` an event of the watch `descriptor` may change: of `name`, a
-    /// folder made, removed or renamed in it (`nil`: the watched folder itself went).
+    /// The folders whose ``Way`` an event of the watch `descriptor` may change: of `name`, an
+    /// entry made, removed or renamed in it (`nil`: the watched folder itself went).
     private func folders(followedThrough descriptor: Int32, name: String?, in state: State) -> [String] {
         state.folders.compactMap { folderPath, folder in
             let way = folder.way
-            guard let name else { return way.existingWatch == descriptor || way.aboveWatch == descriptor ? folderPath : nil }
+            guard let name else { return way.watches.contains(descriptor) ? folderPath : nil }
             // A folder made on the way to the one awaited, or the deepest one renamed or removed.
             if way.existingWatch == descriptor, way.existing != folderPath,
                 Self.child(of: way.existing, toward: folderPath).hasSuffix("/" + name)
@@ -264,10 +303,11 @@ final class FileChangeMonitor: Sendable {
                         continue
                     }
                     let isGone = event.mask & UInt32(IN_IGNORED | IN_MOVE_SELF) != 0
-                    let isFolder = event.mask & UInt32(IN_ISDIR) != 0 && event.len > 0
-                    if isGone || isFolder {
-                        // The folder watched was removed (its file system unmounted) or moved, or a
-                        // folder was made, removed or renamed in it: the folders it is the watch of,
+                    // Any entry: a folder, or a link to one.
+                    let isEntry = event.len > 0 && event.mask & UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO) != 0
+                    if isGone || isEntry {
+                        // The folder watched was removed (its file system unmounted) or moved, or an
+                        // entry was made, removed or renamed in it: the folders it is the watch of,
                         // or on the way to, are followed to what their paths name now (their
                         // handlers told if their own watch changed).
                         let name = isGone ? nil : String(cString: buffer.advanced(by: nameStart).assumingMemoryBound(to: CChar.self))

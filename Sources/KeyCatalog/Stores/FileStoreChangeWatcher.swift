@@ -28,8 +28,9 @@ final class FileStoreChangeWatcher: _KeyValueChangeWatching {
     }
 
     /// Watches the file's folder again if its path names another folder now (removed and made
-    /// again): its handlers are then told. For a write that made the folder again: the monitor
-    /// finds such a folder by itself too, but only once it has read the folder's events.
+    /// again): its handlers are then told. The monitor follows the folder by itself; this finds
+    /// the new folder before the monitor has read its events, and where the monitor could not
+    /// tell (on Apple platforms, a folder two levels or more above the store's moved away).
     func rewatchFolder() {
         guard watch.withLock({ $0 != nil }) else { return }
         FileChangeMonitor.shared.rewatchFolder(atPath: folderPath)
@@ -46,7 +47,7 @@ final class FileStoreChangeWatcher: _KeyValueChangeWatching {
 
     func observedKeyDidChange(_ key: String, takesValue: Bool) {
         guard let file else { return }
-        let (started, stopped) = watch.withLock { watch -> (Bool, Bool) in
+        let (started, stopped, rewatches) = watch.withLock { watch -> (Bool, Bool, Bool) in
             // Decided under this lock, so that a stop and a start on two threads cannot cross.
             let isObserved = file.changes.hasObservedKeys
             if isObserved, watch == nil {
@@ -56,17 +57,21 @@ final class FileStoreChangeWatcher: _KeyValueChangeWatching {
                     FileChangeMonitor.shared.watch(url, includesAppends: includesAppends) { [weak file] in file?.announceExternalChanges() }
                 }
                 watch = watches.isEmpty ? nil : watches
-                return (watch != nil, false)
+                return (watch != nil, false, false)
             } else if !isObserved, let current = watch {
                 for observation in current { observation.cancel() }
                 watch = nil
-                return (false, true)
+                return (false, true, false)
             }
-            // Watched already (a folder removed and made again since is followed by the monitor).
-            return (false, false)
+            // Watched already: the folder may have been removed and made again since (one system
+            // call on Linux). Asked for an observer that takes values, not for Observation's
+            // tracking of a key's first read through a catalog: a system call each would cost that
+            // read a third more.
+            return (false, false, isObserved && takesValue)
         }
         // A change between the observer's first read and the watch would otherwise go unseen.
         if started { file.announceExternalChanges() }
         if stopped { file.forgetUnannouncedChanges() }
+        if rewatches { rewatchFolder() }
     }
 }

@@ -36,17 +36,3 @@ func holdingFileWatches(in folder: TemporaryDirectory, _ body: () throws -> Void
     defer { release.signal() }
     try body()
 }
-
-/// How many of this process's inotify watches are of the folder at `path`, found by its inode in
-/// `/proc/self/fdinfo` (Linux); `nil` where there is no such file.
-func inotifyWatches(of path: String) -> Int? {
-    var info = stat()
-    guard stat(path, &info) == 0,
-        let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fdinfo")
-    else { return nil }
-    let inode = "ino:" + String(info.st_ino, radix: 16) + " "
-    return descriptors.reduce(0) { count, descriptor in
-        let lines = (try? String(contentsOfFile: "/proc/self/fdinfo/" + descriptor, encoding: .utf8))?.split(separator: "\n") ?? []
-        return count + lines.count { $0.hasPrefix("inotify wd:") && $0.contains(inode) }
-    }
-}
