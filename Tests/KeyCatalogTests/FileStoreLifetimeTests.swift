@@ -124,27 +124,26 @@ struct FileStoreLifetimeTests {
         // A folder where the list should be cannot be read (nor moved aside, nor written over).
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         let recorder = FailureRecorder()
-        func openAndRelease() -> Weak<PropertyListFile> {
-            recorder.record { Weak(FileKeyValueStore(url: url).file) }
+        /// Opens a store and releases it with its state (no store, observer or flush holds it).
+        func openAndRelease() {
+            let state = recorder.record { Weak(FileKeyValueStore(url: url).file) }
+            #expect(state.object == nil, "the state is released, so the next store makes a new one")
         }
-        for _ in 0..<3 {
-            let state = openAndRelease()
-            #expect(state.object == nil, "no store, observer or flush holds the state")
-        }
+        for _ in 0..<3 { openAndRelease() }
         #expect(recorder.failures.map(\.operation) == [.load])
 
         // Changed since (as another program would, or a user): found again, so reported again.
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_000_000)], ofItemAtPath: url.path)
-        _ = openAndRelease()
-        _ = openAndRelease()
+        openAndRelease()
+        openAndRelease()
         #expect(recorder.failures.map(\.operation) == [.load, .load])
         #expect(recorder.failures.allSatisfy { $0.message == recorder.failures[0].message })
 
         // Readable again, then broken again the same way: reported again.
         try FileManager.default.removeItem(at: url)
-        _ = openAndRelease()
+        openAndRelease()
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        _ = openAndRelease()
+        openAndRelease()
         #expect(recorder.failures.map(\.operation) == [.load, .load, .load])
     }
 
