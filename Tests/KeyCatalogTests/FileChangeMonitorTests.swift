@@ -123,19 +123,24 @@ struct FileChangeMonitorTests {
         #expect(try watchCount(of: monitor) == 0)
     }
 
-    /// Folders removed and made again without pause while files in them are watched and their
-    /// watches cancelled, or their folder checked (found by a review: a folder gone between two
-    /// watches of one call was kept with no handler, and a folder made again between a watch and
-    /// its check left a watch that nothing removed).
-    @Test func noWatchIsLeftByFoldersMadeAndRemovedWhileWatched() throws {
+    /// Folders moved away and made again without pause while files in them are watched and their
+    /// watches cancelled, or their folder checked (found by reviews: a folder gone between two
+    /// system calls of one watch was kept with no handler, and the watch of a folder that left
+    /// the path between a check's two system calls was recorded nowhere, never removed). Moved,
+    /// not removed: the kernel would free a watch of a removed folder by itself.
+    @Test func noWatchIsLeftByFoldersMovedAwayAndMadeAgainWhileWatched() throws {
         let monitor = FileChangeMonitor()
         let top = directory.file("a")
         let folder = top.appendingPathComponent("b/c")
+        let trash = directory.file("trash")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: trash, withIntermediateDirectories: true)
         let isStopped = Locked(false)
         let churn = Thread {
+            var moved = 0
             while !isStopped.current {
-                try? FileManager.default.removeItem(at: top)
+                rename(top.path, trash.appendingPathComponent("\(moved)").path)
+                moved += 1
                 try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             }
         }
@@ -148,8 +153,10 @@ struct FileChangeMonitorTests {
                 observation.cancel()
                 watched += 1
             }
+            #expect(!monitor.watchedFolders.contains(top.path), "a folder without handlers is not watched")
         }
-        let inner = monitor.watch(folder.appendingPathComponent("z")) {}
+        var inner: PersistentKeyObservation?
+        while inner == nil { inner = monitor.watch(folder.appendingPathComponent("z")) {} }
         let checking = Date(timeIntervalSinceNow: 1.5)
         while Date() < checking { monitor.rewatchFolder(atPath: folder.path) }
         isStopped.withLock { $0 = true }
@@ -157,6 +164,27 @@ struct FileChangeMonitorTests {
         #expect(watched > 0)
         inner?.cancel()
         kept?.cancel()
+        #expect(monitor.watchedFolders.isEmpty)
+        #expect(try watchCount(of: monitor) == 0)
+    }
+
+    /// A file made at a watched folder's path is not taken for the folder.
+    @Test func aFileAtAFoldersPathIsNotWatchedAsTheFolder() throws {
+        let monitor = FileChangeMonitor()
+        let folder = directory.file("documents")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let (count, handler) = counter()
+        let observation = try #require(monitor.watch(folder.appendingPathComponent("s.plist"), onChange: handler))
+        try FileManager.default.removeItem(at: folder)
+        #expect(eventually { count.current == 1 })
+        #expect(FileManager.default.createFile(atPath: folder.path, contents: Data("a file".utf8)))
+        #expect(monitor.watch(folder.appendingPathComponent("t.plist")) {} == nil, "no folder there to watch")
+        let watches = try watchCount(of: monitor)
+        try replace(folder)
+        Thread.sleep(forTimeInterval: 0.05)
+        #expect(count.current == 1, "the file's changes are not the folder's")
+        #expect(try watchCount(of: monitor) == watches)
+        observation.cancel()
         #expect(try watchCount(of: monitor) == 0)
     }
 }

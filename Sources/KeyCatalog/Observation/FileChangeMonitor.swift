@@ -63,6 +63,8 @@ final class FileChangeMonitor: Sendable {
         /// The folder paths each inotify watch serves: two paths name one folder when it was
         /// moved to the other's path (a watch is of the folder, not of its name).
         var paths: [Int32: Set<String>] = [:]
+        /// The folder paths whose ``Way`` uses each inotify watch.
+        var ways: [Int32: Set<String>] = [:]
         var nextID = 0
         var isReading = false
     }
@@ -159,25 +161,47 @@ final class FileChangeMonitor: Sendable {
     // IN_MOVE_SELF: the folder was moved away (to the Trash). Adding a watch of a folder watched
     // already replaces its mask: this one holds the two others, which add to a mask
     // (IN_MASK_ADD), so that a folder watched for several reasons is told of what each needs.
-    private static let folderMask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVE_SELF)
+    // IN_ONLYDIR: a file at a folder's path is not taken for the folder.
+    private static let folderMask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVE_SELF) | UInt32(IN_ONLYDIR)
     /// A folder watched for the names in it (``Way``): not told of writes.
-    private static let nameMask = UInt32(IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVE_SELF) | UInt32(IN_MASK_ADD)
+    private static let nameMask = UInt32(IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVE_SELF) | UInt32(IN_ONLYDIR | IN_MASK_ADD)
     /// A folder watched for its moves alone.
-    private static let moveMask = UInt32(IN_MOVE_SELF) | UInt32(IN_MASK_ADD)
+    private static let moveMask = UInt32(IN_MOVE_SELF) | UInt32(IN_ONLYDIR | IN_MASK_ADD)
+
+    /// The paths of the folders watched (the paths files are watched in, gone or not).
+    var watchedFolders: [String] {
+        state.withLock { state in state.folders.keys.sorted() }
+    }
 
     /// ``follow(_:in:)``, unless the folder at `folderPath` is the one watched (one system call:
     /// the folder's watch is found again).
     private func refollow(_ folderPath: String, in state: inout State) -> [Int: Handler] {
         guard let folder = state.folders[folderPath] else { return [:] }
-        if folder.descriptor >= 0, inotify_add_watch(inotify, folderPath, Self.folderMask) == folder.descriptor { return [:] }
-        return follow(folderPath, in: &state)
+        let own = inotify_add_watch(inotify, folderPath, Self.folderMask)
+        if folder.descriptor >= 0, own == folder.descriptor { return [:] }
+        let told = follow(folderPath, in: &state)
+        // The watch just added is of a folder that may have left the path since: removed unless
+        // `follow` found it there too.
+        removeIfUnused([own], in: &state)
+        return told
     }
 
     /// Stops watching the folder at `folderPath`: it has no handler left.
     private func forget(_ folderPath: String, in state: inout State) {
         guard let folder = state.folders.removeValue(forKey: folderPath) else { return }
         detach(folderPath, from: folder.descriptor, in: &state)
-        removeIfUnused(folder.way.watches, in: &state)
+        setWay(Way(), previous: folder.way, of: folderPath, in: &state)
+    }
+
+    /// Makes `way` the ``Way`` of the folder at `folderPath` in the index of watches' users, and
+    /// removes the watches of `previous` that nothing uses any more.
+    private func setWay(_ way: Way, previous: Way, of folderPath: String, in state: inout State) {
+        for descriptor in previous.watches where descriptor >= 0 {
+            state.ways[descriptor]?.remove(folderPath)
+            if state.ways[descriptor]?.isEmpty == true { state.ways[descriptor] = nil }
+        }
+        for descriptor in way.watches where descriptor >= 0 { state.ways[descriptor, default: []].insert(folderPath) }
+        removeIfUnused(previous.watches, in: &state)
     }
 
     /// Points the watches of the folder at `folderPath` at what its path names now: its own at
@@ -214,7 +238,7 @@ final class FileChangeMonitor: Sendable {
             let previous = folder.way
             folder.way = way
             state.folders[folderPath] = folder
-            removeIfUnused(previous.watches, in: &state)
+            setWay(way, previous: previous, of: folderPath, in: &state)
             // Settled if the deepest folder is the one watched still (its watch found again: the
             // same folder), and no folder was made below it meanwhile. A folder made at its path
             // since got a watch of its own here, which nothing uses: removed.
@@ -242,17 +266,16 @@ final class FileChangeMonitor: Sendable {
     /// Removes each of the inotify watches `descriptors` that no watched folder uses, by its own
     /// watch or its ``Way``.
     private func removeIfUnused(_ descriptors: [Int32], in state: inout State) {
-        for descriptor in Set(descriptors) where descriptor >= 0 && state.paths[descriptor] == nil {
-            let isUsed = state.folders.values.contains { $0.way.watches.contains(descriptor) }
-            if !isUsed { inotify_rm_watch(inotify, descriptor) }
+        for descriptor in Set(descriptors) where descriptor >= 0 && state.paths[descriptor] == nil && state.ways[descriptor] == nil {
+            inotify_rm_watch(inotify, descriptor)
         }
     }
 
     /// The folders whose ``Way`` an event of the watch `descriptor` may change: of `name`, an
     /// entry made, removed or renamed in it (`nil`: the watched folder itself went).
     private func folders(followedThrough descriptor: Int32, name: String?, in state: State) -> [String] {
-        state.folders.compactMap { folderPath, folder in
-            let way = folder.way
+        (state.ways[descriptor] ?? []).compactMap { folderPath in
+            guard let way = state.folders[folderPath]?.way else { return nil }
             guard let name else { return way.watches.contains(descriptor) ? folderPath : nil }
             // A folder made on the way to the one awaited, or the deepest one renamed or removed.
             if way.existingWatch == descriptor, way.existing != folderPath,
