@@ -87,39 +87,26 @@ struct FileChangeMonitorTests {
         let queued = try String(contentsOfFile: "/proc/sys/fs/inotify/max_queued_events", encoding: .utf8)
         let limit = try #require(Int(queued.trimmingCharacters(in: .whitespacesAndNewlines)))
 
-        // The monitor's thread held in a handler while the events pile up.
-        let (entered, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
-        let isFirstCall = Locked(true)
-        let hold = try #require(
-            monitor.watch(directory.file("blocker")) {
-                let isFirst = isFirstCall.withLock { isFirst in
-                    defer { isFirst = false }
-                    return isFirst
-                }
-                guard isFirst else { return }
-                entered.signal()
-                _ = release.wait(timeout: .now() + 30)
-            })
-        #expect(FileManager.default.createFile(atPath: directory.file("blocker").path, contents: Data("x".utf8)))
-        #expect(entered.wait(timeout: .now() + 30) == .success)
-        // Two files written in turn: consecutive events differ, so none is merged.
-        let noise = try ["noise-a", "noise-b"].map { name in
-            #expect(FileManager.default.createFile(atPath: directory.file(name).path, contents: nil))
-            return try FileHandle(forWritingTo: directory.file(name))
+        // Events pile up while the monitor's thread is held.
+        var toldBefore = 0
+        try holdingFileWatches(in: directory, monitor: monitor) {
+            // Two files written in turn: consecutive events differ, so none is merged.
+            let noise = try ["noise-a", "noise-b"].map { name in
+                #expect(FileManager.default.createFile(atPath: directory.file(name).path, contents: nil))
+                return try FileHandle(forWritingTo: directory.file(name))
+            }
+            for round in 0...limit { noise[round % 2].write(Data("x".utf8)) }
+            for handle in noise { try handle.close() }
+            try FileManager.default.removeItem(at: folder)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            toldBefore = count.current
         }
-        for round in 0...limit { noise[round % 2].write(Data("x".utf8)) }
-        for handle in noise { try handle.close() }
-        try FileManager.default.removeItem(at: folder)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let toldBefore = count.current
-        release.signal()
 
         #expect(eventually { count.current > toldBefore }, "every handler is told of the overflow")
         let told = count.current
         try replace(folder.appendingPathComponent("s.plist"))
         #expect(eventually { count.current > told }, "the folder made again is watched")
         observation.cancel()
-        hold.cancel()
         #expect(try watchCount(of: monitor) == 0)
     }
 

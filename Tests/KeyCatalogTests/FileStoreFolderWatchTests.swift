@@ -13,9 +13,9 @@ struct FileStoreFolderWatchTests {
     let count = PersistentKey<Int>("count", defaultValue: 0)
     let other = PersistentKey<Int>("other", defaultValue: 0)
 
-    /// A store at `documents/s.plist` whose `count` is 1, and an observer of it: what it heard.
-    func observedStore() -> (folder: URL, url: URL, store: FileKeyValueStore, heard: Locked<[Int]>, observation: PersistentKeyObservation) {
-        let folder = directory.file("documents")
+    /// A store at `<folder>/s.plist` whose `count` is 1, and an observer of it: what it heard.
+    func observedStore(in folder: String = "documents") -> (folder: URL, url: URL, store: FileKeyValueStore, heard: Locked<[Int]>, observation: PersistentKeyObservation) {
+        let folder = directory.file(folder)
         let url = folder.appendingPathComponent("s.plist")
         let store = FileKeyValueStore(url: url)
         store.set(count, to: 1)
@@ -165,13 +165,8 @@ struct FileStoreFolderWatchTests {
     /// the watch moves down to the store's folder, also when the second was made before the
     /// first was watched.
     @Test func aFolderRemovedWithTheOneAboveIsWatchedOnceBothAreMadeAgain() throws {
-        let above = directory.file("documents")
-        let folder = above.appendingPathComponent("inner")
-        let url = folder.appendingPathComponent("s.plist")
-        let store = FileKeyValueStore(url: url)
-        store.set(count, to: 1)
-        let heard = Locked<[Int]>([])
-        let observation = store.observe(count) { heard.append($0) }
+        let (folder, url, _, heard, observation) = observedStore(in: "documents/inner")
+        let above = folder.deletingLastPathComponent()
         for round in 2...4 {
             try FileManager.default.removeItem(at: above)
             #expect(eventually { heard.current.last == 0 }, "heard: \(heard.current)")
@@ -196,13 +191,8 @@ struct FileStoreFolderWatchTests {
     /// While the store's folder is awaited, the folder above it moves away and another is made
     /// at its path: the folder is awaited from its path again, and found.
     @Test func anAwaitedFolderIsFoundAfterTheFolderAboveItMoved() throws {
-        let above = directory.file("documents")
-        let folder = above.appendingPathComponent("inner")
-        let url = folder.appendingPathComponent("s.plist")
-        let store = FileKeyValueStore(url: url)
-        store.set(count, to: 1)
-        let heard = Locked<[Int]>([])
-        let observation = store.observe(count) { heard.append($0) }
+        let (folder, url, _, heard, observation) = observedStore(in: "documents/inner")
+        let above = folder.deletingLastPathComponent()
         try FileManager.default.removeItem(at: folder)
         #expect(eventually { heard.current.last == 0 }, "heard: \(heard.current)")
         #expect(rename(above.path, directory.file("documents.old").path) == 0)

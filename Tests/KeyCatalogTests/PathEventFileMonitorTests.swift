@@ -139,6 +139,16 @@ struct PathEventFileMonitorTests {
         return (count, { count.withLock { $0 += 1 } })
     }
 
+    /// A watch of `a.plist` in `d/e`, through `monitor`: how often it was told.
+    func watchTwoLevelsDown(with monitor: _PathEventFileMonitor) throws -> (outer: String, inner: String, count: Locked<Int>, observation: PersistentKeyObservation) {
+        let outer = path("d")
+        let inner = outer + "/e"
+        try FileManager.default.createDirectory(atPath: inner, withIntermediateDirectories: true)
+        let (count, handler) = counter()
+        let observation = try #require(monitor.watch(URL(fileURLWithPath: inner + "/a.plist"), onChange: handler))
+        return (outer, inner, count, observation)
+    }
+
     @Test func appendsToAWatchedFileAreHeard() throws {
         make("a.journal")
         let monitor = monitor
@@ -346,12 +356,8 @@ struct PathEventFileMonitorTests {
     /// Two levels removed, then made again one after the other: the watch of the folder above
     /// moves down with each.
     @Test func aFolderRemovedWithTheOneAboveIsFoundOnceBothAreMadeAgain() throws {
-        let outer = path("d")
-        let inner = outer + "/e"
-        try FileManager.default.createDirectory(atPath: inner, withIntermediateDirectories: true)
         let monitor = monitor
-        let (count, handler) = counter()
-        let observation = try #require(monitor.watch(URL(fileURLWithPath: inner + "/a.plist"), onChange: handler))
+        let (outer, inner, count, observation) = try watchTwoLevelsDown(with: monitor)
         try events.removeFolder(outer)
         #expect(events.openPaths == [folder])
         let told = count.current
@@ -368,12 +374,8 @@ struct PathEventFileMonitorTests {
     /// The folder above removed and made again, with the awaited folder in it, before any event
     /// was read: the next event of the folder watched finds the folder.
     @Test func aFolderMadeBeforeTheFolderAboveWasWatchedIsFound() throws {
-        let outer = path("d")
-        let inner = outer + "/e"
-        try FileManager.default.createDirectory(atPath: inner, withIntermediateDirectories: true)
         let monitor = monitor
-        let (count, handler) = counter()
-        let observation = try #require(monitor.watch(URL(fileURLWithPath: inner + "/a.plist"), onChange: handler))
+        let (outer, inner, count, observation) = try watchTwoLevelsDown(with: monitor)
         let removedInner = FileSignature(path: inner)
         try FileManager.default.removeItem(atPath: inner)
         events.report(toWatchesOf: removedInner)

@@ -14,13 +14,13 @@ func eventually(_ condition: () -> Bool) -> Bool {
     return true
 }
 
-/// Runs `body` while the file monitor's one thread is held, so that file changes made in it
-/// are reported only after it returns.
-func holdingFileWatches(in folder: TemporaryDirectory, _ body: () throws -> Void) throws {
+/// Runs `body` while the file monitor's one thread is held (the process's, or `monitor`), so
+/// that file changes made in it are reported only after it returns.
+func holdingFileWatches(in folder: TemporaryDirectory, monitor: FileChangeMonitor = .shared, _ body: () throws -> Void) throws {
     let (entered, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
     let isFirstCall = _Locked(true)
     let blocker = folder.url.appendingPathComponent("blocker")
-    let hold = FileChangeMonitor.shared.watch(blocker) {
+    let hold = monitor.watch(blocker) {
         // The file's creation may be reported more than once: only the first call holds.
         let isFirst = isFirstCall.withLock { isFirst in
             defer { isFirst = false }
