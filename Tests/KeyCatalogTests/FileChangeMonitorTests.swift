@@ -23,6 +23,18 @@ struct FileChangeMonitorTests {
         return (count, { count.withLock { $0 += 1 } })
     }
 
+    /// Returns once `monitor` has called the handlers of every event made before: a file made in
+    /// a folder of its own is heard after them (one queue, read in order).
+    func settle(_ monitor: FileChangeMonitor) throws {
+        let folder = directory.file("settle-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let heard = DispatchSemaphore(value: 0)
+        let observation = try #require(monitor.watch(folder.appendingPathComponent("mark")) { heard.signal() })
+        defer { observation.cancel() }
+        #expect(FileManager.default.createFile(atPath: folder.appendingPathComponent("mark").path, contents: nil))
+        #expect(heard.wait(timeout: .now() + 30) == .success)
+    }
+
     /// Another program's new list at `url`, renamed over it, as writers replace files.
     func replace(_ url: URL) throws {
         let temporary = url.deletingLastPathComponent().appendingPathComponent("new.tmp")
@@ -69,7 +81,7 @@ struct FileChangeMonitorTests {
         #expect(eventually { count.current == 2 }, "told once the folder made is watched")
         try replace(folder.appendingPathComponent("s.plist"))
         #expect(eventually { count.current == 3 })
-        Thread.sleep(forTimeInterval: 0.05)
+        try settle(monitor)
         #expect(count.current == 3, "nothing heard from the folder moved away")
         observation.cancel()
         #expect(try watchCount(of: monitor) == 0)
@@ -168,9 +180,32 @@ struct FileChangeMonitorTests {
         #expect(monitor.watch(folder.appendingPathComponent("t.plist")) {} == nil, "no folder there to watch")
         let watches = try watchCount(of: monitor)
         try replace(folder)
-        Thread.sleep(forTimeInterval: 0.05)
+        try settle(monitor)
         #expect(count.current == 1, "the file's changes are not the folder's")
         #expect(try watchCount(of: monitor) == watches)
+        observation.cancel()
+        #expect(try watchCount(of: monitor) == 0)
+    }
+
+    /// The watched folder's path is a link (a `~/.config` that is a link to a folder elsewhere):
+    /// it is followed where it is, so its removal and its making again there are heard (found by
+    /// a review: the folders watched above it were the link's).
+    @Test func aFolderReachedThroughALinkIsFollowedWhereItIs() throws {
+        let monitor = FileChangeMonitor()
+        let target = directory.file("elsewhere/config")
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+        let link = directory.file("config")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        let (count, handler) = counter()
+        let observation = try #require(monitor.watch(link.appendingPathComponent("s.plist"), onChange: handler))
+        #expect(monitor.watchedFolders == [PropertyListFile.canonicalPath(of: target)])
+
+        #expect(rename(target.path, directory.file("trash").path) == 0)
+        #expect(eventually { count.current == 1 }, "told: \(count.current)")
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+        #expect(eventually { count.current == 2 }, "told once the folder made is watched")
+        try replace(link.appendingPathComponent("s.plist"))
+        #expect(eventually { count.current == 3 })
         observation.cancel()
         #expect(try watchCount(of: monitor) == 0)
     }

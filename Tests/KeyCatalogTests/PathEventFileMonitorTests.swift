@@ -410,4 +410,20 @@ struct PathEventFileMonitorTests {
         #expect(count.current == 2)
         observation.cancel()
     }
+
+    /// A file made at a gone folder's path is not taken for the folder.
+    @Test func aFileAtAFoldersPathIsNotWatchedAsTheFolder() throws {
+        let sub = path("sub")
+        try FileManager.default.createDirectory(atPath: sub, withIntermediateDirectories: true)
+        let monitor = monitor
+        let (count, handler) = counter()
+        let observation = try #require(monitor.watch(URL(fileURLWithPath: sub + "/a.plist"), onChange: handler))
+        try events.removeFolder(sub)
+        events.create(sub)
+        #expect(events.openPaths == [folder], "the folder above, still waiting")
+        #expect(monitor.watch(URL(fileURLWithPath: sub + "/b.plist")) {} == nil, "no folder there to watch")
+        try events.append(to: sub)
+        #expect(count.current == 1, "told of the removal only")
+        observation.cancel()
+    }
 }

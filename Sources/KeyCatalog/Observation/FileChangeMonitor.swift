@@ -77,16 +77,22 @@ final class FileChangeMonitor: Sendable {
     let inotify: Int32 = inotify_init1(Int32(IN_CLOEXEC))
     #endif
 
-    /// Calls `onChange` (on the monitor's thread) each time `file` is written, replaced, created or
-    /// removed, until the returned observation is cancelled or released. `nil` when the file's
-    /// folder cannot be watched (it does not exist, or the system's watch limit is reached).
+    /// Calls `onChange` each time `file` is written, replaced, created or removed, until the
+    /// returned observation is cancelled or released; on the monitor's thread, or, when the file's
+    /// folder was found moved, on another (so a handler may run twice at once). `nil` when the
+    /// file's folder cannot be watched (it does not exist, or the system's watch limit is reached).
+    ///
+    /// The folder is watched by its path with every symbolic link resolved
+    /// (``PropertyListFile/canonicalPath(of:)``): its Way is of the folders really above it.
+    /// ``rewatchFolder(atPath:)`` takes that path.
     ///
     /// A write counts once the writer closes the file; with `includesAppends`, each write does (a
     /// file store's journal is appended to by writers that keep it open). On Apple platforms each
     /// write counts: kqueue tells of no closing.
     func watch(_ file: URL, includesAppends: Bool = false, onChange: @escaping @Sendable () -> Void) -> PersistentKeyObservation? {
+        let file = URL(fileURLWithPath: PropertyListFile.canonicalPath(of: file.deletingLastPathComponent())).appendingPathComponent(file.lastPathComponent)
         #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
-        pathEvents.watch(file, onChange: onChange)
+        return pathEvents.watch(file, onChange: onChange)
         #elseif os(Linux)
         let folderPath = file.deletingLastPathComponent().path
         let name = file.lastPathComponent
@@ -130,6 +136,7 @@ final class FileChangeMonitor: Sendable {
             }
         }
         #else
+        _ = file  // No monitor on this platform.
         return nil
         #endif
     }
@@ -249,7 +256,7 @@ final class FileChangeMonitor: Sendable {
                     continue
                 }
             }
-            if way.existing == folderPath || access(Self.child(of: way.existing, toward: folderPath), F_OK) != 0 { break }
+            if way.existing == folderPath || FileSignature(folderAt: Self.child(of: way.existing, toward: folderPath)) == nil { break }
         }
         return told
     }
@@ -306,6 +313,8 @@ final class FileChangeMonitor: Sendable {
             let count = read(inotify, buffer, capacity)
             if count < 0 {
                 if errno == EINTR { continue }
+                // The next watch starts another thread.
+                state.withLock { $0.isReading = false }
                 return
             }
             // By registration id: a burst of events for one file calls each handler once.

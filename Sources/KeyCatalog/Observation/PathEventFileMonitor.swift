@@ -151,7 +151,8 @@ final class _PathEventFileMonitor: Sendable {
         // the watch of the folder it is in began tells nothing); a few passes unless some program
         // makes and removes folders there without end.
         for _ in 0..<8 {
-            let current = FileSignature(path: path)
+            // A folder only: a file made at the path is not its folder.
+            let current = FileSignature(folderAt: path)
             if !Self.watches(folder.watch, current) {
                 folder.watch?.cancel()
                 folder.watch = current == nil ? nil : events.watch(path) { [weak self] in self?.changed(path, name: nil) }
@@ -166,13 +167,13 @@ final class _PathEventFileMonitor: Sendable {
             var aboveFile: FileSignature?
             repeat {
                 above = PropertyListFile.folder(of: above)
-                aboveFile = FileSignature(path: above)
+                aboveFile = FileSignature(folderAt: above)
             } while aboveFile == nil && above != "/"
             if !Self.watches(folder.above, aboveFile) {
                 folder.above?.cancel()
                 folder.above = aboveFile == nil ? nil : events.watch(above) { [weak self] in self?.aboveChanged(path) }
             }
-            if FileSignature(path: FileChangeMonitor.child(of: above, toward: path)) == nil { break }
+            if FileSignature(folderAt: FileChangeMonitor.child(of: above, toward: path)) == nil { break }
         }
         return moved
     }

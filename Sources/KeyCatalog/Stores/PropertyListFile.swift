@@ -1121,6 +1121,14 @@ struct FileSignature: Equatable, Sendable {
         self.init(info)
     }
 
+    /// The signature of the folder at `path`, or `nil` when there is none (nothing there, or a
+    /// file that is no folder).
+    init?(folderAt path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return nil }
+        self.init(info)
+    }
+
     /// The signature of an open file.
     init?(descriptor: Int32) {
         var info = stat()
