@@ -29,6 +29,17 @@ struct FileStoreLifetimeTests {
         return Weak(store.file)
     }
 
+    /// Reads `count` through a catalog key made on the spot on the file store at `url` (as a view
+    /// whose body makes its catalog), inside `withObservationTracking`, whose change sets `changed`.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+    func trackedRead(at url: URL, onChange changed: Locked<Bool>) -> Int {
+        withObservationTracking {
+            CatalogKey(count, name: "count", store: .file(path: url.path), storeName: "document").value
+        } onChange: {
+            changed.withLock { $0 = true }
+        }
+    }
+
     /// How many of this process's open descriptors are files in `directory` (Linux: `/proc/self/fd`).
     func openDescriptors(in directory: TemporaryDirectory) throws -> Int {
         let folder = try #require(realpath(directory.url.path, nil))
@@ -178,12 +189,7 @@ struct FileStoreLifetimeTests {
 
         // And a read tracked through a catalog made on the spot, as a SwiftUI body would.
         let later = Locked(false)
-        withObservationTracking {
-            let key = CatalogKey(count, name: "count", store: .file(path: url.path), storeName: "document")
-            #expect(key.value == 5)
-        } onChange: {
-            later.withLock { $0 = true }
-        }
+        #expect(trackedRead(at: url, onChange: later) == 5)
         #expect(eventually { (try? openDescriptors(in: directory)) == 0 })
         FileKeyValueStore(url: url).set(count, to: 6)
         #expect(later.current)
@@ -201,12 +207,7 @@ struct FileStoreLifetimeTests {
         #expect(eventually { state.object == nil })
         let dirty = Locked(false)
         func render() {
-            withObservationTracking {
-                let key = CatalogKey(count, name: "count", store: .file(path: url.path), storeName: "document")
-                _ = key.value
-            } onChange: {
-                dirty.withLock { $0 = true }
-            }
+            _ = trackedRead(at: url, onChange: dirty)
         }
         render()
         // Opening a store, and rendering again (as SwiftUI may, for another reason), tells nothing.
@@ -238,12 +239,7 @@ struct FileStoreLifetimeTests {
         let written = write(4, at: url)
         #expect(eventually { written.object == nil })
         let dirty = Locked(false)
-        withObservationTracking {
-            let key = CatalogKey(count, name: "count", store: .file(path: url.path), storeName: "document")
-            #expect(key.value == 4)
-        } onChange: {
-            dirty.withLock { $0 = true }
-        }
+        #expect(trackedRead(at: url, onChange: dirty) == 4)
         // The file monitor's thread held: the state's watch cannot announce the change.
         try holdingFileWatches(in: directory) {
             let state: Weak<PropertyListFile>

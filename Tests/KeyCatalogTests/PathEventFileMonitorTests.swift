@@ -139,21 +139,25 @@ struct PathEventFileMonitorTests {
         return (count, { count.withLock { $0 += 1 } })
     }
 
+    /// A watch of the file at `path` through `monitor`, and how often it was told.
+    func countedWatch(of path: String, by monitor: _PathEventFileMonitor) throws -> (count: Locked<Int>, observation: PersistentKeyObservation) {
+        let (count, handler) = counter()
+        return (count, try #require(monitor.watch(URL(fileURLWithPath: path), onChange: handler)))
+    }
+
     /// A watch of `a.plist` in `d/e`, through `monitor`: how often it was told.
     func watchTwoLevelsDown(with monitor: _PathEventFileMonitor) throws -> (outer: String, inner: String, count: Locked<Int>, observation: PersistentKeyObservation) {
         let outer = path("d")
         let inner = outer + "/e"
         try FileManager.default.createDirectory(atPath: inner, withIntermediateDirectories: true)
-        let (count, handler) = counter()
-        let observation = try #require(monitor.watch(URL(fileURLWithPath: inner + "/a.plist"), onChange: handler))
+        let (count, observation) = try countedWatch(of: inner + "/a.plist", by: monitor)
         return (outer, inner, count, observation)
     }
 
     @Test func appendsToAWatchedFileAreHeard() throws {
         make("a.journal")
         let monitor = monitor
-        let (count, handler) = counter()
-        let observation = try #require(monitor.watch(URL(fileURLWithPath: path("a.journal")), onChange: handler))
+        let (count, observation) = try countedWatch(of: path("a.journal"), by: monitor)
         #expect(events.openPaths == [folder, path("a.journal")])
         try events.append(to: path("a.journal"))
         try events.append(to: path("a.journal"))
@@ -166,8 +170,7 @@ struct PathEventFileMonitorTests {
     @Test func aReplacedFileIsHeardAndItsNewFileWatched() throws {
         make("a.journal")
         let monitor = monitor
-        let (count, handler) = counter()
-        let observation = try #require(monitor.watch(URL(fileURLWithPath: path("a.journal")), onChange: handler))
+        let (count, observation) = try countedWatch(of: path("a.journal"), by: monitor)
         try events.replace(path("a.journal"))
         #expect(count.current >= 1)
         let afterReplace = count.current
@@ -179,8 +182,7 @@ struct PathEventFileMonitorTests {
 
     @Test func aFileMadeAfterItsWatchIsHeardAndWatched() throws {
         let monitor = monitor
-        let (count, handler) = counter()
-        let observation = try #require(monitor.watch(URL(fileURLWithPath: path("a.journal")), onChange: handler))
+        let (count, observation) = try countedWatch(of: path("a.journal"), by: monitor)
         #expect(events.openPaths == [folder], "no file to open yet")
         events.create(path("a.journal"))
         #expect(count.current == 1)
@@ -193,8 +195,7 @@ struct PathEventFileMonitorTests {
     @Test func aRemovedFileIsHeardAndWatchedAgainOnceMadeAgain() throws {
         make("a.plist")
         let monitor = monitor
-        let (count, handler) = counter()
-        let observation = try #require(monitor.watch(URL(fileURLWithPath: path("a.plist")), onChange: handler))
+        let (count, observation) = try countedWatch(of: path("a.plist"), by: monitor)
         events.remove(path("a.plist"))
         #expect(count.current >= 1)
         #expect(events.openPaths == [folder])
@@ -307,8 +308,7 @@ struct PathEventFileMonitorTests {
         let sub = path("sub")
         try FileManager.default.createDirectory(atPath: sub, withIntermediateDirectories: true)
         let monitor = monitor
-        let (count, handler) = counter()
-        let observation = try #require(monitor.watch(URL(fileURLWithPath: sub + "/a.journal"), onChange: handler))
+        let (count, observation) = try countedWatch(of: sub + "/a.journal", by: monitor)
         monitor.rewatchFolder(sub)
         #expect(count.current == 0, "the same folder: nothing to do")
         let removed = FileSignature(path: sub)
@@ -335,8 +335,7 @@ struct PathEventFileMonitorTests {
         let sub = path("sub")
         try FileManager.default.createDirectory(atPath: sub, withIntermediateDirectories: true)
         let monitor = monitor
-        let (count, handler) = counter()
-        let observation = try #require(monitor.watch(URL(fileURLWithPath: sub + "/a.plist"), onChange: handler))
+        let (count, observation) = try countedWatch(of: sub + "/a.plist", by: monitor)
         try events.removeFolder(sub)
         #expect(count.current == 1)
         #expect(events.openPaths == [folder], "the folder above, while sub is gone")
@@ -396,8 +395,7 @@ struct PathEventFileMonitorTests {
         let sub = path("sub")
         try FileManager.default.createDirectory(atPath: sub, withIntermediateDirectories: true)
         let monitor = monitor
-        let (count, handler) = counter()
-        let observation = try #require(monitor.watch(URL(fileURLWithPath: sub + "/a.plist"), onChange: handler))
+        let (count, observation) = try countedWatch(of: sub + "/a.plist", by: monitor)
         events.beforeNextOpen.withLock {
             $0 = { _ in
                 #expect((try? FileManager.default.createDirectory(atPath: sub, withIntermediateDirectories: false)) != nil)
@@ -416,8 +414,7 @@ struct PathEventFileMonitorTests {
         let sub = path("sub")
         try FileManager.default.createDirectory(atPath: sub, withIntermediateDirectories: true)
         let monitor = monitor
-        let (count, handler) = counter()
-        let observation = try #require(monitor.watch(URL(fileURLWithPath: sub + "/a.plist"), onChange: handler))
+        let (count, observation) = try countedWatch(of: sub + "/a.plist", by: monitor)
         try events.removeFolder(sub)
         events.create(sub)
         #expect(events.openPaths == [folder], "the folder above, still waiting")
