@@ -256,6 +256,56 @@ struct FileStoreLifetimeTests {
         #expect(dirty.current)
     }
 
+    /// The same, when a store is opened on the file while its last state is ending: the new state
+    /// waits for the old one's `deinit` to record what it leaves (before, it read the record
+    /// first, and the change went untold).
+    @Test func aStateOpenedWhileTheLastOneEndsTellsWhatThatOneLeft() throws {
+        guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) else { return }
+        let directory = TemporaryDirectory()
+        let url = directory.file("settings.plist")
+        let written = write(4, at: url)
+        #expect(eventually { written.object == nil })
+        let dirty = Locked(false)
+        try holdingFileWatches(in: directory) {
+            let store = Locked<FileKeyValueStore?>(FileKeyValueStore(url: url))
+            let state = Weak(try #require(store.current).file)
+            // The first tracked read of the file, in this state: nothing is recorded yet.
+            #expect(trackedRead(at: url, onChange: dirty) == 4)
+            try FileStoreOnDisk.replaceList(url, with: ["count": 9])
+            #expect(store.current?.get(count) == 9)
+
+            // The state's end held at its record, by its contents' lock.
+            let (held, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+            let contents = try #require(state.object).contents
+            DispatchQueue.global().async {
+                contents.withLock { _ in
+                    held.signal()
+                    _ = release.wait(timeout: .now() + 30)
+                }
+            }
+            #expect(held.wait(timeout: .now() + 30) == .success)
+            let ended = DispatchGroup()
+            DispatchQueue.global().async(group: ended) { store.withLock { $0 = nil } }
+            #expect(eventually { state.object == nil })
+
+            // A store opened meanwhile, on another thread.
+            let (opening, opened) = (DispatchSemaphore(value: 0), DispatchGroup())
+            let read = Locked<Int?>(nil)
+            DispatchQueue.global().async(group: opened) {
+                opening.signal()
+                let value = FileKeyValueStore(url: url).get(count)
+                read.withLock { $0 = value }
+            }
+            #expect(opening.wait(timeout: .now() + 30) == .success)
+            Thread.sleep(forTimeInterval: 0.1)
+            release.signal()
+            #expect(ended.wait(timeout: .now() + 30) == .success)
+            #expect(opened.wait(timeout: .now() + 30) == .success)
+            #expect(read.current == 9)
+            #expect(dirty.current)
+        }
+    }
+
     /// A fresh state's first observer is not called for a value that did not change (found by a
     /// review: the first load counted every stored key as another process's change).
     @Test func aFreshStatesFirstObserverHearsNothingUnchanged() throws {

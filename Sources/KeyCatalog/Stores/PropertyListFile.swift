@@ -141,7 +141,8 @@ final class PropertyListFile: Sendable {
 
     /// The files open in this process, by canonical path. Held weakly: a file's state, with its
     /// open files, goes once nothing holds it (no store, no observer, no pending flush or
-    /// compaction), and a store opened on it later reads it again.
+    /// compaction), and a store opened on it later reads it again, once that state's `deinit` is
+    /// done. No state may be released under this lock: its `deinit` takes it.
     private static let openFiles = _Locked(OpenFiles())
     /// What outlasts a file's state, by canonical path, for the process: the values registered
     /// (as UserDefaults' registrations do), and Observation's view of the keys read through
@@ -149,9 +150,7 @@ final class PropertyListFile: Sendable {
     private static let lasting = _Locked<[String: Lasting]>([:])
 
     private struct OpenFiles {
-        var states: [String: WeakReference] = [:]
-        /// States made since the released ones' entries were last swept out.
-        var madeSinceSweep = 0
+        var states: [String: Slot] = [:]
         /// The files whose folder was cleaned of abandoned temporary files, once per process (at
         /// most ``cleanedLimit`` remembered: past that, a file may be cleaned once more).
         var cleaned: Set<String> = []
@@ -160,8 +159,13 @@ final class PropertyListFile: Sendable {
     /// How many files' cleaning ``OpenFiles/cleaned`` remembers.
     static let cleanedLimit = 4_096
 
-    private struct WeakReference {
+    /// A file's state, from its making to the end of its `deinit`, which removes the slot once it
+    /// has recorded what outlasts the state (``lasting``).
+    private struct Slot {
+        /// `nil` once the state is ending.
         weak var file: PropertyListFile?
+        /// Threads waiting for the ending state's `deinit` to be done, to make the file's next state.
+        var waiters: [DispatchSemaphore] = []
     }
 
     private struct Lasting {
@@ -189,44 +193,70 @@ final class PropertyListFile: Sendable {
     /// while any holds it, however its path is spelled.
     static func shared(at url: URL) -> PropertyListFile {
         let path = canonicalPath(of: url)
-        let (file, isNew, cleans) = openFiles.withLock { files -> (PropertyListFile, Bool, Bool) in
-            if let file = files.states[path]?.file { return (file, false, false) }
-            let file = PropertyListFile(canonicalPath: path)
-            file.connectChangeCenter()
-            // Before the state is shared: a catalog read on another thread must find the file's
-            // tracking, not make one of its own that would replace it in `lasting`.
-            if let tracking = lasting.withLock({ $0[path]?.observationTracking }) {
-                file.changes.presetObservationTracking(tracking)
+        while true {
+            switch openFiles.withLock({ files in opening(path, in: &files) }) {
+            case .open(let file):
+                return file
+            case .ending(let ended):
+                // The next state must read what the ending one's `deinit` records (the values its
+                // trackers heard, the changes it found but did not tell): read before that, a
+                // change would go untold, or be told twice.
+                ended.wait()
+            case .made(let file, let cleans):
+                // Outside the lock, before the state is returned: a watch or a tracker may call
+                // back, and its handler may open a file store.
+                if cleans { removeAbandonedTemporaryFiles(of: file.url) }
+                file.takeOverFromEarlierStates()
+                return file
             }
-            files.states[path] = WeakReference(file: file)
-            files.madeSinceSweep += 1
-            if files.madeSinceSweep >= 64 {
-                files.states = files.states.filter { $0.value.file != nil }
-                files.madeSinceSweep = 0
-            }
-            if files.cleaned.count >= Self.cleanedLimit { files.cleaned = [] }
-            return (file, true, files.cleaned.insert(path).inserted)
         }
-        guard isNew else { return file }
-        // Outside the lock, before the state is returned: a watch or a tracker may call back, and
-        // its handler may open a file store.
-        if cleans { removeAbandonedTemporaryFiles(of: file.url) }
-        // (A state that ended an instant ago may record these after this reads them: a change
-        // then goes untold, or one is told twice. Its window is the end of its `deinit`.)
-        let lastSeen = lasting.withLock { $0[path] }
+    }
+
+    private enum Opening {
+        case open(PropertyListFile)
+        /// The file's state is ending; signalled once its `deinit` is done.
+        case ending(DispatchSemaphore)
+        /// A new state, whose folder is to be cleaned (``removeAbandonedTemporaryFiles(of:olderThan:)``) if `cleans`.
+        case made(PropertyListFile, cleans: Bool)
+    }
+
+    /// The file's state at `path`, made if there is none; under the lock of ``openFiles``.
+    private static func opening(_ path: String, in files: inout OpenFiles) -> Opening {
+        if let slot = files.states[path] {
+            if let file = slot.file { return .open(file) }
+            let ended = DispatchSemaphore(value: 0)
+            files.states[path]!.waiters.append(ended)
+            return .ending(ended)
+        }
+        let file = PropertyListFile(canonicalPath: path)
+        file.connectChangeCenter()
+        // Before the state is shared: a catalog read on another thread must find the file's
+        // tracking, not make one of its own that would replace it in `lasting`.
+        if let tracking = lasting.withLock({ $0[path]?.observationTracking }) {
+            file.changes.presetObservationTracking(tracking)
+        }
+        files.states[path] = Slot(file: file)
+        if files.cleaned.count >= Self.cleanedLimit { files.cleaned = [] }
+        return .made(file, cleans: files.cleaned.insert(path).inserted)
+    }
+
+    /// What a new state takes over from the file's earlier states: the trackers of the keys read
+    /// through catalogs, told of each change they have not heard of, and the load failure they
+    /// reported.
+    private func takeOverFromEarlierStates() {
+        let lastSeen = Self.lasting.withLock { $0[canonicalPath] }
         if let tracking = lastSeen?.observationTracking {
-            let keys = file.changes.adoptObservationTracking(tracking)
+            let keys = changes.adoptObservationTracking(tracking)
             // Changed while no state of the file was open (by another process): told once.
             if let lastKnown = lastSeen?.lastKnown {
                 let unheard = lastSeen?.unheard ?? []
-                let current = file.contents.withLock { contents in keys.map { contents.stored[$0]?.value } }
+                let current = contents.withLock { contents in keys.map { contents.stored[$0]?.value } }
                 for (key, value) in zip(keys, current) where lastKnown[key] != value || unheard.contains(key) {
-                    file.changes.post(key: key, value: value)
+                    changes.post(key: key, value: value)
                 }
             }
         }
-        file.reportLoadFailure(after: lastSeen?.reportedLoadFailure)
-        return file
+        reportLoadFailure(after: lastSeen?.reportedLoadFailure)
     }
 
     /// Reports what this new state's first load found wrong, unless an earlier state of the file
@@ -272,7 +302,14 @@ final class PropertyListFile: Sendable {
         // A center held on (``KeyValueChangeCenter/currentCenterOfFile``) keeps its watcher:
         // its watches of the files end with the state.
         (changes.attachedWatcher as? FileStoreChangeWatcher)?.stop()
-        // The values the trackers of catalog reads last heard of, for the file's next state.
+        recordForNextState()
+        // Then the file's next state may be made (a store opening it now waits for this).
+        let waiters = Self.openFiles.withLock { files in files.states.removeValue(forKey: canonicalPath)?.waiters ?? [] }
+        for waiter in waiters { waiter.signal() }
+    }
+
+    /// Records the values the trackers of catalog reads last heard of, for the file's next state.
+    private func recordForNextState() {
         let keys = changes.observationTrackedKeys
         guard !keys.isEmpty else { return }
         let (values, unheard) = contents.withLock { contents in
