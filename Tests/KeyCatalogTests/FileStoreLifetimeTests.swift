@@ -306,6 +306,43 @@ struct FileStoreLifetimeTests {
         }
     }
 
+    /// A post made while its key is delivered waits as pending, and holds the store it names: it
+    /// may be the file's last. A later post replaces it, or a round that reads no value
+    /// (Observation's trackers alone) drops it: after the center's lock, which the state's `deinit`
+    /// takes (found by a review: the process stopped, "Recursive call to lock Mutex").
+    @Test(arguments: [false, true])
+    func aStateReleasedByAPendingPostEnds(replacedByALaterPost: Bool) throws {
+        guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) else { return }
+        let directory = TemporaryDirectory()
+        let url = directory.file("settings.plist")
+        let store = Locked<FileKeyValueStore?>(FileKeyValueStore(url: url))
+        let center = try #require(store.current).keyValueChanges
+        let state = Weak(try #require(store.current).file)
+        let (entered, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        _ = withObservationTracking {
+            CatalogKey(count, name: "count", store: .file(path: url.path), storeName: "document").value
+        } onChange: {
+            entered.signal()
+            _ = release.wait(timeout: .now() + 30)
+        }
+        let delivered = DispatchGroup()
+        DispatchQueue.global().async(group: delivered) { center.post(key: "count", value: .int(1)) }
+        #expect(entered.wait(timeout: .now() + 30) == .success)
+        do {
+            let other = FileKeyValueStore(url: url)
+            center.postCurrentValue(forKey: "count", in: other)
+        }
+        store.withLock { $0 = nil }
+        #expect(state.object != nil, "held by the pending post alone")
+        if replacedByALaterPost {
+            center.post(key: "count", value: .int(3))
+            #expect(state.object == nil)
+        }
+        release.signal()
+        #expect(delivered.wait(timeout: .now() + 30) == .success)
+        #expect(state.object == nil)
+    }
+
     /// A fresh state's first observer is not called for a value that did not change (found by a
     /// review: the first load counted every stored key as another process's change).
     @Test func aFreshStatesFirstObserverHearsNothingUnchanged() throws {

@@ -349,23 +349,28 @@ public final class KeyValueChangeCenter: Sendable {
     /// Here, `makeSource` runs only when the key has observers: a key without costs one lock and
     /// one lookup, an observed key one lookup, and a store read only if some handler uses the
     /// value.
+    ///
+    /// A source replaced or dropped under the lock is released after it: it may hold the last
+    /// store of a file, whose state's `deinit` takes this lock.
     private func deliver(_ key: String, _ makeSource: () -> Source) {
-        let first = state.withLock { state -> (ObservedKey, Round)? in
+        let (first, replaced) = state.withLock { state -> ((ObservedKey, Round)?, Source?) in
             // Nobody observes anything (checked before hashing the key), or not this key.
-            guard !state.keys.isEmpty, let observed = state.keys[key], !observed.handlers.isEmpty else { return nil }
+            guard !state.keys.isEmpty, let observed = state.keys[key], !observed.handlers.isEmpty else { return (nil, nil) }
             // Held on this thread (``_HeldCallbacks``): made when the hold ends.
             if let held = _HeldCallbacks.ofThisThread() {
                 let source = makeSource()
                 held.append { [self] in deliver(key) { source } }
-                return nil
+                return (nil, nil)
             }
             if observed.isDelivering {
+                let replaced = observed.pending
                 observed.pending = makeSource()
-                return nil
+                return (nil, replaced)
             }
             observed.isDelivering = true
-            return (observed, Round(observed, makeSource, hasWatcher: state.watcher != nil))
+            return ((observed, Round(observed, makeSource, hasWatcher: state.watcher != nil)), nil)
         }
+        withExtendedLifetime(replaced) {}
         guard case (let observed, var round)? = first else { return }
         while true {
             let value = round.source?.value(forKey: key)
@@ -383,15 +388,17 @@ public final class KeyValueChangeCenter: Sendable {
             for registration in handlers {
                 registration.handler(value)
             }
-            let next = state.withLock { state -> Round? in
+            let (next, taken) = state.withLock { state -> (Round?, Source?) in
                 guard let pending = observed.pending else {
                     observed.isDelivering = false
                     if observed.handlers.isEmpty, state.keys[key] === observed { state.keys[key] = nil }
-                    return nil
+                    return (nil, nil)
                 }
                 observed.pending = nil
-                return Round(observed, { pending }, hasWatcher: state.watcher != nil)
+                // A round that reads no value does not keep it: released after the lock.
+                return (Round(observed, { pending }, hasWatcher: state.watcher != nil), pending)
             }
+            withExtendedLifetime(taken) {}
             guard let next else { return }
             round = next
         }
