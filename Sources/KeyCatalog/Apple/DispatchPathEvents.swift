@@ -8,7 +8,7 @@ import Foundation
 struct _DispatchPathEvents: _PathEvents {
     private static let queue = DispatchQueue(label: "KeyCatalog.FileChangeMonitor")
 
-    func watch(_ path: String, onEvent: @escaping @Sendable () -> Void) -> _PathEventWatch? {
+    func watch(_ path: String, movesOnly: Bool, onEvent: @escaping @Sendable () -> Void) -> _PathEventWatch? {
         // Opened for events only: it keeps no volume from being unmounted.
         let descriptor = open(path, O_EVTONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
@@ -16,8 +16,9 @@ struct _DispatchPathEvents: _PathEvents {
             close(descriptor)
             return nil
         }
+        let moves: DispatchSource.FileSystemEvent = [.delete, .rename, .revoke]
         let source = DispatchSource.makeFileSystemObjectSource(
-            fileDescriptor: descriptor, eventMask: [.write, .extend, .delete, .rename, .revoke], queue: Self.queue)
+            fileDescriptor: descriptor, eventMask: movesOnly ? moves : moves.union([.write, .extend]), queue: Self.queue)
         source.setEventHandler { onEvent() }
         // Closed once the source let go of it, as Dispatch asks.
         source.setCancelHandler { close(descriptor) }

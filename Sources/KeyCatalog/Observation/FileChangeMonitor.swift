@@ -16,9 +16,10 @@ import Musl
 /// removal only once no file in it is open any more), and each folder above that one for its
 /// moves. While a watched folder is gone (removed, or moved away with a folder above it), the
 /// nearest folder above its path that exists is watched instead, so that the watch moves to a
-/// folder made at the path again, by any program. On Apple
-/// platforms it is kqueue, through dispatch sources (``_PathEventFileMonitor``): each watched
-/// folder and each watched file that exists is opened for its events.
+/// folder made at the path again, by any program. On Apple platforms it is kqueue, through
+/// dispatch sources (``_PathEventFileMonitor``): each watched folder and each watched file that
+/// exists is opened for its events, and each folder above a watched one for its moves; a folder
+/// gone is followed the same way.
 ///
 /// ```swift
 /// let watch = FileChangeMonitor.shared.watch(URL(fileURLWithPath: "/tmp/settings.plist")) {

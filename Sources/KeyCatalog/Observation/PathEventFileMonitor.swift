@@ -9,9 +9,17 @@ import Foundation
 protocol _PathEvents: Sendable {
     /// Opens `path` for events and calls `onEvent` for each burst of them, one call at a time for
     /// every watch this makes, until the returned watch is cancelled: for a folder, an entry was
-    /// added, removed or renamed; for a file, it was written, extended, removed or renamed.
-    /// `nil` when `path` cannot be opened (there is no such file).
-    func watch(_ path: String, onEvent: @escaping @Sendable () -> Void) -> _PathEventWatch?
+    /// added, removed or renamed; for a file, it was written, extended, removed or renamed; and
+    /// either was itself removed or renamed. With `movesOnly`, only the last: the file or folder
+    /// itself removed or renamed. `nil` when `path` cannot be opened (there is no such file).
+    func watch(_ path: String, movesOnly: Bool, onEvent: @escaping @Sendable () -> Void) -> _PathEventWatch?
+}
+
+extension _PathEvents {
+    /// Every event of `path` (``watch(_:movesOnly:onEvent:)``).
+    func watch(_ path: String, onEvent: @escaping @Sendable () -> Void) -> _PathEventWatch? {
+        watch(path, movesOnly: false, onEvent: onEvent)
+    }
 }
 
 /// One opened file or folder whose events are reported.
@@ -39,6 +47,10 @@ struct _PathEventWatch: Sendable {
 /// While a watched folder is gone (removed, or moved away), the nearest folder above its path
 /// that exists is watched instead: at each of its events the path is looked up again, and the
 /// watch moves to a folder made there again, by any program.
+///
+/// A folder moved with a folder above it tells nothing of its own: each folder above a watched
+/// one (but `/`) is watched for its moves too (``Ancestor``), once for all the folders below it.
+/// When one moves, the folders below it are looked up again.
 final class _PathEventFileMonitor: Sendable {
     private struct Folder {
         /// The folder at the path when it was last checked; `nil` while there is none.
@@ -60,8 +72,18 @@ final class _PathEventFileMonitor: Sendable {
         var handlers: [Int: @Sendable () -> Void] = [:]
     }
 
+    /// A folder above watched folders, watched for its own moves and removal.
+    private struct Ancestor {
+        /// The folder at the path when it was last checked; `nil` while there is none.
+        var watch: _PathEventWatch?
+        /// The watched folders below it, by path.
+        var below: Set<String> = []
+    }
+
     private struct State {
         var folders: [String: Folder] = [:]
+        /// By path: the folders above the watched folders' paths, but `/`.
+        var ancestors: [String: Ancestor] = [:]
         var nextID = 0
     }
 
@@ -92,6 +114,7 @@ final class _PathEventFileMonitor: Sendable {
             state.nextID += 1
             folder.files[name]!.handlers[state.nextID] = onChange
             state.folders[folderPath] = folder
+            checkAncestors(of: folderPath, in: &state)
             return (state.nextID, toCall)
         }
         // On another thread: the caller may hold locks these handlers (or their observers) take.
@@ -110,6 +133,7 @@ final class _PathEventFileMonitor: Sendable {
                 if folder.files.isEmpty {
                     folder.cancel()
                     state.folders[folderPath] = nil
+                    Self.forgetAncestors(of: folderPath, in: &state)
                 } else {
                     state.folders[folderPath] = folder
                 }
@@ -129,12 +153,67 @@ final class _PathEventFileMonitor: Sendable {
     /// Checks the folder at `folderPath` (``checkFolder(_:at:)``); if its watch moved, the watches
     /// of its files too, and returns their handlers, to be called.
     private func recheckFolder(_ folderPath: String) -> [(Int, @Sendable () -> Void)] {
-        state.withLock { state in
-            guard var folder = state.folders[folderPath] else { return [] }
-            // Stored back also when the folder's watch stays: the watch of the folder above may move.
-            defer { state.folders[folderPath] = folder }
-            return checkFolder(&folder, at: folderPath) ? checkFiles(&folder, in: folderPath, named: nil) : []
+        state.withLock { state in recheckFolder(folderPath, in: &state) }
+    }
+
+    /// ``recheckFolder(_:)``, and the watches of the folders above it.
+    private func recheckFolder(_ folderPath: String, in state: inout State) -> [(Int, @Sendable () -> Void)] {
+        guard var folder = state.folders[folderPath] else { return [] }
+        let handlers = checkFolder(&folder, at: folderPath) ? checkFiles(&folder, in: folderPath, named: nil) : []
+        // Stored back also when the folder's watch stays: the watch of the folder above may move.
+        state.folders[folderPath] = folder
+        checkAncestors(of: folderPath, in: &state)
+        return handlers
+    }
+
+    /// The paths of the folders above `folderPath`, nearest first, but `/`.
+    private static func ancestorPaths(of folderPath: String) -> [String] {
+        var paths: [String] = []
+        var path = PropertyListFile.folder(of: folderPath)
+        while path != "/", !path.isEmpty {
+            paths.append(path)
+            path = PropertyListFile.folder(of: path)
         }
+        return paths
+    }
+
+    /// Watches each folder above `folderPath` (but `/`) for its moves: the one at its path now,
+    /// if another than the one watched.
+    private func checkAncestors(of folderPath: String, in state: inout State) {
+        for path in Self.ancestorPaths(of: folderPath) {
+            var ancestor = state.ancestors[path] ?? Ancestor()
+            ancestor.below.insert(folderPath)
+            let current = FileSignature(folderAt: path)
+            if !Self.watches(ancestor.watch, current) {
+                ancestor.watch?.cancel()
+                ancestor.watch = current == nil ? nil : events.watch(path, movesOnly: true) { [weak self] in self?.ancestorMoved(path) }
+            }
+            state.ancestors[path] = ancestor
+        }
+    }
+
+    /// Stops watching the folders above `folderPath` for it: a folder no longer watched.
+    private static func forgetAncestors(of folderPath: String, in state: inout State) {
+        for path in Self.ancestorPaths(of: folderPath) {
+            guard var ancestor = state.ancestors[path] else { continue }
+            ancestor.below.remove(folderPath)
+            if ancestor.below.isEmpty {
+                ancestor.watch?.cancel()
+                state.ancestors[path] = nil
+            } else {
+                state.ancestors[path] = ancestor
+            }
+        }
+    }
+
+    /// A folder above watched folders moved, or was removed: each folder below it is looked up
+    /// again (``recheckFolder(_:in:)``), and the handlers of those whose watch moved are called.
+    private func ancestorMoved(_ path: String) {
+        let handlers = state.withLock { state -> [(Int, @Sendable () -> Void)] in
+            let below = state.ancestors[path]?.below.sorted() ?? []
+            return below.flatMap { recheckFolder($0, in: &state) }
+        }
+        Self.call(handlers)
     }
 
     /// A watch of the file `name` in `folderPath`, telling of its own events; `nil` if there is none.
@@ -209,9 +288,11 @@ final class _PathEventFileMonitor: Sendable {
     private func changed(_ folderPath: String, name: String?) {
         let handlers = state.withLock { state -> [(Int, @Sendable () -> Void)] in
             guard var folder = state.folders[folderPath] else { return [] }
-            if name == nil { _ = checkFolder(&folder, at: folderPath) }
+            let moved = name == nil && checkFolder(&folder, at: folderPath)
             let handlers = checkFiles(&folder, in: folderPath, named: name)
             state.folders[folderPath] = folder
+            // Removed or replaced: so may be the folders above it.
+            if moved { checkAncestors(of: folderPath, in: &state) }
             return handlers
         }
         Self.call(handlers)

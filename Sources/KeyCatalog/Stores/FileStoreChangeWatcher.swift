@@ -29,8 +29,8 @@ final class FileStoreChangeWatcher: _KeyValueChangeWatching {
 
     /// Watches the file's folder again if its path names another folder now (removed and made
     /// again): its handlers are then told. The monitor follows the folder by itself; this finds
-    /// the new folder before the monitor has read its events, and where the monitor could not
-    /// tell (on Apple platforms, a folder two levels or more above the store's moved away).
+    /// the new folder before the monitor has read its events, and where it could not follow (a
+    /// folder above that it could not open).
     func rewatchFolder() {
         guard watch.withLock({ $0 != nil }) else { return }
         FileChangeMonitor.shared.rewatchFolder(atPath: folderPath)
