@@ -188,6 +188,22 @@ struct UserDefaultsReadCacheTests {
         #expect(cache.read(second, in: suite.defaults) == .int(20))
     }
 
+    /// A value read while an argument for the key was given (set on another thread after the
+    /// cache looked for one) is not kept as the suite's: once the argument is gone, the suite's is
+    /// read (found by a review: the argument's value was read for good).
+    @Test func aValueAnArgumentGaveDuringTheReadIsNotKept() throws {
+        let suite = TemporarySuite()
+        suite.defaults.set(5, forKey: "Count")
+        let cache = try #require(UserDefaultsPersistence.readCache(of: suite.defaults))
+        let read = cache.value(forKey: "Count", in: suite.defaults) {
+            suite.defaults.setVolatileDomain(["Count": 9], forName: UserDefaults.argumentDomain)
+            return suite.defaults.object(forKey: "Count").flatMap(PropertyListValue.init(foundationObject:))
+        }
+        #expect(read == .int(9))
+        suite.defaults.removeVolatileDomain(forName: UserDefaults.argumentDomain)
+        #expect(cache.read("Count", in: suite.defaults) == .int(5))
+    }
+
     /// The cache found last is checked against the instance asked about: another instance of the
     /// same suite, which KeyCatalog did not open, has none.
     @Test func aReadCacheIsOnlyTheInstancesItWasMadeFor() throws {

@@ -189,7 +189,10 @@ final class _UserDefaultsReadCache: @unchecked Sendable {
         guard !defaults.isOverriddenByLaunchArgument(key) else { return read() }
         if let entry, entry.object === object, let value = entry.value { return value }
         let value = read()
-        guard let value, domain.object(forName: name) === object else { return value }
+        // Kept only as the suite's object's value: that object still there, and no argument given
+        // for the key meanwhile (on another thread), whose value the read would have returned.
+        // (An argument given and taken away again within the read goes unseen: nothing tells.)
+        guard let value, domain.object(forName: name) === object, !defaults.isOverriddenByLaunchArgument(key) else { return value }
         keep(Entry(name: name, object: object, value: value), forKey: key)
         return value
     }
