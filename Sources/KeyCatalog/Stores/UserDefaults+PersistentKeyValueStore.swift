@@ -131,9 +131,7 @@ extension UserDefaults: PersistentKeyValueStore {
         let file = UserDefaultsPersistence.domainFileURL(of: self)
         let synchronized = UserDefaultsPersistence.synchronizationLock.withLock {
             UserDefaultsPersistence.synchronizeDeferringWrites(of: [self]) {
-                let synchronized = synchronize()
-                if let file { UserDefaultsPersistence.noteOwnWrite(file) }
-                return synchronized
+                UserDefaultsPersistence.synchronizeNotingOwnWrite(self, file: file)
             }
         }
         guard synchronized else {

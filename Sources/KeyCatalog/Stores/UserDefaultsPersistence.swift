@@ -265,9 +265,10 @@ public enum UserDefaultsPersistence {
             var failed: [UserDefaults] = []
             for defaults in suites {
                 synchronizationWillWrite.withLock { $0 }?()
+                #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
                 if !defaults.synchronize() { failed.append(defaults) }
-                #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
-                if let file = domainFileURL(of: defaults) { noteOwnWrite(file) }
+                #else
+                if !synchronizeNotingOwnWrite(defaults, file: domainFileURL(of: defaults)) { failed.append(defaults) }
                 #endif
             }
             return failed
@@ -405,8 +406,7 @@ public enum UserDefaultsPersistence {
             let isOtherWriter = synchronizationLock.withLock {
                 guard !isOwnWrite(file) else { return false }
                 synchronizeDeferringWrites(of: [suite.value]) {
-                    _ = suite.value.synchronize()
-                    noteOwnWrite(file)
+                    _ = synchronizeNotingOwnWrite(suite.value, file: file)
                 }
                 return true
             }
@@ -434,9 +434,26 @@ public enum UserDefaultsPersistence {
     /// The file of each suite as this process's last `synchronize()` left it, by path.
     private static let ownWrites = _Locked<[String: FileSignature?]>([:])
 
-    /// Notes `file` as this process just wrote (or read) it, after a `synchronize()`.
-    static func noteOwnWrite(_ file: URL) {
-        ownWrites.withLock { $0[file.path] = .some(FileSignature(path: file.path)) }
+    /// `synchronize()`, then notes the suite's `file` as this process left it
+    /// (``noteOwnWrite(_:synchronizedBefore:)``); returns what `synchronize()` returned.
+    static func synchronizeNotingOwnWrite(_ defaults: UserDefaults, file: URL?) -> Bool {
+        let synchronized = defaults.synchronize()
+        var returned = timespec()
+        clock_gettime(CLOCK_REALTIME, &returned)
+        if let file { noteOwnWrite(file, synchronizedBefore: returned) }
+        return synchronized
+    }
+
+    /// Notes `file` as this process just wrote (or read) it, in a `synchronize()` that returned
+    /// at `returned` (the wall clock): unless the file changed after that, which was another
+    /// process's write, not read. Then nothing is noted, so that its event makes this process
+    /// read it. (The file's change time comes from the same clock; a kernel that stamps it
+    /// coarsely, to a clock tick, may stamp such a write earlier, and it is noted as this
+    /// process's own, as every write was before.)
+    static func noteOwnWrite(_ file: URL, synchronizedBefore returned: timespec) {
+        let signature = FileSignature(path: file.path)
+        let isLater = signature.map { ($0.changedSeconds, $0.changedNanoseconds) > (Int64(returned.tv_sec), Int64(returned.tv_nsec)) } ?? false
+        ownWrites.withLock { $0[file.path] = isLater ? nil : .some(signature) }
     }
 
     /// Whether `file` is as this process's last `synchronize()` left it.
