@@ -167,15 +167,18 @@ public enum UserDefaultsPersistence {
     /// a suite of 200 keys that is 1-8 ms (1 ms of CPU; writes waited up to 20 ms under load),
     /// for a 2 MB suite 110-170 ms. So:
     ///
-    /// - Below this size, a write made during the synchronization waits for its end, and code
-    ///   that reads UserDefaults directly sees the write as soon as it returned.
-    /// - From this size on, a write made then returns at once: KeyCatalog keeps it, reads through
-    ///   the instance written return it, observers hear of it, and it is handed to Foundation when
-    ///   the synchronization ends (while writes go on through more than 64 keys, at the next
-    ///   synchronization, and every write is kept until then). Until then, code that reads
-    ///   UserDefaults directly, or through another instance of the suite, still sees the value
-    ///   before it, and a value it sets for the same key with UserDefaults' own `set(_:forKey:)`
-    ///   is overwritten by the kept write.
+    /// - While every suite a synchronization writes is below this size, a write made during it
+    ///   waits for its end, and code that reads UserDefaults directly sees the write as soon as it
+    ///   returned.
+    /// - While one of them is this size or more, a write made then, to any suite, returns at once
+    ///   (KeyCatalog synchronizes the suites written since the last pass together, and Foundation's
+    ///   lock is one for the process): KeyCatalog keeps it, reads through the instance written
+    ///   return it, observers hear of it, and it is handed to Foundation when the synchronization
+    ///   ends (while writes go on through more than 64 keys, at the next synchronization, and
+    ///   every write is kept until then). Until then, code that reads UserDefaults directly, or
+    ///   through another instance of the suite, still sees the value before it, and a value it
+    ///   sets for the same key with UserDefaults' own `set(_:forKey:)` is overwritten by the kept
+    ///   write.
     ///
     /// Set `0` when every read and write of the app's suites goes through KeyCatalog, so that no
     /// write ever waits (or turn on ``defersEveryWrite``, so that no write calls Foundation);
