@@ -142,26 +142,6 @@ import Testing
         #expect(child.status == 0)
         #expect(child.output == "heard 3\n")
     }
-
-    /// Another process's write to a suite's file made after this process's synchronization
-    /// returned is not noted as this process's own (found by a review: noted so, in the instant
-    /// before the note, its event was ignored and the suite kept reading its old value for good).
-    @Test func aWriteMadeAfterOwnSynchronizationReturnedIsNotNotedAsOwn() throws {
-        let folder = TemporaryDirectory()
-        let file = folder.file("suite.plist")
-        try Data("mine".utf8).write(to: file, options: .atomic)
-        var returned = timespec()
-        clock_gettime(CLOCK_REALTIME, &returned)
-        UserDefaultsPersistence.noteOwnWrite(file, synchronizedBefore: returned)
-        #expect(UserDefaultsPersistence.isOwnWrite(file))
-
-        clock_gettime(CLOCK_REALTIME, &returned)
-        // Past a clock tick, in which a kernel may stamp the change time coarsely.
-        Thread.sleep(forTimeInterval: 0.05)
-        try Data("theirs".utf8).write(to: file, options: .atomic)
-        UserDefaultsPersistence.noteOwnWrite(file, synchronizedBefore: returned)
-        #expect(!UserDefaultsPersistence.isOwnWrite(file))
-    }
     #endif
 
     /// Only observed keys are announced, each once, and this process's own writes are not

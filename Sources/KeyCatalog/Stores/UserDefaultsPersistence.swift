@@ -438,25 +438,24 @@ public enum UserDefaultsPersistence {
     private static let ownWrites = _Locked<[String: FileSignature?]>([:])
 
     /// `synchronize()`, then notes the suite's `file` as this process left it
-    /// (``noteOwnWrite(_:synchronizedBefore:)``); returns what `synchronize()` returned.
+    /// (``noteOwnWrite(_:)``); returns what `synchronize()` returned. The file's URL is found
+    /// before (``domainFileURL(of:)`` takes a lock), so that nothing waits between the two.
+    ///
+    /// Another process's write to the file in that instant (or within `synchronize()`, after it
+    /// wrote the file) is noted as this process's own: its event is then taken for this process's
+    /// write, and this process reads its values only at its next synchronization. Nothing closes
+    /// that window of a few microseconds: the file's change time is stamped from a clock that
+    /// moves once per tick (a new file's is, on Linux 6.18 too), so it cannot tell which came
+    /// first.
     static func synchronizeNotingOwnWrite(_ defaults: UserDefaults, file: URL?) -> Bool {
         let synchronized = defaults.synchronize()
-        var returned = timespec()
-        clock_gettime(CLOCK_REALTIME, &returned)
-        if let file { noteOwnWrite(file, synchronizedBefore: returned) }
+        if let file { noteOwnWrite(file) }
         return synchronized
     }
 
-    /// Notes `file` as this process just wrote (or read) it, in a `synchronize()` that returned
-    /// at `returned` (the wall clock): unless the file changed after that, which was another
-    /// process's write, not read. Then nothing is noted, so that its event makes this process
-    /// read it. (The file's change time comes from the same clock; a kernel that stamps it
-    /// coarsely, to a clock tick, may stamp such a write earlier, and it is noted as this
-    /// process's own, as every write was before.)
-    static func noteOwnWrite(_ file: URL, synchronizedBefore returned: timespec) {
-        let signature = FileSignature(path: file.path)
-        let isLater = signature.map { ($0.changedSeconds, $0.changedNanoseconds) > (Int64(returned.tv_sec), Int64(returned.tv_nsec)) } ?? false
-        ownWrites.withLock { $0[file.path] = isLater ? nil : .some(signature) }
+    /// Notes `file` as this process just wrote (or read) it, after a `synchronize()`.
+    static func noteOwnWrite(_ file: URL) {
+        ownWrites.withLock { $0[file.path] = .some(FileSignature(path: file.path)) }
     }
 
     /// Whether `file` is as this process's last `synchronize()` left it.
