@@ -53,6 +53,8 @@ struct HardeningCatalogTests {
         #expect(keys.größe == 3)
         #expect(keys.inSuite == "tab\tand\nline")
         #expect(keys.inVault == nil && keys.inPlist == 0)
+        #expect(keys.limits == [10, 20] && keys.limitByName == ["day": 10, "week": 70], "Swift elements holding a comment")
+        #expect(keys.café == .open && keys.café.rawValue == "open", "a type named with a combining accent")
         #expect(LiteralKeys.entries.first { $0.name == "größe" }?.doc == "A doc with a NUL \u{0} and a bell \u{7}.")
     }
 
@@ -63,6 +65,7 @@ struct HardeningCatalogTests {
         #expect(holidays["fr"]?.count == 40 && holidays["de"]?.count == 30)
         #expect(holidays["fr"]?.first == Date(timeIntervalSince1970: 1_767_225_600))
         #expect(keys.links.count == 4 && keys.links[3]["g2"]?["u1"] == URL(string: "https://example.com/2/1"))
+        #expect(keys.bigLimits == Array(1...66), "a Swift element holding a comment")
         #if DEBUG
         #expect(keys.flags == Array(repeating: true, count: 70))
         #else

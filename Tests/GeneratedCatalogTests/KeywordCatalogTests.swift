@@ -18,6 +18,8 @@ struct KeywordCatalogTests {
         checkRoundTrip("in", get: { keys.in }, set: { keys.in = $0 }, default: [.in, .repeat], sample: [])
         checkRoundTrip("async", get: { keys.async }, set: { keys.async = $0 }, default: false, sample: true)
         checkRoundTrip("actor", get: { keys.actor }, set: { keys.actor = $0 }, default: nil, sample: "main")
+        checkRoundTrip("mode", get: { keys.mode }, set: { keys.mode = $0 }, default: `each`.a, sample: .b)
+        checkRoundTrip("transfer", get: { keys.transfer }, set: { keys.transfer = $0 }, default: `sending`.b, sample: .a)
         #expect(keys.static(for: "a", in: 1) == 0)
         keys.setStatic(0.5, for: "a", in: 1)
         #expect(keys.static(for: "a", in: 1) == 0.5 && keys.static(for: "a", in: 2) == 0)
@@ -33,6 +35,6 @@ struct KeywordCatalogTests {
     @Test("the table uses the plain names")
     func entries() {
         let keys = KeywordKeys(stores: .inMemory())
-        checkEntries(KeywordKeys.entries, names: ["default", "class", "where", "func", "in", "static", "async", "actor"], store: { keys.stores[$0] })
+        checkEntries(KeywordKeys.entries, names: ["default", "class", "where", "func", "in", "static", "async", "actor", "mode", "transfer"], store: { keys.stores[$0] })
     }
 }

@@ -45,9 +45,30 @@ struct ShadowingCatalogTests {
         #expect(keys.identity == id(7) && keys.$identity.isStored)
     }
 
+    @Test("a parameter named like the key's type does not hide the type its migration names")
+    func parameterNamedLikeTheType() {
+        let stores = ShadowingKeys.Stores.inMemory()
+        let keys = ShadowingKeys(stores: stores)
+        stores.name.set(PersistentKey<ShadowedTheme>("oldTheme/inbox", defaultValue: .system), to: .dark)
+        let report = keys.migrateListTheme(ShadowedTheme: "inbox")
+        #expect(report.migrated.map(\.fromKey) == ["oldTheme/inbox"] && report.failed.isEmpty)
+        #expect(keys.listTheme(ShadowedTheme: "inbox") == .dark && keys.listTheme(ShadowedTheme: "other") == .system)
+    }
+
+    @Test("a parameter named like the catalog does not hide it in a deprecated key's migration")
+    @available(*, deprecated, message: "reads a deprecated key")
+    func parameterNamedLikeTheCatalog() {
+        let stores = ShadowingKeys.Stores.inMemory()
+        let keys = ShadowingKeys(stores: stores)
+        stores.name.set(PersistentKey<Int>("oldScale/a", defaultValue: 0), to: 4)
+        let report = keys.migrateScale(ShadowingKeys: "a")
+        #expect(report.migrated.map(\.fromKey) == ["oldScale/a"] && report.failed.isEmpty)
+        #expect(keys.scale(ShadowingKeys: "a") == 4)
+    }
+
     @Test("the table uses the declared stores")
     func entries() {
         let keys = ShadowingKeys(stores: .inMemory())
-        checkEntries(ShadowingKeys.entries, names: ["title", "pageCount", "identity"], store: { keys.stores[$0] })
+        checkEntries(ShadowingKeys.entries, names: ["title", "pageCount", "identity", "listTheme", "scale"], store: { keys.stores[$0] })
     }
 }

@@ -80,7 +80,10 @@ struct KeyAccessorRenderer {
     /// `_DeprecatedKeyDefinitions` that deprecated accessors forward to. Through the catalog's
     /// name the body could be hidden by a key named like the catalog, or, for a catalog named
     /// `get`, `set` or `willSet`, read as an accessor.
-    private var deprecatedAlias: String { "_" + catalog.name + "DeprecatedKeyDefinitions" }
+    private var deprecatedAlias: String { Self.deprecatedAlias(of: catalog) }
+
+    /// ``deprecatedAlias`` of `catalog`; declared whenever one of its keys is deprecated.
+    static func deprecatedAlias(of catalog: Catalog) -> String { "_" + catalog.name + "DeprecatedKeyDefinitions" }
 
     /// The deprecated keys' definitions, as an extension of the catalog, and the alias the
     /// accessors use; nothing when no key is deprecated.

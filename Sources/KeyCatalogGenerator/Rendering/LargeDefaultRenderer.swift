@@ -142,7 +142,7 @@ struct LargeDefaultRenderer {
             } else {
                 let dates = SwiftLiterals.dateComments(for: element)
                 let comment = dates.isEmpty ? "" : " // " + dates.joined(separator: ", ")
-                writer.line(store(SwiftLiterals.expression(for: element, type: elementType)) + comment)
+                writer.line(store(SwiftLiterals.expression(for: element, type: elementType, isElement: true)) + comment)
             }
         }
         switch (value, collectionType) {

@@ -178,6 +178,9 @@ struct MigrationsRenderer {
             "store: \(SwiftSyntax.stringLiteral(migration.fromStore))",
         ]
         let fromType = migration.fromType ?? key.type
+        // The key's parameters are in scope here (its migration function's): a type named like one
+        // is spelled where only types are looked up.
+        let parameters = Set(key.parameters.map(\.name))
         // Without `fromType` the source is stored as the key stores its values: through the key's
         // own representation unless `fromRepresentation` names another. With it, through
         // `fromRepresentation` or the old type's usual one.
@@ -190,20 +193,18 @@ struct MigrationsRenderer {
             // A rename or a store move: the value is stored as the key stores it.
             arguments.append("representationOf: \(keyExpression)")
         case (nil, _, _):
-            arguments.append("representation: \(Self.representationExpression(representation, for: fromType))")
+            arguments.append("representation: \(Self.representationExpression(representation, for: fromType, hiddenBy: parameters))")
         case (let transform?, _, _):
-            arguments.append("representation: \(Self.representationExpression(representation, for: fromType))")
+            arguments.append("representation: \(Self.representationExpression(representation, for: fromType, hiddenBy: parameters))")
             arguments.append("transform: \(forwarders.name(for: transform, from: fromType, to: key.type))")
         }
         writer.line("KeyCatalog.KeyMigrationSource(\(arguments.joined(separator: ", "))),")
     }
 
-    /// The key, from where the registration table takes it (deprecated keys without warnings).
+    /// The key, from where the registration table takes it (deprecated keys without warnings,
+    /// through the file-scope alias: a parameter named like the catalog would hide its name).
     private func keyExpression(_ key: KeyDeclaration) -> String {
-        let owner =
-            key.deprecated != nil
-            ? SwiftSyntax.identifier(catalog.name) + "." + KeyAccessorRenderer.deprecatedDefinitionsName
-            : SwiftTypes.keyType(of: key)
+        let owner = key.deprecated != nil ? KeyAccessorRenderer.deprecatedAlias(of: catalog) : SwiftTypes.keyType(of: key)
         return "\(owner).\(KeyAccessorRenderer.reference(to: key))"
     }
 
@@ -215,21 +216,31 @@ struct MigrationsRenderer {
     }
 
     /// A complete representation expression for `type`: the named representation (wrapped for an
-    /// optional) or the type's own, `Swift.Int.persistentKeyValueRepresentation`.
-    static func representationExpression(_ representation: Representation?, for type: ValueType) -> String {
+    /// optional) or the type's own, `Swift.Int.persistentKeyValueRepresentation`. `hidden`: the
+    /// names in scope that are not types (``expressionTypeName(of:hiddenBy:)``).
+    static func representationExpression(_ representation: Representation?, for type: ValueType, hiddenBy hidden: Set<String> = []) -> String {
         guard let named = SwiftTypes.representation(representation, for: type) else {
-            return "\(expressionTypeName(of: type)).persistentKeyValueRepresentation"
+            return "\(expressionTypeName(of: type, hiddenBy: hidden)).persistentKeyValueRepresentation"
         }
         return type.isOptional ? "KeyCatalog.OptionalPersistentKeyValueRepresentation(wrapping: \(named))" : named
     }
 
-    /// A type spelled so it can start an expression: `Swift.Optional<Foundation.Date>`, not `Foundation.Date?`.
-    static func expressionTypeName(of type: ValueType) -> String {
+    /// A type spelled so it can start an expression: `Swift.Optional<Foundation.Date>`, not
+    /// `Foundation.Date?`. A type whose name starts with one of `hidden` (a parameter's name, which
+    /// an expression would find first) is named as a generic argument, where only types are looked
+    /// up: `Swift.Array<Theme>.Element`.
+    static func expressionTypeName(of type: ValueType, hiddenBy hidden: Set<String> = []) -> String {
         switch type {
         case .optional(let wrapped): "Swift.Optional<\(expressionTypeName(of: wrapped))>"
         case .array(let element): "Swift.Array<\(expressionTypeName(of: element))>"
         case .dictionary(let value): "Swift.Dictionary<Swift.String, \(expressionTypeName(of: value))>"
-        default: SwiftTypes.name(of: type)
+        default: hiddenFirstName(of: type, by: hidden) ? "Swift.Array<\(SwiftTypes.name(of: type))>.Element" : SwiftTypes.name(of: type)
         }
+    }
+
+    /// Whether the first name of `type`'s spelling (`MyApp` in `MyApp.Layout`) is one of `hidden`.
+    private static func hiddenFirstName(of type: ValueType, by hidden: Set<String>) -> Bool {
+        guard !hidden.isEmpty, let first = SwiftTypes.name(of: type).split(separator: ".").first else { return false }
+        return hidden.contains(first.hasPrefix("`") && first.hasSuffix("`") && first.count >= 2 ? String(first.dropFirst().dropLast()) : String(first))
     }
 }

@@ -14,7 +14,11 @@ enum SwiftLiterals {
     /// The type decides what the compiler could otherwise misread: a case named `none` or `some`
     /// in an optional context is written `.some(.none)` (`.none` alone would be `nil`), and a
     /// `Float` or `Double` is written so it converts exactly, without a warning.
-    static func expression(for value: DefaultValue, type: ValueType) -> String {
+    ///
+    /// `isElement`: the expression is followed by more code on its line (a collection's next
+    /// element, a closing parenthesis), so a Swift expression holding `//` ends its line, lest a
+    /// comment in it swallow that code: `[10 // per day` then `, 20]`.
+    static func expression(for value: DefaultValue, type: ValueType, isElement: Bool = false) -> String {
         switch value {
         case .bool(let flag):
             return flag ? "true" : "false"
@@ -41,13 +45,13 @@ enum SwiftLiterals {
             return "nil"
         case .array(let elements):
             let element = type.nonOptional.elementType ?? type
-            return "[" + elements.map { expression(for: $0, type: element) }.joined(separator: ", ") + "]"
+            return "[" + elements.map { expression(for: $0, type: element, isElement: true) }.joined(separator: ", ") + "]"
         case .dictionary(let entries):
             if entries.isEmpty { return "[:]" }
             let valueType = type.nonOptional.elementType ?? type
-            return "[" + entries.map { SwiftSyntax.stringLiteral($0.key) + ": " + expression(for: $0.value, type: valueType) }.joined(separator: ", ") + "]"
+            return "[" + entries.map { SwiftSyntax.stringLiteral($0.key) + ": " + expression(for: $0.value, type: valueType, isElement: true) }.joined(separator: ", ") + "]"
         case .swift(let source):
-            return source
+            return isElement && source.contains("//") ? source + "\n" : source
         }
     }
 

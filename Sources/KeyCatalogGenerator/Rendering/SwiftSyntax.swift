@@ -6,7 +6,7 @@ enum SwiftSyntax {
     /// The linter already rejects the names that stay unusable even in backticks (`self`, `init`,
     /// `Type`...); everything else here is escaped wherever the name appears.
     static let keywords: Set<String> = SwiftIdentifier.keywords.union([
-        "actor", "async", "borrowing", "consuming", "macro", "nonisolated",
+        "actor", "async", "borrowing", "consuming", "each", "macro", "nonisolated", "sending",
     ])
 
     /// `name`, in backticks when it is a keyword: `` `default` ``, `launchCount`.

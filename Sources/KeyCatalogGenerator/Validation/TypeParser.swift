@@ -83,13 +83,13 @@ struct TypeParser {
             index += 1
             return .array(element)
         }
-        guard first == "_" || first.properties.isAlphabetic else {
+        guard SwiftIdentifier.isHead(first) else {
             throw failure("unexpected '\(Character(first))'")
         }
         var name = identifier()
         while peek == "." {
             index += 1
-            guard let next = peek, next == "_" || next.properties.isAlphabetic else {
+            guard let next = peek, SwiftIdentifier.isHead(next) else {
                 throw failure("expected a name after '.'")
             }
             name += "." + identifier()
@@ -133,19 +133,13 @@ struct TypeParser {
 
     private mutating func identifier() -> String {
         var view = String.UnicodeScalarView()
-        while let scalar = peek, Self.isIdentifierScalar(scalar) {
+        // Swift's own identifier characters, as a declared type's name may hold (`Café` with a
+        // combining accent, `Mood😀`).
+        while let scalar = peek, SwiftIdentifier.isCharacter(scalar) {
             view.append(scalar)
             index += 1
         }
         return String(view)
-    }
-
-    /// `_`, a letter or a digit; ASCII without a Unicode property lookup.
-    private static func isIdentifierScalar(_ scalar: Unicode.Scalar) -> Bool {
-        guard scalar.isASCII else { return scalar.properties.isAlphabetic }
-        let byte = UInt8(scalar.value)
-        return byte == UInt8(ascii: "_") || (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
-            || byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }
 
     private var peek: Unicode.Scalar? {

@@ -16,6 +16,24 @@ internal enum Direction: Swift.String, Swift.Sendable, Swift.Hashable, Swift.Cas
     }
 }
 
+internal enum `each`: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable, KeyCatalog.KeyValuePersistible {
+    case a
+    case b
+
+    internal static var persistentKeyValueRepresentation: KeyCatalog.RawRepresentablePersistentKeyValueRepresentation<`each`> {
+        KeyCatalog.RawRepresentablePersistentKeyValueRepresentation()
+    }
+}
+
+internal enum `sending`: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable, KeyCatalog.KeyValuePersistible {
+    case a
+    case b
+
+    internal static var persistentKeyValueRepresentation: KeyCatalog.RawRepresentablePersistentKeyValueRepresentation<`sending`> {
+        KeyCatalog.RawRepresentablePersistentKeyValueRepresentation()
+    }
+}
+
 // MARK: - Keys
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
@@ -61,6 +79,19 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String?> {
     fileprivate static var `actor`: Self {
         Self("actor", defaultValue: nil)
+    }
+}
+
+extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<`each`> {
+    /// Types named like the contextual keywords of parameter packs and of `sending` (found by a review's fuzzing).
+    fileprivate static var mode: Self {
+        Self("mode", defaultValue: .a)
+    }
+}
+
+extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<`sending`> {
+    fileprivate static var transfer: Self {
+        Self("transfer", defaultValue: .b)
     }
 }
 
@@ -139,6 +170,8 @@ internal struct KeywordKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
         self._in = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[Direction]>.`in`, name: "in", store: stores.standard, storeName: "standard")
         self._async = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Bool>.`async`, name: "async", store: stores.`struct`, storeName: "struct")
         self._actor = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.String?>.`actor`, name: "actor", store: stores.`default`, storeName: "default")
+        self._mode = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<`each`>.mode, name: "mode", store: stores.standard, storeName: "standard")
+        self._transfer = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<`sending`>.transfer, name: "transfer", store: stores.standard, storeName: "standard")
     }
 
     // MARK: - Values
@@ -171,12 +204,17 @@ internal struct KeywordKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     @KeyCatalog.CatalogKey internal var `actor`: Swift.String?
 
+    /// Types named like the contextual keywords of parameter packs and of `sending` (found by a review's fuzzing).
+    @KeyCatalog.CatalogKey internal var mode: `each`
+
+    @KeyCatalog.CatalogKey internal var transfer: `sending`
+
     // MARK: - Registration table
 
     /// Every declared key, in manifest order: for settings screens, docs and resetting.
     internal static let entries: [KeyCatalog.KeyCatalogEntry] = {
         var entries: [KeyCatalog.KeyCatalogEntry] = []
-        entries.reserveCapacity(8)
+        entries.reserveCapacity(10)
         entries.append(KeyCatalog.KeyCatalogEntry(name: "default", key: KeyCatalog.PersistentKey<Swift.Int>.`default`, store: "standard", typeName: "Int"))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "class", key: KeyCatalog.PersistentKey<Swift.String>.`class`, store: "standard", typeName: "String"))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "where", key: KeyCatalog.PersistentKey<Swift.Bool>.`where`, store: "standard", typeName: "Bool"))
@@ -185,6 +223,8 @@ internal struct KeywordKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
         entries.append(KeyCatalog.KeyCatalogEntry(name: "static", storageKeyTemplate: "static/{for}/{in}", parameters: ["for", "in"], store: "standard", typeName: "Double", defaultDescription: "0.0"))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "async", key: KeyCatalog.PersistentKey<Swift.Bool>.`async`, store: "struct", typeName: "Bool"))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "actor", key: KeyCatalog.PersistentKey<Swift.String?>.`actor`, store: "default", typeName: "String?"))
+        entries.append(KeyCatalog.KeyCatalogEntry(name: "mode", key: KeyCatalog.PersistentKey<`each`>.mode, store: "standard", typeName: "each", doc: "Types named like the contextual keywords of parameter packs and of `sending` (found by a review's fuzzing)."))
+        entries.append(KeyCatalog.KeyCatalogEntry(name: "transfer", key: KeyCatalog.PersistentKey<`sending`>.transfer, store: "standard", typeName: "sending"))
         return entries
     }()
 

@@ -38,6 +38,13 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDe
     }
 }
 
+extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.Int]> {
+    /// A large default holding a Swift element with a comment (found by a review's fuzzing).
+    fileprivate static var bigLimits: Self {
+        Self("bigLimits", defaultValue: _LargeKeys_bigLimits_Default())
+    }
+}
+
 // MARK: - Catalog
 
 /// The keys of keys.json, each read and written through its declared store.
@@ -93,6 +100,7 @@ internal struct LargeKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
         self._holidays = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[Swift.String: [Foundation.Date]]>.holidays, name: "holidays", store: stores.standard, storeName: "standard")
         self._links = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[[Swift.String: [Swift.String: Foundation.URL]]]>.links, name: "links", store: stores.standard, storeName: "standard")
         self._flags = KeyCatalog.CatalogKey(KeyCatalog.PersistentDebugKey<[Swift.Bool]>.flags, name: "flags", store: stores.standard, storeName: "standard")
+        self._bigLimits = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[Swift.Int]>.bigLimits, name: "bigLimits", store: stores.standard, storeName: "standard")
     }
 
     // MARK: - Values
@@ -104,15 +112,19 @@ internal struct LargeKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     @KeyCatalog.CatalogKey internal var flags: [Swift.Bool]
 
+    /// A large default holding a Swift element with a comment (found by a review's fuzzing).
+    @KeyCatalog.CatalogKey internal var bigLimits: [Swift.Int]
+
     // MARK: - Registration table
 
     /// Every declared key, in manifest order: for settings screens, docs and resetting.
     internal static let entries: [KeyCatalog.KeyCatalogEntry] = {
         var entries: [KeyCatalog.KeyCatalogEntry] = []
-        entries.reserveCapacity(3)
+        entries.reserveCapacity(4)
         entries.append(KeyCatalog.KeyCatalogEntry(name: "holidays", key: KeyCatalog.PersistentKey<[Swift.String: [Foundation.Date]]>.holidays, store: "standard", typeName: "[String: [Date]]", doc: "80 dates: built statement by statement."))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "links", key: KeyCatalog.PersistentKey<[[Swift.String: [Swift.String: Foundation.URL]]]>.links, store: "standard", typeName: "[[String: [String: URL]]]"))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "flags", key: KeyCatalog.PersistentDebugKey<[Swift.Bool]>.flags, store: "standard", typeName: "[Bool]", isDebugKey: true))
+        entries.append(KeyCatalog.KeyCatalogEntry(name: "bigLimits", key: KeyCatalog.PersistentKey<[Swift.Int]>.bigLimits, store: "standard", typeName: "[Int]", doc: "A large default holding a Swift element with a comment (found by a review's fuzzing)."))
         return entries
     }()
 
@@ -506,5 +518,79 @@ private func _LargeKeys_flags_DebugDefault() -> [Swift.Bool] {
     value.append(true)
     value.append(true)
     value.append(true)
+    return value
+}
+
+/// The default of `bigLimits`, built one element per statement so it compiles quickly.
+private func _LargeKeys_bigLimits_Default() -> [Swift.Int] {
+    var value: [Swift.Int] = []
+    value.reserveCapacity(66)
+    value.append(1 // one a day
+)
+    value.append(2)
+    value.append(3)
+    value.append(4)
+    value.append(5)
+    value.append(6)
+    value.append(7)
+    value.append(8)
+    value.append(9)
+    value.append(10)
+    value.append(11)
+    value.append(12)
+    value.append(13)
+    value.append(14)
+    value.append(15)
+    value.append(16)
+    value.append(17)
+    value.append(18)
+    value.append(19)
+    value.append(20)
+    value.append(21)
+    value.append(22)
+    value.append(23)
+    value.append(24)
+    value.append(25)
+    value.append(26)
+    value.append(27)
+    value.append(28)
+    value.append(29)
+    value.append(30)
+    value.append(31)
+    value.append(32)
+    value.append(33)
+    value.append(34)
+    value.append(35)
+    value.append(36)
+    value.append(37)
+    value.append(38)
+    value.append(39)
+    value.append(40)
+    value.append(41)
+    value.append(42)
+    value.append(43)
+    value.append(44)
+    value.append(45)
+    value.append(46)
+    value.append(47)
+    value.append(48)
+    value.append(49)
+    value.append(50)
+    value.append(51)
+    value.append(52)
+    value.append(53)
+    value.append(54)
+    value.append(55)
+    value.append(56)
+    value.append(57)
+    value.append(58)
+    value.append(59)
+    value.append(60)
+    value.append(61)
+    value.append(62)
+    value.append(63)
+    value.append(64)
+    value.append(65)
+    value.append(66)
     return value
 }

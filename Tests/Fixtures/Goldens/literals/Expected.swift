@@ -24,6 +24,15 @@ internal enum GoldenLevel: Swift.Int, Swift.Sendable, Swift.Hashable, Swift.Case
     }
 }
 
+internal enum GoldenCafé: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable, KeyCatalog.KeyValuePersistible {
+    case `open`
+    case closed
+
+    internal static var persistentKeyValueRepresentation: KeyCatalog.RawRepresentablePersistentKeyValueRepresentation<GoldenCafé> {
+        KeyCatalog.RawRepresentablePersistentKeyValueRepresentation()
+    }
+}
+
 // MARK: - Keys
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[GoldenSwitch?]> {
@@ -100,6 +109,26 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String?> {
     fileprivate static var inVault: Self {
         Self("inVault", defaultValue: nil)
+    }
+}
+
+extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.Int]> {
+    /// Swift elements holding a comment (found by a review's fuzzing).
+    fileprivate static var limits: Self {
+        Self("limits", defaultValue: _LiteralKeys_limits_Default())
+    }
+}
+
+extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.String: Swift.Int]> {
+    fileprivate static var limitByName: Self {
+        Self("limitByName", defaultValue: _LiteralKeys_limitByName_Default())
+    }
+}
+
+extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<GoldenCafé> {
+    /// A type named with a combining accent (found by a review's fuzzing).
+    fileprivate static var café: Self {
+        Self("café", defaultValue: .`open`)
     }
 }
 
@@ -188,6 +217,9 @@ internal struct LiteralKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
         self._inSuite = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.String>.inSuite, name: "inSuite", store: stores.suited, storeName: "suited")
         self._inVault = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.String?>.inVault, name: "inVault", store: stores.vault, storeName: "vault")
         self._inPlist = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int>.inPlist, name: "inPlist", store: stores.plist, storeName: "plist")
+        self._limits = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[Swift.Int]>.limits, name: "limits", store: stores.standard, storeName: "standard")
+        self._limitByName = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[Swift.String: Swift.Int]>.limitByName, name: "limitByName", store: stores.standard, storeName: "standard")
+        self._café = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<GoldenCafé>.café, name: "café", store: stores.standard, storeName: "standard")
     }
 
     // MARK: - Values
@@ -218,12 +250,20 @@ internal struct LiteralKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     @KeyCatalog.CatalogKey internal var inPlist: Swift.Int
 
+    /// Swift elements holding a comment (found by a review's fuzzing).
+    @KeyCatalog.CatalogKey internal var limits: [Swift.Int]
+
+    @KeyCatalog.CatalogKey internal var limitByName: [Swift.String: Swift.Int]
+
+    /// A type named with a combining accent (found by a review's fuzzing).
+    @KeyCatalog.CatalogKey internal var café: GoldenCafé
+
     // MARK: - Registration table
 
     /// Every declared key, in manifest order: for settings screens, docs and resetting.
     internal static let entries: [KeyCatalog.KeyCatalogEntry] = {
         var entries: [KeyCatalog.KeyCatalogEntry] = []
-        entries.reserveCapacity(11)
+        entries.reserveCapacity(14)
         entries.append(KeyCatalog.KeyCatalogEntry(name: "switches", key: KeyCatalog.PersistentKey<[GoldenSwitch?]>.switches, store: "standard", typeName: "[GoldenSwitch?]", doc: "A case named none in an optional context."))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "switchByName", key: KeyCatalog.PersistentKey<[Swift.String: GoldenSwitch?]>.switchByName, store: "standard", typeName: "[String: GoldenSwitch?]"))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "level", key: KeyCatalog.PersistentKey<GoldenLevel>.level, store: "standard", typeName: "GoldenLevel"))
@@ -235,6 +275,9 @@ internal struct LiteralKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
         entries.append(KeyCatalog.KeyCatalogEntry(name: "inSuite", key: KeyCatalog.PersistentKey<Swift.String>.inSuite, store: "suited", typeName: "String"))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "inVault", key: KeyCatalog.PersistentKey<Swift.String?>.inVault, store: "vault", typeName: "String?", isSecret: true))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "inPlist", key: KeyCatalog.PersistentKey<Swift.Int>.inPlist, store: "plist", typeName: "Int"))
+        entries.append(KeyCatalog.KeyCatalogEntry(name: "limits", key: KeyCatalog.PersistentKey<[Swift.Int]>.limits, store: "standard", typeName: "[Int]", doc: "Swift elements holding a comment (found by a review's fuzzing)."))
+        entries.append(KeyCatalog.KeyCatalogEntry(name: "limitByName", key: KeyCatalog.PersistentKey<[Swift.String: Swift.Int]>.limitByName, store: "standard", typeName: "[String: Int]"))
+        entries.append(KeyCatalog.KeyCatalogEntry(name: "café", key: KeyCatalog.PersistentKey<GoldenCafé>.café, store: "standard", typeName: "GoldenCafé", doc: "A type named with a combining accent (found by a review's fuzzing)."))
         return entries
     }()
 
@@ -292,4 +335,18 @@ internal struct LiteralKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     internal func migrate() -> KeyCatalog.KeyMigrationReport {
         KeyCatalog.KeyMigrator.run(Self.migrations) { self.stores[$0] }
     }
+}
+
+// MARK: - Defaults of LiteralKeys built at file scope
+
+/// The default of `limits`, written in Swift: evaluated here, where its names are your module's.
+private func _LiteralKeys_limits_Default() -> [Swift.Int] {
+    [10 // per day
+, 20]
+}
+
+/// The default of `limitByName`, written in Swift: evaluated here, where its names are your module's.
+private func _LiteralKeys_limitByName_Default() -> [Swift.String: Swift.Int] {
+    ["day": 10 // per day
+, "week": 70]
 }

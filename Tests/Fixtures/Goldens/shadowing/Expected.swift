@@ -3,6 +3,17 @@
 import Foundation
 import KeyCatalog
 
+// MARK: - Types
+
+internal enum ShadowedTheme: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable, KeyCatalog.KeyValuePersistible {
+    case system
+    case dark
+
+    internal static var persistentKeyValueRepresentation: KeyCatalog.RawRepresentablePersistentKeyValueRepresentation<ShadowedTheme> {
+        KeyCatalog.RawRepresentablePersistentKeyValueRepresentation()
+    }
+}
+
 // MARK: - Keys
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String> {
@@ -17,12 +28,25 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     fileprivate static func pageCount(stores: Swift.String, migration: Swift.Int) -> Self {
         Self("pages/\(stores)/\(migration)", defaultValue: 0)
     }
+
+    /// A parameter named like the catalog, which a deprecated key's migration names (found by a review's fuzzing).
+    @available(*, deprecated, message: "Use pageCount.")
+    fileprivate static func scale(ShadowingKeys: Swift.String) -> Self {
+        _ShadowingKeysDeprecatedKeyDefinitions.scale(ShadowingKeys: ShadowingKeys)
+    }
 }
 
 extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<id> {
     /// An app type named like PersistentKey's `id`, made by a Swift default (found by Scripts/fuzz.py, seed 1964).
     fileprivate static var identity: Self {
         Self("identity", defaultValue: _ShadowingKeys_identity_Default())
+    }
+}
+
+extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<ShadowedTheme> {
+    /// A parameter named like the key's type, which its migration names (found by a review's fuzzing).
+    fileprivate static func listTheme(ShadowedTheme: Swift.String) -> Self {
+        Self("theme/\(ShadowedTheme)", defaultValue: .system)
     }
 }
 
@@ -109,15 +133,50 @@ internal struct ShadowingKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     /// An app type named like PersistentKey's `id`, made by a Swift default (found by Scripts/fuzz.py, seed 1964).
     @KeyCatalog.CatalogKey internal var identity: id
 
+    /// A parameter named like the key's type, which its migration names (found by a review's fuzzing).
+    internal func listTheme(ShadowedTheme: Swift.String) -> ShadowedTheme {
+        self.listThemeKey(ShadowedTheme: ShadowedTheme).value
+    }
+
+    /// Stores a new value for `listTheme`.
+    internal func setListTheme(_ newValue: ShadowedTheme, ShadowedTheme: Swift.String) {
+        self.listThemeKey(ShadowedTheme: ShadowedTheme).value = newValue
+    }
+
+    /// `listTheme` for these parameters, bound to its store `name`: observe it, reset it, bind it.
+    internal func listThemeKey(ShadowedTheme: Swift.String) -> KeyCatalog.CatalogKey<ShadowedTheme> {
+        KeyCatalog.CatalogKey(parameterized: KeyCatalog.PersistentKey<ShadowedTheme>.listTheme(ShadowedTheme: ShadowedTheme), name: "listTheme", store: self.stores.name, storeName: "name")
+    }
+
+    /// A parameter named like the catalog, which a deprecated key's migration names (found by a review's fuzzing).
+    @available(*, deprecated, message: "Use pageCount.")
+    internal func scale(ShadowingKeys: Swift.String) -> Swift.Int {
+        self.scaleKey(ShadowingKeys: ShadowingKeys).value
+    }
+
+    /// Stores a new value for `scale`.
+    @available(*, deprecated, message: "Use pageCount.")
+    internal func setScale(_ newValue: Swift.Int, ShadowingKeys: Swift.String) {
+        self.scaleKey(ShadowingKeys: ShadowingKeys).value = newValue
+    }
+
+    /// `scale` for these parameters, bound to its store `name`: observe it, reset it, bind it.
+    @available(*, deprecated, message: "Use pageCount.")
+    internal func scaleKey(ShadowingKeys: Swift.String) -> KeyCatalog.CatalogKey<Swift.Int> {
+        KeyCatalog.CatalogKey(parameterized: _DeprecatedKeyDefinitions.scale(ShadowingKeys: ShadowingKeys), name: "scale", store: self.stores.name, storeName: "name")
+    }
+
     // MARK: - Registration table
 
     /// Every declared key, in manifest order: for settings screens, docs and resetting.
     internal static let entries: [KeyCatalog.KeyCatalogEntry] = {
         var entries: [KeyCatalog.KeyCatalogEntry] = []
-        entries.reserveCapacity(3)
+        entries.reserveCapacity(5)
         entries.append(KeyCatalog.KeyCatalogEntry(name: "title", key: KeyCatalog.PersistentKey<Swift.String>.title, store: "name", typeName: "String", doc: "In a store named like `subscript(name:)`'s parameter."))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "pageCount", storageKeyTemplate: "pages/{stores}/{migration}", parameters: ["stores", "migration"], store: "name", typeName: "Int", defaultDescription: "0", doc: "Parameters named like the catalog's `stores` and the migration's local."))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "identity", key: KeyCatalog.PersistentKey<id>.identity, store: "name", typeName: "id", doc: "An app type named like PersistentKey's `id`, made by a Swift default (found by Scripts/fuzz.py, seed 1964)."))
+        entries.append(KeyCatalog.KeyCatalogEntry(name: "listTheme", storageKeyTemplate: "theme/{ShadowedTheme}", parameters: ["ShadowedTheme"], store: "name", typeName: "ShadowedTheme", defaultDescription: "system", doc: "A parameter named like the key's type, which its migration names (found by a review's fuzzing)."))
+        entries.append(KeyCatalog.KeyCatalogEntry(name: "scale", storageKeyTemplate: "scale/{ShadowingKeys}", parameters: ["ShadowingKeys"], store: "name", typeName: "Int", defaultDescription: "0", doc: "A parameter named like the catalog, which a deprecated key's migration names (found by a review's fuzzing).", deprecationMessage: "Use pageCount."))
         return entries
     }()
 
@@ -180,7 +239,29 @@ internal struct ShadowingKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     internal func migratePageCount(stores: Swift.String, migration: Swift.Int) -> KeyCatalog.KeyMigrationReport {
         KeyCatalog.KeyMigrator.run([_ShadowingKeysMigration0(stores: stores, migration: migration)]) { self.stores[$0] }
     }
+
+    /// Runs the migrations of `listTheme` for one set of parameters.
+    internal func migrateListTheme(ShadowedTheme: Swift.String) -> KeyCatalog.KeyMigrationReport {
+        KeyCatalog.KeyMigrator.run([_ShadowingKeysMigration1(ShadowedTheme: ShadowedTheme)]) { self.stores[$0] }
+    }
+
+    /// Runs the migrations of `scale` for one set of parameters.
+    internal func migrateScale(ShadowingKeys: Swift.String) -> KeyCatalog.KeyMigrationReport {
+        KeyCatalog.KeyMigrator.run([_ShadowingKeysMigration2(ShadowingKeys: ShadowingKeys)]) { self.stores[$0] }
+    }
 }
+
+extension ShadowingKeys {
+    /// The deprecated keys, defined once without deprecation so the catalog can use them quietly.
+    fileprivate enum _DeprecatedKeyDefinitions {
+        static func scale(ShadowingKeys: Swift.String) -> KeyCatalog.PersistentKey<Swift.Int> {
+            KeyCatalog.PersistentKey<Swift.Int>("scale/\(ShadowingKeys)", defaultValue: 0)
+        }
+    }
+}
+
+/// The deprecated keys' definitions, named so no key or accessor syntax can hide them.
+fileprivate typealias _ShadowingKeysDeprecatedKeyDefinitions = ShadowingKeys._DeprecatedKeyDefinitions
 
 // MARK: - Migrations of ShadowingKeys
 
@@ -192,6 +273,30 @@ private func _ShadowingKeysMigration0(stores: Swift.String, migration: Swift.Int
         store: "name",
         sources: [
             KeyCatalog.KeyMigrationSource(fromKey: "oldPages/\(stores)/\(migration)", store: "name", representationOf: KeyCatalog.PersistentKey<Swift.Int>.pageCount(stores: stores, migration: migration)),
+        ]
+    )
+}
+
+/// The migration of `listTheme` for one set of parameters.
+private func _ShadowingKeysMigration1(ShadowedTheme: Swift.String) -> KeyCatalog.KeyMigration {
+    KeyCatalog.KeyMigration(
+        name: "listTheme",
+        key: KeyCatalog.PersistentKey<ShadowedTheme>.listTheme(ShadowedTheme: ShadowedTheme),
+        store: "name",
+        sources: [
+            KeyCatalog.KeyMigrationSource(fromKey: "oldTheme/\(ShadowedTheme)", store: "name", representation: Swift.Array<ShadowedTheme>.Element.persistentKeyValueRepresentation),
+        ]
+    )
+}
+
+/// The migration of `scale` for one set of parameters.
+private func _ShadowingKeysMigration2(ShadowingKeys: Swift.String) -> KeyCatalog.KeyMigration {
+    KeyCatalog.KeyMigration(
+        name: "scale",
+        key: _ShadowingKeysDeprecatedKeyDefinitions.scale(ShadowingKeys: ShadowingKeys),
+        store: "name",
+        sources: [
+            KeyCatalog.KeyMigrationSource(fromKey: "oldScale/\(ShadowingKeys)", store: "name", representationOf: _ShadowingKeysDeprecatedKeyDefinitions.scale(ShadowingKeys: ShadowingKeys)),
         ]
     )
 }
