@@ -160,7 +160,9 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
     /// holds none yet nothing would ever come. Writes are then pushed, but stay provisional: the
     /// first word from iCloud (its download, late) is still taken as the initial download, and
     /// every key iCloud holds takes iCloud's value. (iCloud itself drops writes made before its
-    /// initial download.) Values stored before the key synced go with the oldest stamp.
+    /// initial download.) Where a provisional write was pushed, iCloud's value is pushed again as
+    /// the newest: other devices may have taken the write. Values stored before the key synced go
+    /// with the oldest stamp.
     public static let initialSyncTimeout: TimeInterval = 30
 
     /// After ``initialSyncTimeout``: pushes, without taking iCloud's values as known.
@@ -368,8 +370,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
         } catch {
             throw failure(.write, key, String(describing: error))
         }
-        let time = max(Int64((clock().timeIntervalSince1970 * 1000).rounded()), Self.successor(of: state.newestSeen))
-        state.newestSeen = time
+        let time = nextStampTime(&state)
         // A new write replaces a previous account's value still waiting to be adopted.
         state.replicas[id]?.metadata.awaitingAccountChange.remove(key)
         let stamp = UbiquitousSyncStamp(time: time, device: replica.metadata.device)
@@ -378,6 +379,14 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
             reconcile(key, in: id, isFirstSync: false, &state, &effects)
         }
         save(id, &state, &effects)
+    }
+
+    /// The time of a new stamp: now, or just after the newest stamp seen if that is later (the
+    /// hybrid clock).
+    private func nextStampTime(_ state: inout State) -> Int64 {
+        let time = max(Int64((clock().timeIntervalSince1970 * 1000).rounded()), Self.successor(of: state.newestSeen))
+        state.newestSeen = time
+        return time
     }
 
     /// Notes `value`, which a migration is about to write to `store`'s synced `key` (in the local
@@ -615,6 +624,14 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
                 state.replicas[id]?.metadata.entries[key] = UbiquitousSyncMetadata.Entry(stamp: cloud.stamp, isPending: false, digest: storedDigest(key, in: replica.store))
             } catch {
                 effects.failures.append(error)
+                return
+            }
+            // A provisional write newer than iCloud's that was pushed (after the initial-sync
+            // wait) may have reached iCloud and other devices after the value iCloud sent: the
+            // value taken instead is pushed again as the newest, so that every device ends on it.
+            if isFirstSync, let local, !local.isPending, local.stamp > cloud.stamp {
+                let stamp = UbiquitousSyncStamp(time: nextStampTime(&state), device: replica.metadata.device)
+                push(key, stamp: stamp, in: id, &state, &effects)
             }
         } else if let local, local.isPending || tie.localWins || cloud.map({ local.stamp > $0.stamp }) ?? true {
             // Newer than iCloud's, or handed over before but refused (over quota): push it.

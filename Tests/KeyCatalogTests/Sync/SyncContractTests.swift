@@ -276,6 +276,33 @@ struct SyncContractTests {
         #expect(UbiquitousSyncEnvelope(cloud.server()["kc:Theme"])?.value == .string("dark"))
     }
 
+    /// A provisional write pushed after the wait may reach iCloud, and other devices, after the
+    /// value iCloud sends as its first word: the device that takes iCloud's value in its place
+    /// pushes it again, so every device ends on it (found by a review: A kept B's value while B
+    /// and iCloud kept A's, for good).
+    @Test("devices that both pushed after the initial-sync wait end on one value")
+    func devicesThatPushedAfterTheWaitConverge() async throws {
+        let cloud = SimulatedCloud(announcesEmptyInitialSync: false)
+        let clock = ManualClock()
+        let a = cloud.makeDevice("A", clock: clock.reading(), initialSyncTimeout: 0.05)
+        let b = cloud.makeDevice("B", clock: clock.reading(), initialSyncTimeout: 0.05)
+        // Both initial downloads: the account is empty, and nothing is announced.
+        cloud.deliverAll()
+        let deadline = Date().addingTimeInterval(30)
+        while !(a.engine.isSyncing && b.engine.isSyncing) && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(a.engine.isSyncing && b.engine.isSyncing, "the wait is over: both push")
+        b.store.set(K.theme, to: "from B")
+        // B's upload reaches iCloud, and its download to A is queued; then A writes, later.
+        cloud.deliver(at: 0)
+        clock.advance(by: 1000)
+        a.store.set(K.theme, to: "from A")
+        cloud.deliverAll()
+        let server = UbiquitousSyncEnvelope(cloud.server()["kc:Theme"])?.value
+        #expect(a.get(K.theme) == b.get(K.theme), "the devices converge")
+        #expect(server == .string(a.get(K.theme)), "on iCloud's value")
+        #expect(a.get(K.theme) == "from B", "iCloud's first word to A wins over A's provisional write")
+    }
+
     @Test("a default is never pushed, and a value stored before syncing is offered with the oldest stamp")
     func defaultsAreNeverPushedAndStaleValuesLoseToAnyWrite() {
         let cloud = SimulatedCloud()
