@@ -78,6 +78,16 @@ public final class FileKeyValueStore: PersistentKeyValueStore, Sendable {
         file.read { $0.stored[key] != nil || $0.unreadable[key] != nil }
     }
 
+    /// The value stored for `key`, without registered defaults: `.some(nil)` when none is, and
+    /// `nil` when the one stored cannot be read (an XML entry whose value does not parse, kept in
+    /// the file until the key is written).
+    func storedValueIfReadable(forKey key: String) -> PropertyListValue?? {
+        file.read { contents in
+            if let entry = contents.stored[key] { return .some(entry.value) }
+            return contents.unreadable[key] == nil ? .some(nil) : nil
+        }
+    }
+
     public func setPersistentValue(_ value: PropertyListValue, forKey key: String) throws {
         try file.update(key, to: value)
     }

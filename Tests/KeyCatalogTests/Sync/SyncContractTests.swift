@@ -303,6 +303,34 @@ struct SyncContractTests {
         #expect(a.get(K.theme) == "from B", "iCloud's first word to A wins over A's provisional write")
     }
 
+    /// A file store's entry that cannot be read reads as the registered default, or as nothing:
+    /// neither is what the store holds, so neither is pushed, not a default nor a removal (found by
+    /// a review: the default went to iCloud, and every device stored it).
+    @Test("an unreadable entry of a file store is not pushed as its default or as a removal", arguments: [true, false])
+    func anUnreadableEntryIsNotPushed(registersDefault: Bool) throws {
+        let folder = TemporaryDirectory()
+        let url = folder.file("settings.plist")
+        let xml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0"><dict><key>Theme</key><integer>99999999999999999999999</integer><key>FontSize</key><integer>3</integer></dict></plist>
+            """
+        try Data(xml.utf8).write(to: url)
+        let failures = FailureRecorder()
+        let file = failures.record { FileKeyValueStore(url: url) }
+        if registersDefault { file.register(K.theme) }
+        #expect(file.hasPersistentValue(forKey: "Theme"))
+        let cloud = SimulatedCloud()
+        let a = failures.record { cloud.makeDevice("A", local: file) }
+        let b = cloud.makeDevice("B")
+        failures.record { cloud.deliverAll() }
+        #expect(UbiquitousSyncEnvelope(cloud.server()["kc:FontSize"])?.value == .int(3), "the readable value is pushed")
+        #expect(cloud.server()["kc:Theme"] == nil)
+        #expect(!b.local.hasPersistentValue(forKey: "Theme"))
+        #expect(try String(contentsOf: url, encoding: .utf8).contains("99999999999999999999999"), "the entry stays in the file")
+        withExtendedLifetime(a) {}
+    }
+
     @Test("a default is never pushed, and a value stored before syncing is offered with the oldest stamp")
     func defaultsAreNeverPushedAndStaleValuesLoseToAnyWrite() {
         let cloud = SimulatedCloud()
