@@ -29,6 +29,15 @@ struct FileStoreLifetimeTests {
         return Weak(store.file)
     }
 
+    /// A file `count` was set to `value` in, by a store released since, whose state has ended.
+    func writtenAndReleased(_ value: Int) -> (directory: TemporaryDirectory, url: URL) {
+        let directory = TemporaryDirectory()
+        let url = directory.file("settings.plist")
+        let state = write(value, at: url)
+        #expect(eventually { state.object == nil })
+        return (directory, url)
+    }
+
     /// Reads `count` through a catalog key made on the spot on the file store at `url` (as a view
     /// whose body makes its catalog), inside `withObservationTracking`, whose change sets `changed`.
     @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
@@ -201,10 +210,7 @@ struct FileStoreLifetimeTests {
     /// open, once.
     @Test func aLaterStateTellsEarlierReadsOfChangesOnly() throws {
         guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) else { return }
-        let directory = TemporaryDirectory()
-        let url = directory.file("settings.plist")
-        let state = write(4, at: url)
-        #expect(eventually { state.object == nil })
+        let (directory, url) = writtenAndReleased(4)
         let dirty = Locked(false)
         func render() {
             _ = trackedRead(at: url, onChange: dirty)
@@ -234,10 +240,7 @@ struct FileStoreLifetimeTests {
     /// the new value as heard).
     @Test func aChangeFoundButNotAnnouncedWhenAStateEndsIsToldLater() throws {
         guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) else { return }
-        let directory = TemporaryDirectory()
-        let url = directory.file("settings.plist")
-        let written = write(4, at: url)
-        #expect(eventually { written.object == nil })
+        let (directory, url) = writtenAndReleased(4)
         let dirty = Locked(false)
         #expect(trackedRead(at: url, onChange: dirty) == 4)
         // The file monitor's thread held: the state's watch cannot announce the change.
@@ -261,10 +264,7 @@ struct FileStoreLifetimeTests {
     /// first, and the change went untold).
     @Test func aStateOpenedWhileTheLastOneEndsTellsWhatThatOneLeft() throws {
         guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) else { return }
-        let directory = TemporaryDirectory()
-        let url = directory.file("settings.plist")
-        let written = write(4, at: url)
-        #expect(eventually { written.object == nil })
+        let (directory, url) = writtenAndReleased(4)
         let dirty = Locked(false)
         try holdingFileWatches(in: directory) {
             let store = Locked<FileKeyValueStore?>(FileKeyValueStore(url: url))
@@ -346,16 +346,14 @@ struct FileStoreLifetimeTests {
     /// A fresh state's first observer is not called for a value that did not change (found by a
     /// review: the first load counted every stored key as another process's change).
     @Test func aFreshStatesFirstObserverHearsNothingUnchanged() throws {
-        let directory = TemporaryDirectory()
-        let url = directory.file("settings.plist")
-        let state = write(4, at: url)
-        #expect(eventually { state.object == nil })
+        let (directory, url) = writtenAndReleased(4)
         let store = FileKeyValueStore(url: url)
         let heard = Locked<[Int]>([])
         let observation = store.observe(count) { heard.append($0) }
         store.set(count, to: 5)
         #expect(heard.current == [5])
         observation.cancel()
+        withExtendedLifetime(directory) {}
     }
 
     /// A file store's change center held without a store: an observer added to it once the
