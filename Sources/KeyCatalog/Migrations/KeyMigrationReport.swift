@@ -32,7 +32,8 @@ public struct KeyMigrationReport: Sendable, CustomStringConvertible {
         case completedInterruptedMove
         /// The key already holds a different value; the source is left in place.
         case skippedKeyHasValue
-        /// The source could not be read or converted, or the transform rejected it; it stays.
+        /// The value could not be migrated: the reason says why, and what became of the source
+        /// and of the key (most often, the source is kept for the next run).
         case failed(String)
 
         public var description: String {
@@ -40,7 +41,7 @@ public struct KeyMigrationReport: Sendable, CustomStringConvertible {
             case .migrated: "migrated"
             case .completedInterruptedMove: "source removed: the key already holds its value (an interrupted move completed)"
             case .skippedKeyHasValue: "skipped: the key already holds a different value; source left in place"
-            case .failed(let reason): "failed: \(reason); source left in place"
+            case .failed(let reason): "failed: \(reason)"
             }
         }
     }

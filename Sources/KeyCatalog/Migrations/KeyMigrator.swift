@@ -32,7 +32,7 @@ public enum KeyMigrator {
         for migration in migrations {
             guard let target = store(migration.store) else {
                 for source in migration.sources {
-                    record(&report, migration, source, .failed("the key's store '\(migration.store)' is not in the catalog"))
+                    record(&report, migration, source, .failed("the key's store '\(migration.store)' is not in the catalog; the source is kept"))
                 }
                 continue
             }
@@ -70,12 +70,16 @@ public enum KeyMigrator {
         var moved = false
         for source in migration.sources {
             guard let origin = store(source.store) else {
-                record(&report, migration, source, .failed("store '\(source.store)' is not in the catalog"))
+                record(&report, migration, source, .failed("store '\(source.store)' is not in the catalog; nothing was read or moved"))
                 continue
             }
-            guard origin.hasPersistentValue(forKey: source.fromKey),
-                let stored = origin.persistentValue(forKey: source.fromKey)
-            else { continue }
+            // What the store holds: a launch argument's value (`-launches 5`) was never written, and
+            // moving it would remove the value stored beneath it.
+            guard let read = _storedValue(forKey: source.fromKey, in: origin) else {
+                record(&report, migration, source, .failed("what the store holds could not be read (beneath a launch argument of a suite KeyCatalog did not open, or an entry that does not parse); the source is kept"))
+                continue
+            }
+            guard let stored = read else { continue }
             let isInPlace =
                 isSameKey(source.fromKey, migration.storageKey, in: origin)
                 && (source.store == migration.store || isSameStore(origin, keyStore))
@@ -96,13 +100,13 @@ public enum KeyMigrator {
             case .converted(let value):
                 migrated = value
             case .rejected:
-                record(&report, migration, source, .failed("the transform rejected the stored value \(stored)"))
+                record(&report, migration, source, .failed("the transform rejected the stored value \(stored); the source is kept"))
                 continue
             case .unreadable(let error):
-                record(&report, migration, source, .failed("the stored value \(stored) could not be read: \(error)"))
+                record(&report, migration, source, .failed("the stored value \(stored) could not be read: \(error); the source is kept"))
                 continue
             case .unstorable(let error):
-                record(&report, migration, source, .failed("the stored value \(stored) converted to a value the key cannot store: \(error)"))
+                record(&report, migration, source, .failed("the stored value \(stored) converted to a value the key cannot store: \(error); the source is kept"))
                 continue
             }
 
@@ -111,8 +115,12 @@ public enum KeyMigrator {
                 continue
             }
 
-            if target.hasPersistentValue(forKey: migration.storageKey) {
-                guard target.persistentValue(forKey: migration.storageKey) == migrated else {
+            guard let held = _storedValue(forKey: migration.storageKey, in: target) else {
+                record(&report, migration, source, .failed("what the key's store holds for the key could not be read (beneath a launch argument of a suite KeyCatalog did not open, or an entry that does not parse); the source is kept"))
+                continue
+            }
+            if let held {
+                guard held == migrated else {
                     record(&report, migration, source, .skippedKeyHasValue)
                     continue
                 }
@@ -124,7 +132,7 @@ public enum KeyMigrator {
                     origin.keyValueChanges.postCurrentValue(forKey: source.fromKey, in: origin)
                     record(&report, migration, source, .completedInterruptedMove)
                 } catch {
-                    record(&report, migration, source, .failed("could not remove the source after an earlier move: \(error)"))
+                    record(&report, migration, source, .failed("could not remove the source after an earlier move: \(error); the key holds the value and the source is kept, for the next run to remove"))
                 }
                 continue
             }
@@ -133,10 +141,10 @@ public enum KeyMigrator {
             do {
                 try target.setPersistentValue(migrated, forKey: migration.storageKey)
             } catch {
-                record(&report, migration, source, .failed("could not write the key: \(error)"))
+                record(&report, migration, source, .failed("could not write the key: \(error); the source is kept"))
                 continue
             }
-            guard target.persistentValue(forKey: migration.storageKey) == migrated else {
+            guard _storedValue(forKey: migration.storageKey, in: target) == .some(migrated) else {
                 // The key held nothing before: take the wrong value away so the next run retries.
                 do {
                     try target.removePersistentValue(forKey: migration.storageKey)
@@ -165,8 +173,11 @@ public enum KeyMigrator {
                     record(&report, migration, source, .failed(takeBack(migration, from: target, because: "the key was written but the source could not be removed: \(error)")))
                     return moved
                 } else {
+                    // The store reported a failure, but the source is gone: the value moved. The
+                    // store's failure is still reported.
                     origin.keyValueChanges.postCurrentValue(forKey: source.fromKey, in: origin)
-                    record(&report, migration, source, .failed("the source's removal reported a failure, but the source is gone and the key keeps the value: \(error)"))
+                    record(&report, migration, source, .migrated)
+                    reportFailure(of: migration, source, "the source's removal reported a failure, but the source is gone and the key keeps the value: \(error)")
                     moved = true
                 }
                 continue
@@ -203,10 +214,10 @@ public enum KeyMigrator {
         do {
             try target.setPersistentValue(migrated, forKey: migration.storageKey)
         } catch {
-            record(&report, migration, source, .failed("could not write the converted value: \(error)"))
+            record(&report, migration, source, .failed("could not write the converted value: \(error); the old value is kept"))
             return
         }
-        guard target.persistentValue(forKey: migration.storageKey) == migrated else {
+        guard _storedValue(forKey: migration.storageKey, in: target) == .some(migrated) else {
             do {
                 try target.setPersistentValue(stored, forKey: migration.storageKey)
                 record(&report, migration, source, .failed("the key read back differently from what was written; the old value was put back"))
@@ -219,7 +230,7 @@ public enum KeyMigrator {
         do {
             try target.flushPersistentValues()
         } catch {
-            record(&report, migration, source, .failed("the converted value was written but could not be made durable yet: \(error)"))
+            record(&report, migration, source, .failed("the converted value was written but could not be made durable yet: \(error); the key holds it, and a crash before the store's next write may bring the old value back, which the next run converts again"))
             return
         }
         record(&report, migration, source, .migrated)
@@ -279,14 +290,19 @@ public enum KeyMigrator {
             )
         )
         if case .failed(let reason) = outcome {
-            PersistentKeyValueFailure.report(
-                PersistentKeyValueFailure(
-                    operation: .migrate,
-                    key: migration.storageKey,
-                    store: "\(source.store) -> \(migration.store)",
-                    message: "from '\(source.fromKey)': \(reason)"
-                )
-            )
+            reportFailure(of: migration, source, reason)
         }
+    }
+
+    /// Reports `reason` to the failure handler, as a failure of migrating `source`.
+    private static func reportFailure(of migration: KeyMigration, _ source: KeyMigration.ErasedSource, _ reason: String) {
+        PersistentKeyValueFailure.report(
+            PersistentKeyValueFailure(
+                operation: .migrate,
+                key: migration.storageKey,
+                store: "\(source.store) -> \(migration.store)",
+                message: "from '\(source.fromKey)': \(reason)"
+            )
+        )
     }
 }

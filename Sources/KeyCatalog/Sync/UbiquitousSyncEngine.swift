@@ -446,19 +446,10 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
         storedValue(key, in: store).map(UbiquitousSyncMetadata.digest)
     }
 
-    /// What `store` stores for `key`, which is what iCloud gets: `.some(nil)` when nothing (a
-    /// registered default is not stored). A launch argument that overrides the key (`-Theme dark`)
-    /// was never written, so what counts is the value beneath it; `nil` when the store cannot tell
-    /// what that is (`UserDefaults.storedValueBeneathLaunchArguments(forKey:)`), or what it stores
-    /// cannot be read (a file store's unreadable entry, whose reads give the registered default).
+    /// What `store` stores for `key`, which is what iCloud gets (``_storedValue(forKey:in:)``):
+    /// not a registered default, not a launch argument's value; `nil` when the store cannot tell.
     private func storedValue(_ key: String, in store: any PersistentKeyValueStore) -> PropertyListValue?? {
-        if let defaults = store as? UserDefaults, defaults.isOverriddenByLaunchArgument(key) {
-            return defaults.storedValueBeneathLaunchArguments(forKey: key)
-        }
-        if let file = store as? FileKeyValueStore {
-            return file.storedValueIfReadable(forKey: key)
-        }
-        return .some(store.hasPersistentValue(forKey: key) ? store.persistentValue(forKey: key) : nil)
+        _storedValue(forKey: key, in: store)
     }
 
     // MARK: - External changes

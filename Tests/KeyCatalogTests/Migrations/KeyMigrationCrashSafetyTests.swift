@@ -47,9 +47,11 @@ struct KeyMigrationCrashSafetyTests {
                     #expect(atKey == seeded[expectation.store]?[expectation.key], "N=\(failAt): \(expectation.key) changed")
                 }
             }
-            // Every injected failure shows in the report and in the failure handler.
+            // Every injected failure shows in the failure handler, and in the report as a failure
+            // unless it was a source's removal that removed it all the same (then the value moved).
             if failAt <= reference.operations {
-                #expect(interrupted.failed.count > 2, "N=\(failAt): the injected failure is not reported")
+                let movedAllTheSame = failures.failures.contains { $0.message.contains("the source is gone and the key keeps the value") }
+                #expect(interrupted.failed.count > 2 || movedAllTheSame, "N=\(failAt): the injected failure is not reported")
                 #expect(failures.failures.contains { $0.message.contains("injected failure") }, "N=\(failAt)")
             } else {
                 #expect(interrupted.failed.count == 2)

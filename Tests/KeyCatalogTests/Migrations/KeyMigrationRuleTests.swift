@@ -128,9 +128,9 @@ struct KeyMigrationRuleTests {
 
         #expect(
             report.entries.map(\.outcome) == [
-                .failed("store 'keychain' is not in the catalog"),
-                .failed("the key's store 'cloud' is not in the catalog"),
-                .failed("the stored value string(\"x\") converted to a value the key cannot store: the key stores the transformed value as nothing (nil)"),
+                .failed("store 'keychain' is not in the catalog; nothing was read or moved"),
+                .failed("the key's store 'cloud' is not in the catalog; the source is kept"),
+                .failed("the stored value string(\"x\") converted to a value the key cannot store: the key stores the transformed value as nothing (nil); the source is kept"),
             ])
         #expect(failures.failures.map(\.key) == ["a", "b", "c"])
         #expect(stores.contents(.file) == ["old": .string("x")])

@@ -80,7 +80,7 @@ struct KeyMigrationStoreMoveTests {
 
         // "three" does not convert: it stays and is reported; "2" is the first usable value.
         #expect(report.entries.map(\.fromKey) == ["count-v3", "count-v2", "legacyCount"])
-        #expect(report.entries[0].outcome == .failed("the transform rejected the stored value string(\"three\")"))
+        #expect(report.entries[0].outcome == .failed("the transform rejected the stored value string(\"three\"); the source is kept"))
         #expect(report.entries[1].outcome == .migrated)
         #expect(report.entries[2].outcome == .skippedKeyHasValue)
         #expect(stores.contents(.file) == ["count": .int(2)])
@@ -211,6 +211,93 @@ struct KeyMigrationStoreMoveTests {
         #expect(failures.failures.count == 1)
         #expect(backend.items.count == 1)
         #expect(old.get(key) == "s3cret")
+    }
+}
+
+/// A launch argument (`-launches 5`) overrides what a suite stores when it is read, but it was
+/// never written: a migration moves what the suite stores beneath it, and compares the key by
+/// what it stores (found by a review: the argument's value moved, and the stored one was removed
+/// with the source).
+@Suite("Migrations: launch arguments")
+struct KeyMigrationLaunchArgumentTests {
+    let key = PersistentKey<Int>("LaunchCount", defaultValue: 0)
+
+    func run(_ suite: TemporarySuite) -> KeyMigrationReport {
+        let migration = KeyMigration(
+            name: "launchCount", key: key, store: "suite",
+            sources: [KeyMigrationSource(fromKey: "launches", store: "suite", representationOf: key)])
+        return MigrationStores.runCapturingFailures { KeyMigrator.run([migration]) { $0 == "suite" ? suite.defaults : nil } }
+    }
+
+    @Test("the value stored beneath a source's argument moves, not the argument's")
+    func theStoredValueMoves() throws {
+        let suite = TemporarySuite()
+        try suite.defaults.setPersistentValue(.int(42), forKey: "launches")
+        suite.defaults.setVolatileDomain(["launches": 5], forName: UserDefaults.argumentDomain)
+        defer { suite.defaults.removeVolatileDomain(forName: UserDefaults.argumentDomain) }
+        #expect(run(suite).migrated.map(\.fromKey) == ["launches"])
+        suite.defaults.removeVolatileDomain(forName: UserDefaults.argumentDomain)
+        #expect(suite.defaults.get(key) == 42 && !suite.defaults.contains(PersistentKey<Int>("launches", defaultValue: 0)))
+    }
+
+    @Test("a key whose argument equals the source's value does not count as holding it")
+    func theKeysArgumentIsNotItsValue() throws {
+        let suite = TemporarySuite()
+        try suite.defaults.setPersistentValue(.int(7), forKey: key.id)
+        try suite.defaults.setPersistentValue(.int(42), forKey: "launches")
+        suite.defaults.setVolatileDomain([key.id: 42], forName: UserDefaults.argumentDomain)
+        defer { suite.defaults.removeVolatileDomain(forName: UserDefaults.argumentDomain) }
+        #expect(run(suite).skipped.map(\.fromKey) == ["launches"], "the key stores another value")
+        suite.defaults.removeVolatileDomain(forName: UserDefaults.argumentDomain)
+        #expect(suite.defaults.get(key) == 7 && suite.defaults.persistentValue(forKey: "launches") == .int(42))
+    }
+
+    @Test("a source that is only an argument moves nothing")
+    func anArgumentAloneIsNotMoved() {
+        let suite = TemporarySuite()
+        suite.defaults.setVolatileDomain(["launches": 5], forName: UserDefaults.argumentDomain)
+        defer { suite.defaults.removeVolatileDomain(forName: UserDefaults.argumentDomain) }
+        #expect(run(suite).isEmpty)
+        suite.defaults.removeVolatileDomain(forName: UserDefaults.argumentDomain)
+        #expect(!suite.defaults.contains(key))
+    }
+}
+
+/// Each failure says what became of the source and the key: "source left in place" was added to
+/// every one (found by a review), also where the source was gone, or replaced by its conversion.
+@Suite("Migrations: what a report says")
+struct KeyMigrationReportWordingTests {
+    @Test("a move whose source's removal threw, the source gone, is a move; its failure is still reported")
+    func aMoveWhoseRemovalThrewIsAMove() throws {
+        let stores = MigrationStores()
+        let key = PersistentKey<Int>("LaunchCount", defaultValue: 0)
+        try stores.set(.int(42), "launches", in: .file)
+        let legacy = FailingStore(
+            stores.file, name: "legacy", counter: FailingStore.Counter(failAt: 1, injection: FailingStore.Injection(timing: .after, crash: false)))
+        let migration = KeyMigration(
+            name: "launchCount", key: key, store: "userDefaults",
+            sources: [KeyMigrationSource(fromKey: "launches", store: "legacy", representationOf: key)])
+        let failures = FailureRecorder()
+        let report = failures.record { KeyMigrator.run([migration]) { $0 == "legacy" ? legacy : stores.lookup($0) } }
+        #expect(stores.file.persistentValue(forKey: "launches") == nil && stores.suite.defaults.get(key) == 42)
+        #expect(report.migrated.map(\.fromKey) == ["launches"] && report.failed.isEmpty)
+        #expect(failures.failures.count == 1 && failures.failures[0].message.contains("the source is gone and the key keeps the value"))
+    }
+
+    @Test("a failure does not say the source was left in place where it was converted in place")
+    func aConversionNotMadeDurableSaysSo() throws {
+        let stores = MigrationStores()
+        try stores.set(.int(2), "Level", in: .file)
+        let key = PersistentKey<String>("Level", defaultValue: "")
+        let flushFails = FailingStore(
+            stores.file, name: "file", counter: FailingStore.Counter(failAt: 2, injection: FailingStore.Injection(timing: .after, crash: false)))
+        let migration = KeyMigration(
+            name: "level", key: key, store: "file",
+            sources: [KeyMigrationSource(fromKey: "Level", store: "file", representation: Int.persistentKeyValueRepresentation) { "\($0)" }])
+        let report = MigrationStores.runCapturingFailures { KeyMigrator.run([migration]) { $0 == "file" ? flushFails : nil } }
+        #expect(stores.file.persistentValue(forKey: "Level") == .string("2"))
+        #expect(report.failed.count == 1)
+        #expect(!report.description.contains("left in place") && report.description.contains("the key holds it"), "\(report)")
     }
 }
 
