@@ -169,6 +169,16 @@ public final class KeychainKeyValueStore: PersistentKeyValueStore, Sendable {
         _hasPersistentValueIfKnown(forKey: key) ?? false
     }
 
+    /// The item's value: `.some(nil)` when there is none, `nil` when it does not decode or the
+    /// keychain refuses to say (a locked device).
+    func storedValueIfReadable(forKey key: String) -> PropertyListValue?? {
+        switch lookup(key, trustsCachedAbsence: accessGroup == nil) {
+        case .stored(let value): .some(value)
+        case .absent: .some(nil)
+        case .unreadable, .unavailable: nil
+        }
+    }
+
     /// `nil` when the keychain refuses to say (a locked device): not the same as no item.
     public func _hasPersistentValueIfKnown(forKey key: String) -> Bool? {
         switch lookup(key, trustsCachedAbsence: accessGroup == nil) {

@@ -76,7 +76,7 @@ public enum KeyMigrator {
             // What the store holds: a launch argument's value (`-launches 5`) was never written, and
             // moving it would remove the value stored beneath it.
             guard let read = _storedValue(forKey: source.fromKey, in: origin) else {
-                record(&report, migration, source, .failed("what the store holds could not be read (beneath a launch argument of a suite KeyCatalog did not open, or an entry that does not parse); the source is kept"))
+                record(&report, migration, source, .failed("what the store holds could not be read (beneath a launch argument of a suite KeyCatalog did not open, an entry that does not decode, or a locked keychain); the source is kept"))
                 continue
             }
             guard let stored = read else { continue }
@@ -116,7 +116,7 @@ public enum KeyMigrator {
             }
 
             guard let held = _storedValue(forKey: migration.storageKey, in: target) else {
-                record(&report, migration, source, .failed("what the key's store holds for the key could not be read (beneath a launch argument of a suite KeyCatalog did not open, or an entry that does not parse); the source is kept"))
+                record(&report, migration, source, .failed("what the key's store holds for the key could not be read (beneath a launch argument of a suite KeyCatalog did not open, an entry that does not decode, or a locked keychain); the source is kept"))
                 continue
             }
             if let held {

@@ -6,9 +6,10 @@ import Foundation
 /// (a catalog's wrapping, iCloud sync's local store is the one asked).
 ///
 /// `nil` when the store cannot tell: beneath a launch argument in a suite whose domain
-/// KeyCatalog does not know (``UserDefaults/storedValueBeneathLaunchArguments(forKey:)``), or a
-/// file store's entry that cannot be read (kept in the file until the key is written; its reads
-/// give the registered default).
+/// KeyCatalog does not know (``UserDefaults/storedValueBeneathLaunchArguments(forKey:)``), an
+/// entry that cannot be read (a file store's that does not parse, kept in the file until the key
+/// is written; a keychain item that does not decode), whose reads give the registered default,
+/// or a store that refuses to say (a locked keychain).
 func _storedValue(forKey key: String, in store: any PersistentKeyValueStore) -> PropertyListValue?? {
     let base = (store as? AnyPersistentKeyValueStore)?.base ?? store
     let store = (base as? SyncedKeyValueStore)?.local ?? base
@@ -18,5 +19,9 @@ func _storedValue(forKey key: String, in store: any PersistentKeyValueStore) -> 
     if let file = store as? FileKeyValueStore {
         return file.storedValueIfReadable(forKey: key)
     }
-    return .some(store.hasPersistentValue(forKey: key) ? store.persistentValue(forKey: key) : nil)
+    if let keychain = store as? KeychainKeyValueStore {
+        return keychain.storedValueIfReadable(forKey: key)
+    }
+    guard let isStored = store._hasPersistentValueIfKnown(forKey: key) else { return nil }
+    return .some(isStored ? store.persistentValue(forKey: key) : nil)
 }

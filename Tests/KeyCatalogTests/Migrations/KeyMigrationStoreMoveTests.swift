@@ -181,6 +181,34 @@ struct KeyMigrationStoreMoveTests {
         #expect(keychainBackend.items.count == 1)
     }
 
+    /// A keychain that refuses to say whether the key has an item (a locked device) is not taken
+    /// for one without: the move is not tried, the source is kept and the failure reported (found
+    /// by a review: the key counted as empty).
+    @Test("a key in a locked keychain is not taken for an empty one")
+    func aLockedKeychainKeyIsNotEmpty() {
+        let keychainBackend = FakeKeychain()
+        let service = "keycatalog.tests.migration.\(UUID().uuidString)"
+        keychainBackend.put(.string("current"), service: service, account: "APIToken")
+        let keychain = KeychainKeyValueStore(service: service, backend: keychainBackend)
+        let key = PersistentKey<String?>("APIToken", defaultValue: nil)
+        keychainBackend.force(KeychainStatus.interactionNotAllowed, on: .copy)
+        let legacy = InMemoryKeyValueStore(["token": .string("old")])
+        let migration = KeyMigration(
+            name: "apiToken", key: key, store: "secrets",
+            sources: [KeyMigrationSource(fromKey: "token", store: "legacy", representationOf: key)])
+        let stores: [String: any PersistentKeyValueStore] = ["legacy": legacy, "secrets": keychain]
+        let failures = FailureRecorder()
+        let report = failures.record { KeyMigrator.run([migration], stores: { stores[$0] }) }
+        guard case .failed(let reason)? = report.entries.first?.outcome else {
+            Issue.record("not a failure: \(report)")
+            return
+        }
+        #expect(reason.contains("a locked keychain"), "\(reason)")
+        #expect(failures.failures.map(\.operation).contains(.migrate), "reported, beside the keychain's own report of its refusal")
+        #expect(legacy.storedValues == ["token": .string("old")])
+        #expect(keychainBackend.items.count == 1)
+    }
+
     /// Two keychain stores of one service (into an access group, to another accessibility, or
     /// the same settings twice) find one account's item through both: the move wrote the key's
     /// item, then removed the source with a query that matched it too, and the secret was gone
