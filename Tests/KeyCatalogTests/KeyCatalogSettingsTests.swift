@@ -40,6 +40,36 @@ import Testing
         #expect(!String(decoding: data, as: UTF8.self).contains("hunter2") && !String(decoding: data, as: UTF8.self).contains("secret-token"))
     }
 
+    /// A dictionary member named like a marker (`$date`, `$data`, `$double`) comes back as itself
+    /// (found by a review: it was read as a date, data or double, and the whole import failed).
+    @Test(arguments: ["$date", "$data", "$double", "$$data", "$"])
+    func aDictionaryMemberNamedLikeAMarkerComesBack(_ name: String) throws {
+        let counts = PersistentKey<[String: Int]>("Counts", defaultValue: [:])
+        let labels = PersistentKey<[String: [String: String]]>("Labels", defaultValue: [:])
+        let entries = [
+            KeyCatalogEntry(name: "counts", key: counts, store: "suite", typeName: "[String: Int]"),
+            KeyCatalogEntry(name: "labels", key: labels, store: "suite", typeName: "[String: [String: String]]"),
+        ]
+        suite.defaults.set(counts, to: [name: 5, "plain": 1])
+        suite.defaults.set(labels, to: ["outer": [name: "inf"]])
+        let data = try KeyCatalogSettings.export(catalog: "Keys", entries: entries, store: store)
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(object["version"] as? Int == 2, "a member is escaped")
+        let destination = TemporarySuite()
+        try KeyCatalogSettings.importSettings(from: data, entries: entries) { _ in AnyPersistentKeyValueStore(destination.defaults) }
+        #expect(destination.defaults.get(counts) == [name: 5, "plain": 1])
+        #expect(destination.defaults.get(labels) == ["outer": [name: "inf"]])
+    }
+
+    /// A version 1 document (every document before version 2) is read as it was written: a member
+    /// named `$$x` stays `$$x`.
+    @Test func aVersionOneDocumentIsNotUnescaped() throws {
+        let counts = PersistentKey<[String: Int]>("Counts", defaultValue: [:])
+        let entries = [KeyCatalogEntry(name: "counts", key: counts, store: "suite", typeName: "[String: Int]")]
+        try KeyCatalogSettings.importSettings(from: document(#"{ "counts": { "$$x": 1, "$y": 2 } }"#), entries: entries, store: store)
+        #expect(suite.defaults.get(counts) == ["$$x": 1, "$y": 2])
+    }
+
     @Test func importSkipsSecretsUnknownAndParameterizedKeysAndSaysSo() throws {
         let report = try KeyCatalogSettings.importSettings(
             from: document(#"{ "count": 7, "password": "x", "token": "y", "perList": true, "fromANewerApp": 1 }"#),
@@ -108,7 +138,7 @@ import Testing
     @Test(arguments: [
         ("{ \"format\": \"keycatalog-settings\", \"version\": 1, \"values\": { \"count\": 1, } ", "not JSON ("),
         (#"{ "format": "something-else", "values": {} }"#, "not a settings document"),
-        (#"{ "format": "keycatalog-settings", "version": 2, "values": {} }"#, "version 2 is not supported"),
+        (#"{ "format": "keycatalog-settings", "version": 3, "values": {} }"#, "version 3 is not supported"),
         (#"{ "format": "keycatalog-settings", "version": 1, "values": [] }"#, "\"values\" must be an object"),
     ])
     func aDocumentThatIsNotOneIsRefusedWithWhy(text: String, expected: String) throws {

@@ -21,7 +21,9 @@ import Foundation
 /// - The document holds the keys whose stored value differs from their default, by catalog name,
 ///   each as its representation stores it. JSON has no dates, data or non-finite numbers, so
 ///   those are written `{"$date": seconds since 2001-01-01}` (exact), `{"$data": base64}` and
-///   `{"$double": "nan" | "inf" | "-inf"}`.
+///   `{"$double": "nan" | "inf" | "-inf"}`. A dictionary's member whose name starts with `$` is
+///   written with one `$` more (`"$$date"`), so that it is never read as one of those; a document
+///   holding such a member is version 2, every other one version 1, which every KeyCatalog reads.
 /// - Secrets are never exported: keys marked `secret` and every key kept in a keychain store.
 ///   Parameterized keys are not exported either: a store cannot list the keys a template made.
 /// - Import is all or nothing. Every value is validated through its key's type and representation
@@ -80,11 +82,13 @@ public enum KeyCatalogSettings {
         store: (String) -> AnyPersistentKeyValueStore?
     ) throws -> Data {
         var values: [String: Any] = [:]
+        var escapesMembers = false
         for entry in entries where isExportable(entry, store: store(entry.store)) {
             guard let store = store(entry.store), let value = entry.exportedValue(in: store) else { continue }
             values[entry.name] = json(value)
+            escapesMembers = escapesMembers || holdsMemberToEscape(value)
         }
-        let document: [String: Any] = ["format": format, "version": 1, "catalog": catalog, "values": values]
+        let document: [String: Any] = ["format": format, "version": escapesMembers ? 2 : 1, "catalog": catalog, "values": values]
         return try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys])
     }
 
@@ -108,8 +112,8 @@ public enum KeyCatalogSettings {
         guard let document = object as? [String: Any], document["format"] as? String == format else {
             throw ImportError(document: "not a settings document (its \"format\" must be \"\(format)\")")
         }
-        guard let version = document["version"] as? Int, version == 1 else {
-            throw ImportError(document: "settings document version \(document["version"].map { "\($0)" } ?? "missing") is not supported (this KeyCatalog reads version 1)")
+        guard let version = document["version"] as? Int, version == 1 || version == 2 else {
+            throw ImportError(document: "settings document version \(document["version"].map { "\($0)" } ?? "missing") is not supported (this KeyCatalog reads versions 1 and 2)")
         }
         guard let values = document["values"] as? [String: Any] else {
             throw ImportError(document: "\"values\" must be an object of catalog names to values")
@@ -130,7 +134,7 @@ public enum KeyCatalogSettings {
                 report.skipped.append(.init(name: name, reason: "\(reason); not imported"))
                 continue
             }
-            guard let stored = propertyListValue(json: values[name] as Any) else {
+            guard let stored = propertyListValue(json: values[name] as Any, unescapesMembers: version >= 2) else {
                 invalid.append(.init(name: name, reason: "not a value a key can hold (\(values[name].map { "\($0)" } ?? "null"))"))
                 continue
             }
@@ -183,12 +187,24 @@ public enum KeyCatalogSettings {
         case .data(let data): ["$data": data.base64EncodedString()]
         case .date(let date): ["$date": date.timeIntervalSinceReferenceDate]
         case .array(let elements): elements.map(json)
-        case .dictionary(let members): members.mapValues(json)
+        case .dictionary(let members):
+            Dictionary(uniqueKeysWithValues: members.map { name, member in (name.hasPrefix("$") ? "$" + name : name, json(member)) })
+        }
+    }
+
+    /// Whether `value` holds a dictionary member whose name starts with `$` (which ``json(_:)``
+    /// escapes, in a version 2 document).
+    static func holdsMemberToEscape(_ value: PropertyListValue) -> Bool {
+        switch value {
+        case .array(let elements): elements.contains(where: holdsMemberToEscape)
+        case .dictionary(let members): members.contains { $0.key.hasPrefix("$") || holdsMemberToEscape($0.value) }
+        default: false
         }
     }
 
     /// The stored value a JSON value stands for (the inverse of `json(_:)`), `nil` for `null`.
-    static func propertyListValue(json object: Any) -> PropertyListValue? {
+    /// `unescapesMembers` (a version 2 document): a dictionary member named `$$…` is `$…`.
+    static func propertyListValue(json object: Any, unescapesMembers: Bool = false) -> PropertyListValue? {
         if let members = object as? [String: Any], members.count == 1 {
             if let base64 = members["$data"] as? String {
                 return Data(base64Encoded: base64).map(PropertyListValue.data)
@@ -203,7 +219,7 @@ public enum KeyCatalogSettings {
         if let array = object as? [Any] {
             var elements: [PropertyListValue] = []
             for element in array {
-                guard let converted = propertyListValue(json: element) else { return nil }
+                guard let converted = propertyListValue(json: element, unescapesMembers: unescapesMembers) else { return nil }
                 elements.append(converted)
             }
             return .array(elements)
@@ -211,8 +227,8 @@ public enum KeyCatalogSettings {
         if let members = object as? [String: Any] {
             var converted: [String: PropertyListValue] = [:]
             for (key, member) in members {
-                guard let value = propertyListValue(json: member) else { return nil }
-                converted[key] = value
+                guard let value = propertyListValue(json: member, unescapesMembers: unescapesMembers) else { return nil }
+                converted[unescapesMembers && key.hasPrefix("$$") ? String(key.dropFirst()) : key] = value
             }
             return .dictionary(converted)
         }
