@@ -25,13 +25,15 @@ public final class PersistentValueModel<Key: PersistentKeyProtocol> {
     @ObservationIgnored public private(set) var store: AnyPersistentKeyValueStore
     @ObservationIgnored private var observation: PersistentKeyObservation?
 
-    /// A model of `key` in `store`: it reads the value once and observes the store for changes.
+    /// A model of `key` in `store`: it observes the store for changes, then reads the value once
+    /// (in that order, as ``use(_:)`` does: a write in between is read, or heard).
     public init(_ key: Key, store: some PersistentKeyValueStore) {
         let store = AnyPersistentKeyValueStore(store)
         self.key = key
         self.store = store
-        self.storedValue = store.get(key)
+        self.storedValue = key.defaultValue
         self.observation = subscribe()
+        self.storedValue = store.get(key)
     }
 
     /// The key's value; setting it writes to the store (a debug key in Release keeps its default).

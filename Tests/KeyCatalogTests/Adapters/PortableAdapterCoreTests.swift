@@ -33,6 +33,27 @@ struct PersistentValueModelTests {
         #expect(changed.fired)
     }
 
+    /// A write another thread makes just after the model's first read is heard: the model
+    /// observes before it reads (found by a review: it read first, and missed such a write).
+    @Test func aWriteRightAfterTheFirstReadIsNotMissed() async throws {
+        let store = WriteAfterFirstReadStore()
+        let key = self.key
+        let base = store.base
+        store.afterNextRead.withLock {
+            $0 = {
+                let written = DispatchSemaphore(value: 0)
+                Thread {
+                    base.set(key, to: 42)
+                    written.signal()
+                }.start()
+                written.wait()
+            }
+        }
+        let model = PersistentValueModel(key, store: store)
+        #expect(store.get(key) == 42)
+        try await eventually { model.value == 42 }
+    }
+
     @Test func debugKeyInReleaseKeepsItsDefault() {
         let store = InMemoryKeyValueStore()
         let debugKey = PersistentDebugKey<Bool>("ModelFlag", debugDefaultValue: true, releaseDefaultValue: false, configuration: .release)
@@ -173,4 +194,28 @@ struct StoreHousekeepingTests {
         #expect(!FileManager.default.fileExists(atPath: later.path))
         #expect(FileManager.default.fileExists(atPath: recent.path))
     }
+}
+
+/// An in-memory store that runs an action once, right after its next read returns its value: a
+/// write by another thread between a reader's read and what it does next.
+private final class WriteAfterFirstReadStore: PersistentKeyValueStore, Sendable {
+    let base = InMemoryKeyValueStore()
+    let afterNextRead = Locked<(@Sendable () -> Void)?>(nil)
+
+    func persistentValue(forKey key: String) -> PropertyListValue? {
+        let value = base.persistentValue(forKey: key)
+        let action = afterNextRead.withLock { action in
+            defer { action = nil }
+            return action
+        }
+        action?()
+        return value
+    }
+
+    func hasPersistentValue(forKey key: String) -> Bool { base.hasPersistentValue(forKey: key) }
+    func setPersistentValue(_ value: PropertyListValue, forKey key: String) throws { base.setPersistentValue(value, forKey: key) }
+    func removePersistentValue(forKey key: String) throws { base.removePersistentValue(forKey: key) }
+    func registerPersistentValues(_ values: [String: PropertyListValue]) { base.registerPersistentValues(values) }
+    var keyValueChanges: KeyValueChangeCenter { base.keyValueChanges }
+    var persistentStoreDescription: String { "an in-memory store that writes after its next read" }
 }
