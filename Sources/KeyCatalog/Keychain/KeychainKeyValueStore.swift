@@ -20,7 +20,9 @@ import Foundation
 ///   ``KeychainError`` (reported by ``PersistentKeyValueStore/set(_:to:)``); the old item stays.
 /// - Stores on the same backend, service and access group share their change announcements,
 ///   registered defaults and reads, whatever their accessibility (the class is not part of an
-///   item's identity): a write through one is observed through the other.
+///   item's identity): a write through one is observed through the other. A write is also
+///   announced to the stores of the service's other groups that see it: through a group, to the
+///   stores without one (their searches reach every group); without a group, to every group's.
 /// - Reads are cached in memory, so that repeated reads (SwiftUI reads on the main actor) do not
 ///   call the keychain each time. Writes and removals through any store of this process update
 ///   the cache, so it is never stale for them. Writes by other processes (an app extension
@@ -213,6 +215,7 @@ public final class KeychainKeyValueStore: PersistentKeyValueStore, Sendable {
                 throw KeychainError(operation: operation, status: status, systemMessage: backend.message(for: status))
             }
         }
+        announceToOtherAccessGroups(key)
     }
 
     /// Deletes the item, if there is one.
@@ -224,6 +227,16 @@ public final class KeychainKeyValueStore: PersistentKeyValueStore, Sendable {
             guard status == KeychainStatus.success || status == KeychainStatus.itemNotFound else {
                 throw KeychainError(operation: "SecItemDelete", status: status, systemMessage: backend.message(for: status))
             }
+        }
+        announceToOtherAccessGroups(key)
+    }
+
+    /// Tells the observers of the service's stores of other access groups that see a write
+    /// through this one (``KeychainServiceState/centersSeeingWrites(through:)``); this store's
+    /// own are told by whoever wrote (``PersistentKeyValueStore/set(_:to:)``).
+    private func announceToOtherAccessGroups(_ key: String) {
+        for (group, center) in state.centersSeeingWrites(through: accessGroup) where center.hasObservers(forKey: key) {
+            center.postCurrentValue(forKey: key, in: KeychainKeyValueStore(service: service, accessGroup: group, accessibility: accessibility, backend: backend))
         }
     }
 

@@ -60,6 +60,18 @@ final class KeychainServiceState: Sendable {
         }
     }
 
+    /// The change centers of the other access groups whose stores see a write through
+    /// `accessGroup`: for a write without a group, every other group's (an update without one
+    /// changes an item of any group, and an add may go to any group the app is in); for a write
+    /// through a group, that of the stores without one (their searches reach every group's items).
+    func centersSeeingWrites(through accessGroup: String?) -> [(accessGroup: String?, center: KeyValueChangeCenter)] {
+        contents.withLock { contents in
+            contents.changeCenters.compactMap { group, center in
+                group != accessGroup && (accessGroup == nil || group == nil) ? (group, center) : nil
+            }
+        }
+    }
+
     func register(_ values: [String: PropertyListValue], accessGroup: String?) {
         contents.withLock { $0.registered[accessGroup, default: [:]].merge(values) { _, new in new } }
     }

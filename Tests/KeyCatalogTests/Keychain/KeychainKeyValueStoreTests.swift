@@ -405,6 +405,32 @@ struct KeychainSharingTests {
         #expect(shared.get(token) == "updated")
     }
 
+    /// The stores of the groups a write reaches hear of it too (found by a review: only the
+    /// writer's group did, and a view of the other kept showing the old secret).
+    @Test func aWriteIsAnnouncedToTheStoresOfTheGroupsItReaches() {
+        let keychain = FakeKeychain()
+        let anyGroup = KeychainKeyValueStore(service: service, backend: keychain)
+        let shared = KeychainKeyValueStore(service: service, accessGroup: FakeKeychain.defaultGroup, backend: keychain)
+        let other = KeychainKeyValueStore(service: service, accessGroup: "TEAMID.other", backend: keychain)
+        let (heardByAny, heardByShared, heardByOther) = (Locked<[String?]>([]), Locked<[String?]>([]), Locked<[String?]>([]))
+        let observations = [
+            anyGroup.observe(token) { heardByAny.append($0) },
+            shared.observe(token) { heardByShared.append($0) },
+            other.observe(token) { heardByOther.append($0) },
+        ]
+        shared.set(token, to: "a")
+        #expect(heardByAny.current == ["a"] && heardByShared.current == ["a"], "a store without a group reads it")
+        anyGroup.set(token, to: "b")
+        #expect(shared.get(token) == "b")
+        #expect(heardByShared.current == ["a", "b"], "the update reached the shared group's item")
+        #expect(heardByOther.current.allSatisfy { $0 == nil }, "that group holds no item")
+        anyGroup.remove(token)
+        #expect(heardByShared.current.last == .some(nil))
+        other.set(token, to: "c")
+        #expect(heardByShared.current.last == .some(nil), "another group's write does not reach it")
+        for observation in observations { observation.cancel() }
+    }
+
     @Test func aFailedWriteLeavesNothingCached() {
         let keychain = FakeKeychain()
         let store = KeychainKeyValueStore(service: service, backend: keychain)
