@@ -990,13 +990,15 @@ struct LintRuleTests {
                   "keys": [
                     { "name": "\u0345count", "type": "Int", "default": 0 },
                     { "name": "x\u0363", "type": "Int", "default": 0 },
-                    { "name": "größe", "type": "Int", "default": 0 }
+                    { "name": "größe", "type": "Int", "default": 0 },
+                    { "name": "mark\ufffc", "type": "Int", "default": 0, "doc": "U+FFF9-U+FFFD are in the grammar's identifier-head, but the compiler refuses them (found by a review)." }
                   ]
                 }
                 """#,
             expected: [
                 #"keys.json:3:14: error: catalog name 'Keysⸯ' is not a Swift identifier ('ⸯ' (U+2E2F) cannot appear in a Swift identifier); use letters, digits and '_' and start with a letter, as in 'Keys'"#,
                 #"keys.json:5:15: error: key name 'ͅcount' is not a Swift identifier ('ͅ' (U+0345) cannot begin a Swift identifier); use letters, digits and '_' and start with a letter, as in 'count'"#,
+                "keys.json:8:15: error: key name 'mark\u{FFFC}' is not a Swift identifier ('\u{FFFC}' (U+FFFC) cannot appear in a Swift identifier); use letters, digits and '_' and start with a letter, as in 'mark'",
             ]
         ),
         RuleCase(

@@ -623,10 +623,12 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
             }
             // A provisional write newer than iCloud's that was pushed (after the initial-sync
             // wait) may have reached iCloud and other devices after the value iCloud sent: the
-            // value taken instead is pushed again as the newest, so that every device ends on it.
+            // value taken instead is pushed again, stamped just after that write, so that it wins
+            // over it everywhere, and not over writes made after it.
             if isFirstSync, let local, !local.isPending, local.stamp > cloud.stamp {
-                let stamp = UbiquitousSyncStamp(time: nextStampTime(&state), device: replica.metadata.device)
-                push(key, stamp: stamp, in: id, &state, &effects)
+                let time = Self.successor(of: local.stamp.time)
+                state.newestSeen = max(state.newestSeen, time)
+                push(key, stamp: UbiquitousSyncStamp(time: time, device: replica.metadata.device), in: id, &state, &effects)
             }
         } else if let local, local.isPending || tie.localWins || cloud.map({ local.stamp > $0.stamp }) ?? true {
             // Newer than iCloud's, or handed over before but refused (over quota): push it.

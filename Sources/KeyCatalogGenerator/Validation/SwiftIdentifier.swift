@@ -17,7 +17,8 @@ enum SwiftIdentifier {
     static let reservedMemberNames: Set<String> = ["self", "Self", "Type", "Protocol", "init", "_"]
 
     /// The scalars that may begin an identifier (`identifier-head`), besides `A`–`Z`, `a`–`z`
-    /// and `_`.
+    /// and `_`: the grammar's, but U+FFF9–U+FFFD (interlinear annotations, the object and the
+    /// replacement characters), which the compiler refuses as "invalid character in source file".
     static let headRanges: [ClosedRange<UInt32>] =
         [
             0xA8...0xA8, 0xAA...0xAA, 0xAD...0xAD, 0xAF...0xAF, 0xB2...0xB5, 0xB7...0xBA,
@@ -29,7 +30,7 @@ enum SwiftIdentifier {
             0x2C00...0x2DFF, 0x2E80...0x2FFF,
             0x3004...0x3007, 0x3021...0x302F, 0x3031...0x303F, 0x3040...0xD7FF,
             0xF900...0xFD3D, 0xFD40...0xFDCF, 0xFDF0...0xFE1F, 0xFE30...0xFE44,
-            0xFE47...0xFFFD,
+            0xFE47...0xFFF8,
         ] + (1...14).map { plane in (plane << 16)...((plane << 16) | 0xFFFD) }
 
     /// The scalars that may follow the first (`identifier-character`), besides `0`–`9` and the

@@ -300,6 +300,39 @@ struct SyncContractTests {
         #expect(a.get(K.theme) == "from B", "iCloud's first word to A wins over A's provisional write")
     }
 
+    /// The value pushed again is stamped just after the provisional write it replaces: a write
+    /// another device made after that one still wins (found by a review: stamped with the time of
+    /// the first word, the old value beat it everywhere).
+    @Test("the value pushed again at a first word does not beat a later write")
+    func theValuePushedAgainDoesNotBeatALaterWrite() async throws {
+        let cloud = SimulatedCloud(announcesEmptyInitialSync: false)
+        let clock = ManualClock()
+        let a = cloud.makeDevice("A", clock: clock.reading(), initialSyncTimeout: 0.05)
+        let b = cloud.makeDevice("B", clock: clock.reading(), initialSyncTimeout: 0.05)
+        let c = cloud.makeDevice("C", clock: clock.reading(), initialSyncTimeout: 0.05)
+        cloud.deliverAll()
+        let deadline = Date().addingTimeInterval(30)
+        while ![a, b, c].allSatisfy(\.engine.isSyncing) && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect([a, b, c].allSatisfy { $0.engine.isSyncing }, "the wait is over: all push")
+        func deliverFirst(where matches: (SimulatedCloud.Message) -> Bool) {
+            if let index = cloud.pending.firstIndex(where: matches) { cloud.deliver(at: index) }
+        }
+        b.store.set(K.theme, to: "from B")
+        deliverFirst { if case .upload = $0 { true } else { false } }
+        clock.advance(by: 1000)
+        a.store.set(K.theme, to: "from A")
+        // C hears B's write, then writes, later than A.
+        deliverFirst { if case .download(2, _, _) = $0 { true } else { false } }
+        clock.advance(by: 1000)
+        c.store.set(K.theme, to: "from C")
+        clock.advance(by: 1000)
+        // A's first word: B's value, older than A's own.
+        deliverFirst { if case .download(0, _, _) = $0 { true } else { false } }
+        cloud.deliverAll()
+        #expect([a, b, c].map { $0.get(K.theme) } == ["from C", "from C", "from C"])
+        #expect(UbiquitousSyncEnvelope(cloud.server()["kc:Theme"])?.value == .string("from C"))
+    }
+
     /// A file store's entry that cannot be read reads as the registered default, or as nothing:
     /// neither is what the store holds, so neither is pushed, not a default nor a removal (found by
     /// a review: the default went to iCloud, and every device stored it).
