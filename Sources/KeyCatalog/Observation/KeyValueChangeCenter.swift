@@ -353,7 +353,8 @@ public final class KeyValueChangeCenter: Sendable {
     /// A source replaced or dropped under the lock is released after it: it may hold the last
     /// store of a file, whose state's `deinit` takes this lock.
     private func deliver(_ key: String, _ makeSource: () -> Source) {
-        let (first, replaced) = state.withLock { state -> ((ObservedKey, Round)?, Source?) in
+        // The source replaced, dropped here: after the lock.
+        let (first, _) = state.withLock { state -> ((ObservedKey, Round)?, Source?) in
             // Nobody observes anything (checked before hashing the key), or not this key.
             guard !state.keys.isEmpty, let observed = state.keys[key], !observed.handlers.isEmpty else { return (nil, nil) }
             // Held on this thread (``_HeldCallbacks``): made when the hold ends.
@@ -370,7 +371,6 @@ public final class KeyValueChangeCenter: Sendable {
             observed.isDelivering = true
             return ((observed, Round(observed, makeSource, hasWatcher: state.watcher != nil)), nil)
         }
-        withExtendedLifetime(replaced) {}
         guard case (let observed, var round)? = first else { return }
         while true {
             let value = round.source?.value(forKey: key)
@@ -388,7 +388,8 @@ public final class KeyValueChangeCenter: Sendable {
             for registration in handlers {
                 registration.handler(value)
             }
-            let (next, taken) = state.withLock { state -> (Round?, Source?) in
+            // The source taken, dropped here if the round did not keep it: after the lock.
+            let (next, _) = state.withLock { state -> (Round?, Source?) in
                 guard let pending = observed.pending else {
                     observed.isDelivering = false
                     if observed.handlers.isEmpty, state.keys[key] === observed { state.keys[key] = nil }
@@ -398,7 +399,6 @@ public final class KeyValueChangeCenter: Sendable {
                 // A round that reads no value does not keep it: released after the lock.
                 return (Round(observed, { pending }, hasWatcher: state.watcher != nil), pending)
             }
-            withExtendedLifetime(taken) {}
             guard let next else { return }
             round = next
         }
