@@ -624,11 +624,12 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
             // A provisional write newer than iCloud's that was pushed (after the initial-sync
             // wait) may have reached iCloud and other devices after the value iCloud sent: the
             // value taken instead is pushed again, stamped just after that write, so that it wins
-            // over it everywhere, and not over writes made after it.
+            // over it everywhere, and over no write made after it: at the write's time, with the
+            // device followed by "+" (greater than the write's stamp, less than any later time's,
+            // which a device that saw the write gets at least).
             if isFirstSync, let local, !local.isPending, local.stamp > cloud.stamp {
-                let time = Self.successor(of: local.stamp.time)
-                state.newestSeen = max(state.newestSeen, time)
-                push(key, stamp: UbiquitousSyncStamp(time: time, device: replica.metadata.device), in: id, &state, &effects)
+                let stamp = UbiquitousSyncStamp(time: local.stamp.time, device: local.stamp.device + "+")
+                push(key, stamp: stamp, in: id, &state, &effects)
             }
         } else if let local, local.isPending || tie.localWins || cloud.map({ local.stamp > $0.stamp }) ?? true {
             // Newer than iCloud's, or handed over before but refused (over quota): push it.

@@ -333,6 +333,41 @@ struct SyncContractTests {
         #expect(UbiquitousSyncEnvelope(cloud.server()["kc:Theme"])?.value == .string("from C"))
     }
 
+    /// Nor one stamped just after it, by a device whose clock is behind (the hybrid clock gives it
+    /// the provisional write's time plus one): found by a review, where a tie of times was broken
+    /// by the device identifiers, and the older value won half the time.
+    @Test("the value pushed again does not beat a later write stamped just after the provisional one")
+    func theValuePushedAgainDoesNotBeatALaterWriteOfTheNextMillisecond() async throws {
+        let cloud = SimulatedCloud(announcesEmptyInitialSync: false)
+        let clock = ManualClock()
+        let z = cloud.makeDevice("Z", clock: clock.reading(), initialSyncTimeout: 0.05)
+        let b = cloud.makeDevice("B", clock: clock.reading(), initialSyncTimeout: 0.05)
+        let a = cloud.makeDevice("A", clock: clock.reading(skew: -500), initialSyncTimeout: 0.05)
+        cloud.deliverAll()
+        let deadline = Date().addingTimeInterval(30)
+        while ![z, b, a].allSatisfy(\.engine.isSyncing) && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect([z, b, a].allSatisfy { $0.engine.isSyncing }, "the wait is over: all push")
+        func deliverFirst(where matches: (SimulatedCloud.Message) -> Bool) {
+            if let index = cloud.pending.firstIndex(where: matches) { cloud.deliver(at: index) }
+        }
+        b.store.set(K.theme, to: "from B")
+        deliverFirst { if case .upload(1, _, _, _) = $0 { true } else { false } }
+        clock.advance(by: 1000)
+        z.store.set(K.theme, to: "from Z")
+        deliverFirst { if case .upload(0, _, _, _) = $0 { true } else { false } }
+        // A hears B's write, then Z's; then it writes, its clock 500 ms behind.
+        deliverFirst { if case .download(2, _, _) = $0 { true } else { false } }
+        deliverFirst { if case .download(2, _, _) = $0 { true } else { false } }
+        clock.advance(by: 100)
+        a.store.set(K.theme, to: "from A")
+        #expect(a.stamp("Theme")?.time == z.stamp("Theme").map { $0.time + 1 }, "the next millisecond")
+        clock.advance(by: 1000)
+        // Z's first word: B's value, older than Z's own.
+        deliverFirst { if case .download(0, _, _) = $0 { true } else { false } }
+        cloud.deliverAll()
+        #expect([z, b, a].map { $0.get(K.theme) } == ["from A", "from A", "from A"])
+    }
+
     /// A file store's entry that cannot be read reads as the registered default, or as nothing:
     /// neither is what the store holds, so neither is pushed, not a default nor a removal (found by
     /// a review: the default went to iCloud, and every device stored it).
