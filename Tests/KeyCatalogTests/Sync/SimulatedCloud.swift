@@ -126,6 +126,11 @@ final class SimulatedCloud: @unchecked Sendable {
         if let (device, change) = notification { device.notify(change) }
     }
 
+    /// Delivers the first message in ``pending`` that `matches`, if any.
+    func deliverFirst(where matches: (Message) -> Bool) {
+        if let index = pending.firstIndex(where: matches) { deliver(at: index) }
+    }
+
     /// Delivers every deliverable message in queue order, and those they cause, until none is left.
     func deliverAll() {
         while let index = deliverable.first {

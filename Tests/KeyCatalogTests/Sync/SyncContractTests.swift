@@ -273,6 +273,20 @@ struct SyncContractTests {
         #expect(UbiquitousSyncEnvelope(cloud.server()["kc:Theme"])?.value == .string("dark"))
     }
 
+    /// Devices of `ids` on an account that holds nothing (iCloud announces no download), each
+    /// past its initial-sync wait (0.05 s), on `clock` (plus its skew in ms, if any).
+    func devicesPastTheInitialSyncWait(
+        _ ids: [String], in cloud: SimulatedCloud, clock: ManualClock, skews: [String: Int64] = [:]
+    ) async throws -> [FleetDevice] {
+        let devices = ids.map { cloud.makeDevice($0, clock: clock.reading(skew: skews[$0] ?? 0), initialSyncTimeout: 0.05) }
+        // Their initial downloads: the account is empty, and nothing is announced.
+        cloud.deliverAll()
+        let deadline = Date().addingTimeInterval(30)
+        while !devices.allSatisfy({ $0.engine.isSyncing }) && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(devices.allSatisfy { $0.engine.isSyncing }, "the wait is over: all push")
+        return devices
+    }
+
     /// A provisional write pushed after the wait may reach iCloud, and other devices, after the
     /// value iCloud sends as its first word: the device that takes iCloud's value in its place
     /// pushes it again, so every device ends on it (found by a review: A kept B's value while B
@@ -281,13 +295,8 @@ struct SyncContractTests {
     func devicesThatPushedAfterTheWaitConverge() async throws {
         let cloud = SimulatedCloud(announcesEmptyInitialSync: false)
         let clock = ManualClock()
-        let a = cloud.makeDevice("A", clock: clock.reading(), initialSyncTimeout: 0.05)
-        let b = cloud.makeDevice("B", clock: clock.reading(), initialSyncTimeout: 0.05)
-        // Both initial downloads: the account is empty, and nothing is announced.
-        cloud.deliverAll()
-        let deadline = Date().addingTimeInterval(30)
-        while !(a.engine.isSyncing && b.engine.isSyncing) && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        #expect(a.engine.isSyncing && b.engine.isSyncing, "the wait is over: both push")
+        let devices = try await devicesPastTheInitialSyncWait(["A", "B"], in: cloud, clock: clock)
+        let (a, b) = (devices[0], devices[1])
         b.store.set(K.theme, to: "from B")
         // B's upload reaches iCloud, and its download to A is queued; then A writes, later.
         cloud.deliver(at: 0)
@@ -307,27 +316,19 @@ struct SyncContractTests {
     func theValuePushedAgainDoesNotBeatALaterWrite() async throws {
         let cloud = SimulatedCloud(announcesEmptyInitialSync: false)
         let clock = ManualClock()
-        let a = cloud.makeDevice("A", clock: clock.reading(), initialSyncTimeout: 0.05)
-        let b = cloud.makeDevice("B", clock: clock.reading(), initialSyncTimeout: 0.05)
-        let c = cloud.makeDevice("C", clock: clock.reading(), initialSyncTimeout: 0.05)
-        cloud.deliverAll()
-        let deadline = Date().addingTimeInterval(30)
-        while ![a, b, c].allSatisfy(\.engine.isSyncing) && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        #expect([a, b, c].allSatisfy { $0.engine.isSyncing }, "the wait is over: all push")
-        func deliverFirst(where matches: (SimulatedCloud.Message) -> Bool) {
-            if let index = cloud.pending.firstIndex(where: matches) { cloud.deliver(at: index) }
-        }
+        let devices = try await devicesPastTheInitialSyncWait(["A", "B", "C"], in: cloud, clock: clock)
+        let (a, b, c) = (devices[0], devices[1], devices[2])
         b.store.set(K.theme, to: "from B")
-        deliverFirst { if case .upload = $0 { true } else { false } }
+        cloud.deliverFirst { if case .upload = $0 { true } else { false } }
         clock.advance(by: 1000)
         a.store.set(K.theme, to: "from A")
         // C hears B's write, then writes, later than A.
-        deliverFirst { if case .download(2, _, _) = $0 { true } else { false } }
+        cloud.deliverFirst { if case .download(2, _, _) = $0 { true } else { false } }
         clock.advance(by: 1000)
         c.store.set(K.theme, to: "from C")
         clock.advance(by: 1000)
         // A's first word: B's value, older than A's own.
-        deliverFirst { if case .download(0, _, _) = $0 { true } else { false } }
+        cloud.deliverFirst { if case .download(0, _, _) = $0 { true } else { false } }
         cloud.deliverAll()
         #expect([a, b, c].map { $0.get(K.theme) } == ["from C", "from C", "from C"])
         #expect(UbiquitousSyncEnvelope(cloud.server()["kc:Theme"])?.value == .string("from C"))
@@ -340,30 +341,22 @@ struct SyncContractTests {
     func theValuePushedAgainDoesNotBeatALaterWriteOfTheNextMillisecond() async throws {
         let cloud = SimulatedCloud(announcesEmptyInitialSync: false)
         let clock = ManualClock()
-        let z = cloud.makeDevice("Z", clock: clock.reading(), initialSyncTimeout: 0.05)
-        let b = cloud.makeDevice("B", clock: clock.reading(), initialSyncTimeout: 0.05)
-        let a = cloud.makeDevice("A", clock: clock.reading(skew: -500), initialSyncTimeout: 0.05)
-        cloud.deliverAll()
-        let deadline = Date().addingTimeInterval(30)
-        while ![z, b, a].allSatisfy(\.engine.isSyncing) && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
-        #expect([z, b, a].allSatisfy { $0.engine.isSyncing }, "the wait is over: all push")
-        func deliverFirst(where matches: (SimulatedCloud.Message) -> Bool) {
-            if let index = cloud.pending.firstIndex(where: matches) { cloud.deliver(at: index) }
-        }
+        let devices = try await devicesPastTheInitialSyncWait(["Z", "B", "A"], in: cloud, clock: clock, skews: ["A": -500])
+        let (z, b, a) = (devices[0], devices[1], devices[2])
         b.store.set(K.theme, to: "from B")
-        deliverFirst { if case .upload(1, _, _, _) = $0 { true } else { false } }
+        cloud.deliverFirst { if case .upload(1, _, _, _) = $0 { true } else { false } }
         clock.advance(by: 1000)
         z.store.set(K.theme, to: "from Z")
-        deliverFirst { if case .upload(0, _, _, _) = $0 { true } else { false } }
+        cloud.deliverFirst { if case .upload(0, _, _, _) = $0 { true } else { false } }
         // A hears B's write, then Z's; then it writes, its clock 500 ms behind.
-        deliverFirst { if case .download(2, _, _) = $0 { true } else { false } }
-        deliverFirst { if case .download(2, _, _) = $0 { true } else { false } }
+        cloud.deliverFirst { if case .download(2, _, _) = $0 { true } else { false } }
+        cloud.deliverFirst { if case .download(2, _, _) = $0 { true } else { false } }
         clock.advance(by: 100)
         a.store.set(K.theme, to: "from A")
         #expect(a.stamp("Theme")?.time == z.stamp("Theme").map { $0.time + 1 }, "the next millisecond")
         clock.advance(by: 1000)
         // Z's first word: B's value, older than Z's own.
-        deliverFirst { if case .download(0, _, _) = $0 { true } else { false } }
+        cloud.deliverFirst { if case .download(0, _, _) = $0 { true } else { false } }
         cloud.deliverAll()
         #expect([z, b, a].map { $0.get(K.theme) } == ["from A", "from A", "from A"])
     }
