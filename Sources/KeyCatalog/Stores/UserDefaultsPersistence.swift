@@ -443,10 +443,10 @@ public enum UserDefaultsPersistence {
     ///
     /// Another process's write to the file in that instant (or within `synchronize()`, after it
     /// wrote the file) is noted as this process's own: its event is then taken for this process's
-    /// write, and this process reads its values only at its next synchronization. Nothing closes
-    /// that window of a few microseconds: the file's change time is stamped from a clock that
-    /// moves once per tick (a new file's is, on Linux 6.18 too), so it cannot tell which came
-    /// first.
+    /// write, and this process reads its values only at its next synchronization. No file
+    /// timestamp closes that window of a few microseconds: the change time is stamped from a
+    /// clock that moves once per tick (a new file's is, on Linux 6.18 too), so it cannot tell
+    /// which write came first.
     static func synchronizeNotingOwnWrite(_ defaults: UserDefaults, file: URL?) -> Bool {
         let synchronized = defaults.synchronize()
         if let file { noteOwnWrite(file) }
