@@ -236,18 +236,12 @@ public enum KeyMigrator {
         record(&report, migration, source, .migrated)
     }
 
-    /// A store as migrations see it: without any ``AnyPersistentKeyValueStore`` wrapping and iCloud sync.
-    private static func unwrapped(_ store: any PersistentKeyValueStore) -> any PersistentKeyValueStore {
-        let base = (store as? AnyPersistentKeyValueStore)?.base ?? store
-        return (base as? SyncedKeyValueStore)?.local ?? base
-    }
-
     /// Whether `first` and `second` name one key of `store`: names equal as `String`s are one key
     /// in a Swift dictionary (file and in-memory stores), but UserDefaults, the keychain and iCloud
     /// keep keys by their exact characters, where a composed and a decomposed accent are two.
     private static func isSameKey(_ first: String, _ second: String, in store: any PersistentKeyValueStore) -> Bool {
         guard first == second else { return false }
-        let store = unwrapped(store)
+        let store = _unwrappedStore(store)
         let keepsExactCharacters = store is UserDefaults || store is KeychainKeyValueStore || store is UbiquitousKeyValueStore
         return !keepsExactCharacters || _ExactKey(first) == _ExactKey(second)
     }
@@ -255,7 +249,7 @@ public enum KeyMigrator {
     /// Whether two stores are two keychain stores of one service on one backend (told apart by
     /// access group or accessibility), whose items of one account overlap.
     private static func sharesKeychainItems(_ first: any PersistentKeyValueStore, _ second: any PersistentKeyValueStore) -> Bool {
-        guard let first = unwrapped(first) as? KeychainKeyValueStore, let second = unwrapped(second) as? KeychainKeyValueStore else {
+        guard let first = _unwrappedStore(first) as? KeychainKeyValueStore, let second = _unwrappedStore(second) as? KeychainKeyValueStore else {
             return false
         }
         return first.sharesItems(with: second)
@@ -264,8 +258,8 @@ public enum KeyMigrator {
     /// Whether two stores are the same one, seen through any ``AnyPersistentKeyValueStore`` wrapping
     /// and iCloud sync.
     private static func isSameStore(_ first: any PersistentKeyValueStore, _ second: any PersistentKeyValueStore) -> Bool {
-        let first = unwrapped(first)
-        let second = unwrapped(second)
+        let first = _unwrappedStore(first)
+        let second = _unwrappedStore(second)
         if first === second { return true }
         if let first = first as? FileKeyValueStore, let second = second as? FileKeyValueStore {
             // One shared file object per file, whatever path spelling or symlink led to it.

@@ -11,8 +11,7 @@ import Foundation
 /// is written; a keychain item that does not decode), whose reads give the registered default,
 /// or a store that refuses to say (a locked keychain).
 func _storedValue(forKey key: String, in store: any PersistentKeyValueStore) -> PropertyListValue?? {
-    let base = (store as? AnyPersistentKeyValueStore)?.base ?? store
-    let store = (base as? SyncedKeyValueStore)?.local ?? base
+    let store = _unwrappedStore(store)
     if let defaults = store as? UserDefaults, defaults.isOverriddenByLaunchArgument(key) {
         return defaults.storedValueBeneathLaunchArguments(forKey: key)
     }
@@ -24,4 +23,11 @@ func _storedValue(forKey key: String, in store: any PersistentKeyValueStore) -> 
     }
     guard let isStored = store._hasPersistentValueIfKnown(forKey: key) else { return nil }
     return .some(isStored ? store.persistentValue(forKey: key) : nil)
+}
+
+/// The store that holds the values: `store` without any ``AnyPersistentKeyValueStore`` wrapping,
+/// and for a store iCloud syncs, its local store.
+func _unwrappedStore(_ store: any PersistentKeyValueStore) -> any PersistentKeyValueStore {
+    let base = (store as? AnyPersistentKeyValueStore)?.base ?? store
+    return (base as? SyncedKeyValueStore)?.local ?? base
 }

@@ -240,7 +240,7 @@ struct MigrationsRenderer {
 
     /// Whether the first name of `type`'s spelling (`MyApp` in `MyApp.Layout`) is one of `hidden`.
     private static func hiddenFirstName(of type: ValueType, by hidden: Set<String>) -> Bool {
-        guard !hidden.isEmpty, let first = SwiftTypes.name(of: type).split(separator: ".").first else { return false }
-        return hidden.contains(first.hasPrefix("`") && first.hasSuffix("`") && first.count >= 2 ? String(first.dropFirst().dropLast()) : String(first))
+        guard !hidden.isEmpty, let first = components(of: SwiftTypes.name(of: type)).first else { return false }
+        return hidden.contains(first)
     }
 }
