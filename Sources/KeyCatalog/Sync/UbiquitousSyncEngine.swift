@@ -222,6 +222,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
         var effects = Effects()
         let cacheHoldsSyncedKeys = backend.dictionaryRepresentation.keys.contains { $0.hasPrefix(Self.keyPrefix) }
         withState { state in
+            let wasCloudKnown = isCloudKnown(state)
             if state.replicas[id] == nil {
                 var metadata =
                     UbiquitousSyncMetadata(base.persistentValue(forKey: UbiquitousSyncMetadata.storageKey))
@@ -244,7 +245,11 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
                 }
             }
             if cacheHoldsSyncedKeys { state.heardFromCloud = true }
-            if isPushing(state) {
+            if !wasCloudKnown, isCloudKnown(state) {
+                // This store tells that iCloud's values are here (it synced on an earlier launch):
+                // the stores attached before it have their first sync now, as at iCloud's first word.
+                reconcileEveryReplica(marksSynced: true, &state, &effects)
+            } else if isPushing(state) {
                 reconcileAll(id, marksSynced: isCloudKnown(state), &state, &effects)
             }
         }

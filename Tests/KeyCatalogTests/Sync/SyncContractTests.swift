@@ -469,6 +469,33 @@ struct SyncContractTests {
         #expect(b.get(K.theme) == "dark")
     }
 
+    /// Found by a review: the store attached last made iCloud's values known (it synced on an
+    /// earlier launch), and only it was reconciled; a store attached before it kept its writes
+    /// provisional and unpushed until the next change from iCloud, and never had a first sync.
+    @Test("a store attached before one that synced on an earlier launch has its first sync as that one is attached")
+    func aStoreAttachedBeforeASyncedOneHasItsFirstSync() {
+        let cloud = SimulatedCloud()
+        let backend = cloud.addDevice()
+        let settings = InMemoryKeyValueStore()
+        do {
+            // The first launch: `settings` syncs with an empty account.
+            let firstLaunch = UbiquitousSyncEngine(backend: backend, deviceID: "A", initialSyncTimeout: nil)
+            _ = firstLaunch.attach(settings, keys: ["Theme"])
+            cloud.deliverAll()
+        }
+        // The next launch attaches a store new to sync first, and writes to it.
+        let engine = UbiquitousSyncEngine(backend: backend, deviceID: "A", initialSyncTimeout: nil)
+        let widgets = InMemoryKeyValueStore()
+        let widgetSettings = engine.attach(widgets, keys: ["FontSize"])
+        widgetSettings.set(K.fontSize, to: 20)
+        #expect(!engine.isSyncing, "nothing says yet that iCloud's values are here")
+        _ = engine.attach(settings, keys: ["Theme"])
+        #expect(engine.isSyncing)
+        cloud.deliverAll()
+        #expect(UbiquitousSyncEnvelope(cloud.server()["kc:FontSize"])?.value == .int(20), "the write is pushed")
+        #expect(UbiquitousSyncMetadata(widgets.persistentValue(forKey: UbiquitousSyncMetadata.storageKey))?.hasSynced == true)
+    }
+
     @Test("without iCloud's initial download, the app can decide to start pushing")
     func assumeInitialSyncComplete() {
         let cloud = SimulatedCloud()
