@@ -66,6 +66,9 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
         let store: any PersistentKeyValueStore
         var keys: Set<String> = []
         var metadata: UbiquitousSyncMetadata
+        /// The metadata as stored when this engine last read or saved it: stored otherwise since,
+        /// another engine saved it (see ``UbiquitousSyncEngine/reloadMetadata(_:)``).
+        var storedMetadata: PropertyListValue?
     }
 
     private struct State {
@@ -108,8 +111,34 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
     /// Observing, `didChangeNotification`, `@AppStorage`) run on Apple platforms while a synced
     /// write sets the suite, so under this lock; one of them must not write a synced key through
     /// KeyCatalog in turn.
+    ///
+    /// Each synced store's metadata is read again first: see ``reloadMetadata(_:)``.
     private func withState<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        try _HeldCallbacks.holding { try state.withLock(body) }
+        try _HeldCallbacks.holding {
+            try state.withLock { state in
+                reloadMetadata(&state)
+                return try body(&state)
+            }
+        }
+    }
+
+    /// Takes the metadata (stamps) another engine saved in a synced store since this engine last
+    /// read or saved it: an app and its extensions sharing a suite (an app group) each have an
+    /// engine, and each saves the stamps of its own writes with every other key's as it knows
+    /// them. Read at the start of each of the engine's operations, so that its decisions start
+    /// from the others' writes and its saves keep their stamps. (Two engines' operations that run
+    /// at the same instant, each between its read and its save, still save over each other; a
+    /// local value then found not to be its stamp's is stamped again at the next launch.)
+    private func reloadMetadata(_ state: inout State) {
+        for (id, replica) in state.replicas {
+            let stored = replica.store.persistentValue(forKey: UbiquitousSyncMetadata.storageKey)
+            guard stored != replica.storedMetadata, var metadata = UbiquitousSyncMetadata(stored) else { continue }
+            if let deviceID { metadata.device = deviceID }
+            metadata.hasSynced = metadata.hasSynced || replica.metadata.hasSynced
+            state.newestSeen = metadata.entries.values.reduce(state.newestSeen) { max($0, $1.stamp.time) }
+            state.replicas[id]?.metadata = metadata
+            state.replicas[id]?.storedMetadata = stored
+        }
     }
 
     /// An engine over `backend`, observing its external changes and synchronizing it once.
@@ -224,12 +253,11 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
         withState { state in
             let wasCloudKnown = isCloudKnown(state)
             if state.replicas[id] == nil {
-                var metadata =
-                    UbiquitousSyncMetadata(base.persistentValue(forKey: UbiquitousSyncMetadata.storageKey))
-                    ?? UbiquitousSyncMetadata(device: deviceID ?? UUID().uuidString)
+                let stored = base.persistentValue(forKey: UbiquitousSyncMetadata.storageKey)
+                var metadata = UbiquitousSyncMetadata(stored) ?? UbiquitousSyncMetadata(device: deviceID ?? UUID().uuidString)
                 if let deviceID { metadata.device = deviceID }
                 state.newestSeen = metadata.entries.values.reduce(state.newestSeen) { max($0, $1.stamp.time) }
-                state.replicas[id] = Replica(store: base, metadata: metadata)
+                state.replicas[id] = Replica(store: base, metadata: metadata, storedMetadata: stored)
             }
             for key in keys where key != UbiquitousSyncMetadata.storageKey {
                 let bytes = (Self.keyPrefix + key).utf8.count
@@ -294,7 +322,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
     /// if !previous.isEmpty { offerToKeepPreviousSettings() }
     /// ```
     public func previousAccountValues(in store: some PersistentKeyValueStore) -> [String: PropertyListValue] {
-        state.withLock { $0.replicas[ObjectIdentifier(store.keyValueChanges)]?.metadata.previousAccount ?? [:] }
+        withState { $0.replicas[ObjectIdentifier(store.keyValueChanges)]?.metadata.previousAccount ?? [:] }
     }
 
     /// Writes the values kept from the previous iCloud account back as new writes (so they are
@@ -340,7 +368,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
 
     /// The stamp of the write `store`'s value of `key` comes from (for tests and diagnostics).
     public func _stamp(forKey key: String, in store: some PersistentKeyValueStore) -> UbiquitousSyncStamp? {
-        state.withLock { $0.replicas[ObjectIdentifier(store.keyValueChanges)]?.metadata.entries[key]?.stamp }
+        withState { $0.replicas[ObjectIdentifier(store.keyValueChanges)]?.metadata.entries[key]?.stamp }
     }
 
     // MARK: - Local writes
@@ -536,10 +564,13 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
     /// `nil` (nothing done) when the store cannot tell what it stores beneath a launch argument.
     private func adoptNewAccountValue(_ key: String, _ replica: inout Replica, _ state: inout State, _ effects: inout Effects) -> Bool? {
         guard let stored = storedValue(key, in: replica.store) else { return nil }
+        let cloud = envelope(forKey: key)
+        if let cloud { state.newestSeen = max(state.newestSeen, cloud.stamp.time) }
+        // Already the new account's value, under its stamp: another engine sharing the store (an
+        // extension's) adopted it first, and kept aside what it replaced.
+        if let cloud, replica.metadata.entries[key]?.stamp == cloud.stamp, stored == cloud.value { return false }
         if let value = stored { replica.metadata.previousAccount[key] = value }
         do throws(PersistentKeyValueFailure) {
-            let cloud = envelope(forKey: key)
-            if let cloud { state.newestSeen = max(state.newestSeen, cloud.stamp.time) }
             try apply(cloud?.value, forKey: key, to: replica.store, &effects)
             if let cloud {
                 replica.metadata.entries[key] = UbiquitousSyncMetadata.Entry(stamp: cloud.stamp, isPending: false, digest: storedDigest(key, in: replica.store))
@@ -707,8 +738,10 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
 
     private func save(_ id: ObjectIdentifier, _ state: inout State, _ effects: inout Effects) {
         guard let replica = state.replicas[id] else { return }
+        let metadata = replica.metadata.propertyListValue
         do {
-            try replica.store.setPersistentValue(replica.metadata.propertyListValue, forKey: UbiquitousSyncMetadata.storageKey)
+            try replica.store.setPersistentValue(metadata, forKey: UbiquitousSyncMetadata.storageKey)
+            state.replicas[id]?.storedMetadata = metadata
         } catch {
             effects.failures.append(failure(.write, UbiquitousSyncMetadata.storageKey, "iCloud sync's stamps not saved in \(replica.store.persistentStoreDescription): \(error)"))
         }

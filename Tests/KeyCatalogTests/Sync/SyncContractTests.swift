@@ -496,6 +496,62 @@ struct SyncContractTests {
         #expect(UbiquitousSyncMetadata(widgets.persistentValue(forKey: UbiquitousSyncMetadata.storageKey))?.hasSynced == true)
     }
 
+    /// An app and its extension sharing a suite (an app group), each with its engine: the
+    /// extension's engine here is a second engine over the same suite, with its own iCloud cache.
+    func appAndExtension(sharing suite: TemporarySuite, in cloud: SimulatedCloud, clock: ManualClock) -> (app: FleetDevice, widget: FleetDevice) {
+        let app = cloud.makeDevice("A", local: suite.defaults, clock: clock.reading())
+        let widget = cloud.relaunch("A", backend: cloud.addDevice(), local: UserDefaultsPersistence.suite(named: suite.name)!, clock: clock.reading())
+        return (app, widget)
+    }
+
+    /// Found by a review: each engine kept the stamps it read at launch and saved them whole
+    /// with each write, so the app's engine undid the stamps its extension saved, and took an
+    /// older write from iCloud over the extension's newer one.
+    @Test("an app and its extension sharing a suite keep each other's stamps: an older write from iCloud does not replace the extension's")
+    func anAppAndItsExtensionKeepEachOthersStamps() {
+        let cloud = SimulatedCloud()
+        let clock = ManualClock()
+        let suite = TemporarySuite()
+        let (app, widget) = appAndExtension(sharing: suite, in: cloud, clock: clock)
+        let other = cloud.makeDevice("O", clock: clock.reading())
+        cloud.deliverAll()
+        // O writes, then the extension writes later; both offline.
+        cloud.setOnline(other.backend, false)
+        cloud.setOnline(widget.backend, false)
+        clock.advance(by: 1000)
+        other.store.set(K.theme, to: "older, from O")
+        clock.advance(by: 1000)
+        widget.store.set(K.theme, to: "newer, from the extension")
+        #expect(app.stamp("Theme") == widget.stamp("Theme"), "the app's engine knows the stamp its extension saved")
+        app.store.set(K.fontSize, to: 20)
+        #expect(widget.stamp("Theme")?.time == 1_800_000_002_000, "the app's save kept it")
+        // O's older write reaches iCloud and the app.
+        cloud.setOnline(other.backend, true)
+        cloud.deliverAll()
+        #expect(app.get(K.theme) == "newer, from the extension")
+        #expect(other.get(K.theme) == "newer, from the extension", "the app's engine pushed it")
+    }
+
+    /// Both engines hear of an account change; the second found the new account's values in the
+    /// suite, and kept those aside as the previous account's, in place of the values kept first.
+    @Test("an app and its extension sharing a suite keep the previous account's values once, as they were")
+    func anAppAndItsExtensionKeepThePreviousAccountsValues() {
+        let cloud = SimulatedCloud()
+        let clock = ManualClock()
+        let suite = TemporarySuite()
+        let (app, widget) = appAndExtension(sharing: suite, in: cloud, clock: clock)
+        let other = cloud.makeDevice("O", account: "work", clock: clock.reading())
+        cloud.deliverAll()
+        app.store.set(K.theme, to: "personal")
+        other.store.set(K.theme, to: "work")
+        cloud.deliverAll()
+        cloud.switchAccount(app.backend, to: "work")
+        cloud.switchAccount(widget.backend, to: "work")
+        #expect(app.get(K.theme) == "work" && widget.get(K.theme) == "work")
+        #expect(app.engine.previousAccountValues(in: app.local) == ["Theme": .string("personal")])
+        #expect(widget.engine.previousAccountValues(in: widget.local) == ["Theme": .string("personal")])
+    }
+
     @Test("without iCloud's initial download, the app can decide to start pushing")
     func assumeInitialSyncComplete() {
         let cloud = SimulatedCloud()
