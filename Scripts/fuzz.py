@@ -2,7 +2,8 @@
 """Generative compile fuzz for KeyCatalog (issue 10).
 
 The promise it checks: if `keycatalog lint` passes, the generated catalog compiles with zero
-warnings in Swift 6 and Swift 5 modes, Debug and Release, and every key reads its default and
+warnings in Swift 6 and Swift 5 modes, Debug and Release, also in a module whose default isolation
+is the main actor (Xcode 26's new app targets), and every key reads its default and
 round-trips another value through every store kind, also in a fresh process.
 
 For each seed it writes a random manifest (from the README's manifest reference), lints it, and
@@ -505,11 +506,11 @@ class Manifest:
         base = new.arg if new.kind == "opt" else new
         if base.kind == "enum" and rng.random() < 0.4:
             fname = self.names.take(rng, "t" + self.tag, 0.2)
-            self.support.append("extension %s {\n    static func %s(_ oldValue: %s) -> %s? { nil }\n}"
+            self.support.append("nonisolated extension %s {\n    static func %s(_ oldValue: %s) -> %s? { nil }\n}"
                                 % (swift_ident(base.arg), swift_ident(fname), old.swift(), new.swift()))
             return base.arg + "." + fname
         fname = self.names.take(rng, "t" + self.tag, 0.3)
-        self.support.append("func %s(_ value: %s) -> %s? { nil }" % (swift_ident(fname), old.swift(), new.swift()))
+        self.support.append("nonisolated func %s(_ value: %s) -> %s? { nil }" % (swift_ident(fname), old.swift(), new.swift()))
         return fname
 
     # --- Swift companions
@@ -535,20 +536,23 @@ class Manifest:
             body = "Swift.Array(a.unicodeScalars) == Swift.Array(b.unicodeScalars)"
         else:
             body = "a == b"
-        self.eqs[key] = (fname, "func %s(_ a: %s, _ b: %s) -> Swift.Bool {\n    %s\n}" % (fname, key, key, body))
+        self.eqs[key] = (fname, "nonisolated func %s(_ a: %s, _ b: %s) -> Swift.Bool {\n    %s\n}" % (fname, key, key, body))
         return fname
 
     def swift_support(self):
+        """The app's side: its types, transforms and smoke test, declared `nonisolated` as an app
+        whose default isolation is the main actor declares the types and functions a manifest names."""
         out = ["import Foundation", "import KeyCatalog", ""]
         pub = "public " if self.access == "public" else ("package " if self.access == "package" else "")
+        decl = "nonisolated " + pub
         for name, kind in self.customs:
             n = swift_ident(name)
             if kind == "codable":
-                out.append("%sstruct %s: Codable, Sendable, Equatable {\n    %svar a: Swift.Int\n    %svar b: Swift.String\n    %sinit(a: Swift.Int, b: Swift.String) { self.a = a; self.b = b }\n}" % (pub, n, pub, pub, pub))
+                out.append("%sstruct %s: Codable, Sendable, Equatable {\n    %svar a: Swift.Int\n    %svar b: Swift.String\n    %sinit(a: Swift.Int, b: Swift.String) { self.a = a; self.b = b }\n}" % (decl, n, pub, pub, pub))
             elif kind == "rawValue":
-                out.append("%sstruct %s: RawRepresentable, Sendable, Equatable {\n    %svar rawValue: Swift.String\n    %sinit(rawValue: Swift.String) { self.rawValue = rawValue }\n}" % (pub, n, pub, pub))
+                out.append("%sstruct %s: RawRepresentable, Sendable, Equatable {\n    %svar rawValue: Swift.String\n    %sinit(rawValue: Swift.String) { self.rawValue = rawValue }\n}" % (decl, n, pub, pub))
             else:
-                out.append("%sstruct %s: LosslessStringConvertible, Sendable, Equatable {\n    var v: Swift.Int\n    %sinit(_ v: Swift.Int) { self.v = v }\n    %sinit?(_ description: Swift.String) {\n        guard let v = Swift.Int(description) else { return nil }\n        self.v = v\n    }\n    %svar description: Swift.String { Swift.String(self.v) }\n}" % (pub, n, pub, pub, pub))
+                out.append("%sstruct %s: LosslessStringConvertible, Sendable, Equatable {\n    var v: Swift.Int\n    %sinit(_ v: Swift.Int) { self.v = v }\n    %sinit?(_ description: Swift.String) {\n        guard let v = Swift.Int(description) else { return nil }\n        self.v = v\n    }\n    %svar description: Swift.String { Swift.String(self.v) }\n}" % (decl, n, pub, pub, pub))
         # The README: "Your types conform to KeyValuePersistible by naming a representation."
         representation = {"codable": ("KeyCatalog.CodablePersistentKeyValueRepresentation", ", Foundation.JSONEncoder, Foundation.JSONDecoder"),
                           "rawValue": ("KeyCatalog.RawRepresentablePersistentKeyValueRepresentation", ""),
@@ -556,7 +560,7 @@ class Manifest:
         for name, kind in self.customs:
             n = swift_ident(name)
             generic, rest = representation[kind]
-            out.append("extension %s: KeyCatalog.KeyValuePersistible {\n    %sstatic var persistentKeyValueRepresentation: %s<%s%s> { %s() }\n}"
+            out.append("nonisolated extension %s: KeyCatalog.KeyValuePersistible {\n    %sstatic var persistentKeyValueRepresentation: %s<%s%s> { %s() }\n}"
                        % (n, pub, generic, n, rest, generic))
         out.extend(self.support)
         out.append(self.swift_smoke())
@@ -611,7 +615,7 @@ HARNESS = r'''
 import Foundation
 import KeyCatalog
 
-final class FuzzHarness: @unchecked Swift.Sendable {
+nonisolated final class FuzzHarness: @unchecked Swift.Sendable {
     let phase: Swift.Int
     let lock = Foundation.NSLock()
     var reports = 0
@@ -747,6 +751,9 @@ class Fuzz:
             ("swift6-release", ["-swift-version", "6", "-O"], True),
             ("swift5-debug", ["-swift-version", "5", "-Onone", "-D", "DEBUG"], False),
             ("swift5-release", ["-swift-version", "5", "-O"], False),
+            # A module whose default isolation is the main actor (Xcode 26's new app targets).
+            ("swift6-mainactor", ["-swift-version", "6", "-Onone", "-D", "DEBUG", "-default-isolation", "MainActor"], False),
+            ("swift5-mainactor", ["-swift-version", "5", "-Onone", "-D", "DEBUG", "-default-isolation", "MainActor"], False),
         ]
         for name, flags, run in modes:
             if run:

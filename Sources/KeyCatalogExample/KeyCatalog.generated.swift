@@ -6,7 +6,7 @@ import KeyCatalog
 // MARK: - Types
 
 /// The app's color scheme.
-internal enum Theme: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable, KeyCatalog.KeyValuePersistible {
+nonisolated internal enum Theme: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable, KeyCatalog.KeyValuePersistible {
     case system
     case light
     case dark
@@ -16,7 +16,7 @@ internal enum Theme: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIte
     }
 }
 
-internal enum SyncInterval: Swift.Int, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable, KeyCatalog.KeyValuePersistible {
+nonisolated internal enum SyncInterval: Swift.Int, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable, KeyCatalog.KeyValuePersistible {
     case hourly = 60
     case daily = 1440
 
@@ -27,7 +27,7 @@ internal enum SyncInterval: Swift.Int, Swift.Sendable, Swift.Hashable, Swift.Cas
 
 // MARK: - Keys
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
     /// How many times the example has been launched.
     fileprivate static var launchCount: Self {
         Self("LaunchCount", defaultValue: 0)
@@ -39,7 +39,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Foundation.Date?> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Foundation.Date?> {
     /// When the example last ran, stored as an ISO 8601 string.
     fileprivate static var lastLaunchDate: Self {
         Self(
@@ -50,7 +50,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Theme> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Theme> {
     /// The color scheme.
     fileprivate static var theme: Self {
         Self("Theme", defaultValue: .system)
@@ -65,72 +65,72 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<SyncInterval> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<SyncInterval> {
     /// How often to sync, shared with other apps of the group.
     fileprivate static var syncInterval: Self {
         Self("SyncInterval", defaultValue: .daily)
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String> {
     /// The signed-in user's name.
     fileprivate static var username: Self {
         Self("Username", defaultValue: "")
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.String]> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.String]> {
     /// The last searches, newest first; moved from UserDefaults into the settings file.
     fileprivate static var recentSearches: Self {
         Self("RecentSearches", defaultValue: [])
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Double> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Double> {
     fileprivate static var volume: Self {
         Self("Volume", defaultValue: 0.8)
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Float> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Float> {
     fileprivate static var fontScale: Self {
         Self("FontScale", defaultValue: 1.0)
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int8?> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int8?> {
     fileprivate static var retryLimit: Self {
         Self("RetryLimit", defaultValue: nil)
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.String: Swift.Int]> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.String: Swift.Int]> {
     /// Keyboard shortcut numbers by action.
     fileprivate static var shortcuts: Self {
         Self("Shortcuts", defaultValue: ["search": 1, "compose": 2])
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Foundation.Data> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Foundation.Data> {
     fileprivate static var avatar: Self {
         Self("Avatar", defaultValue: Foundation.Data(base64Encoded: "AA==")!)
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Foundation.URL> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Foundation.URL> {
     /// Stored as its absolute string, so https URLs survive on Linux.
     fileprivate static var homepage: Self {
         Self("Homepage", defaultValue: Foundation.URL(string: "https://example.com/keycatalog")!)
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Foundation.UUID?> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Foundation.UUID?> {
     fileprivate static var installationID: Self {
         Self("InstallationID", defaultValue: nil)
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Foundation.Date> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Foundation.Date> {
     fileprivate static var firstLaunchDate: Self {
         Self(
             "FirstLaunchDate",
@@ -140,7 +140,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<WindowLayout> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<WindowLayout> {
     /// A Codable struct declared in Swift, stored as JSON data.
     fileprivate static var windowLayout: Self {
         Self(
@@ -151,7 +151,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Character> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Character> {
     /// A Swift type that is LosslessStringConvertible, stored as its string.
     fileprivate static var monogram: Self {
         Self(
@@ -162,14 +162,14 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.UInt64> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.UInt64> {
     /// Bytes the cache may use.
     fileprivate static var cacheQuota: Self {
         Self("CacheQuota", defaultValue: 104857600)
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDebugKey<Swift.Bool> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDebugKey<Swift.Bool> {
     /// A debug key: settable in Debug builds, fixed to false in Release.
     fileprivate static var showsDebugMenu: Self {
         #if DEBUG
@@ -180,7 +180,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String?> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String?> {
     /// The layout chosen for each list.
     fileprivate static func selectedLayoutID(listID: Swift.String) -> Self {
         Self("\(listID)::SelectedLayoutID", defaultValue: nil)
@@ -192,7 +192,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Bool> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Bool> {
     @available(*, deprecated, message: "The banner is gone; this key will be removed.")
     fileprivate static var legacyBannerDismissed: Self {
         _AppKeysDeprecatedKeyDefinitions.legacyBannerDismissed
@@ -212,7 +212,7 @@ internal struct AppKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     /// The stores the manifest declares, one property each.
     ///
     /// Tests replace them without global state: `AppKeys(stores: .inMemory())`.
-    internal struct Stores: Swift.Sendable {
+    nonisolated internal struct Stores: Swift.Sendable {
         /// `UserDefaults.standard`.
         internal var standard: KeyCatalog.AnyPersistentKeyValueStore
         /// The UserDefaults suite `com.example.keycatalog.shared`.
@@ -275,15 +275,15 @@ internal struct AppKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     }
 
     /// The stores keys are read from and written to.
-    internal let stores: Stores
+    nonisolated internal let stores: Stores
 
     /// A catalog over the declared stores.
-    internal init() {
+    nonisolated internal init() {
         self.init(stores: .live)
     }
 
     /// A catalog over `stores`, each key bound to its declared store among them.
-    internal init(stores: Stores) {
+    nonisolated internal init(stores: Stores) {
         self.stores = stores
         self._launchCount = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int>.launchCount, name: "launchCount", store: stores.standard, storeName: "standard")
         self._lastLaunchDate = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Foundation.Date?>.lastLaunchDate, name: "lastLaunchDate", store: stores.standard, storeName: "standard")
@@ -362,17 +362,17 @@ internal struct AppKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     @KeyCatalog.CatalogKey internal var showsDebugMenu: Swift.Bool
 
     /// The layout chosen for each list.
-    internal func selectedLayoutID(listID: Swift.String) -> Swift.String? {
+    nonisolated internal func selectedLayoutID(listID: Swift.String) -> Swift.String? {
         self.selectedLayoutIDKey(listID: listID).value
     }
 
     /// Stores a new value for `selectedLayoutID`.
-    internal func setSelectedLayoutID(_ newValue: Swift.String?, listID: Swift.String) {
+    nonisolated internal func setSelectedLayoutID(_ newValue: Swift.String?, listID: Swift.String) {
         self.selectedLayoutIDKey(listID: listID).value = newValue
     }
 
     /// `selectedLayoutID` for these parameters, bound to its store `standard`: observe it, reset it, bind it.
-    internal func selectedLayoutIDKey(listID: Swift.String) -> KeyCatalog.CatalogKey<Swift.String?> {
+    nonisolated internal func selectedLayoutIDKey(listID: Swift.String) -> KeyCatalog.CatalogKey<Swift.String?> {
         KeyCatalog.CatalogKey(parameterized: KeyCatalog.PersistentKey<Swift.String?>.selectedLayoutID(listID: listID), name: "selectedLayoutID", store: self.stores.standard, storeName: "standard")
     }
 
@@ -388,7 +388,7 @@ internal struct AppKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     // MARK: - Registration table
 
     /// Every declared key, in manifest order: for settings screens, docs and resetting.
-    internal static let entries: [KeyCatalog.KeyCatalogEntry] = {
+    nonisolated internal static let entries: [KeyCatalog.KeyCatalogEntry] = {
         var entries: [KeyCatalog.KeyCatalogEntry] = []
         entries.reserveCapacity(23)
         entries.append(KeyCatalog.KeyCatalogEntry(name: "launchCount", key: KeyCatalog.PersistentKey<Swift.Int>.launchCount, store: "standard", typeName: "Int", doc: "How many times the example has been launched."))
@@ -419,7 +419,7 @@ internal struct AppKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// Registers every key's default in its store's registration domain, for code that reads
     /// the stores without KeyCatalog.
-    internal func register() {
+    nonisolated internal func register() {
         for entry in Self.entries {
             guard let store = self.stores[entry.store] else { continue }
             entry.register(in: store)
@@ -428,7 +428,7 @@ internal struct AppKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// Registers the defaults of the keys kept in UserDefaults (`standard`, `shared`) in
     /// `defaults`' registration domain.
-    internal static func register(in defaults: Foundation.UserDefaults) {
+    nonisolated internal static func register(in defaults: Foundation.UserDefaults) {
         for entry in entries {
             switch entry.store {
             case "standard", "shared": entry.register(in: defaults)
@@ -439,7 +439,7 @@ internal struct AppKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// Removes every declared key's value from its store, so reads give the defaults.
     /// Parameterized keys are left alone: their storage keys are not known.
-    internal func reset() {
+    nonisolated internal func reset() {
         for entry in Self.entries where !entry.isParameterized {
             guard let store = self.stores[entry.store] else { continue }
             entry.reset(in: store)
@@ -448,32 +448,32 @@ internal struct AppKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// The keys whose stored value differs from the default, as a JSON settings document: for
     /// backups, support and moving settings. Secrets and keychain stores are never exported.
-    internal func exportSettings() throws -> Foundation.Data {
+    nonisolated internal func exportSettings() throws -> Foundation.Data {
         try KeyCatalog.KeyCatalogSettings.export(catalog: "AppKeys", entries: Self.entries) { self.stores[$0] }
     }
 
     /// Writes a document `exportSettings()` made: every value validated first, then all written or
     /// none (see `KeyCatalogSettings`). Keys the document does not name keep their values.
     @discardableResult
-    internal func importSettings(from data: Foundation.Data) throws -> KeyCatalog.KeyCatalogSettings.ImportReport {
+    nonisolated internal func importSettings(from data: Foundation.Data) throws -> KeyCatalog.KeyCatalogSettings.ImportReport {
         try KeyCatalog.KeyCatalogSettings.importSettings(from: data, entries: Self.entries) { self.stores[$0] }
     }
 
     // MARK: - Migrations
 
     /// Where keys' values used to live (the manifest's `migrations`), in manifest order.
-    internal static var migrations: [KeyCatalog.KeyMigration] {
+    nonisolated internal static var migrations: [KeyCatalog.KeyMigration] {
         _AppKeysMigrations()
     }
 
     /// Moves values from where they used to live into their keys, never losing one: run it at
     /// launch, before reading keys. Running it again changes nothing; see `KeyCatalog.KeyMigrator`.
-    internal func migrate() -> KeyCatalog.KeyMigrationReport {
+    nonisolated internal func migrate() -> KeyCatalog.KeyMigrationReport {
         KeyCatalog.KeyMigrator.run(Self.migrations) { self.stores[$0] }
     }
 }
 
-extension AppKeys {
+nonisolated extension AppKeys {
     /// The deprecated keys, defined once without deprecation so the catalog can use them quietly.
     fileprivate enum _DeprecatedKeyDefinitions {
         static var legacyBannerDismissed: KeyCatalog.PersistentKey<Swift.Bool> {
@@ -488,7 +488,7 @@ fileprivate typealias _AppKeysDeprecatedKeyDefinitions = AppKeys._DeprecatedKeyD
 // MARK: - Migrations of AppKeys
 
 /// `AppKeys.migrations`, built outside the catalog so its members cannot hide the names it uses.
-private func _AppKeysMigrations() -> [KeyCatalog.KeyMigration] {
+nonisolated private func _AppKeysMigrations() -> [KeyCatalog.KeyMigration] {
     var migrations: [KeyCatalog.KeyMigration] = []
     migrations.reserveCapacity(4)
     migrations.append(KeyCatalog.KeyMigration(
@@ -528,18 +528,18 @@ private func _AppKeysMigrations() -> [KeyCatalog.KeyMigration] {
 
 // Write this function in your module (return nil to keep a value that does not convert):
 //     func themeFromIndex(_ oldValue: Swift.Int) -> Theme?
-@Sendable private func _AppKeysTransform0(_ oldValue: Swift.Int) -> Theme? {
+@Sendable nonisolated private func _AppKeysTransform0(_ oldValue: Swift.Int) -> Theme? {
     themeFromIndex(oldValue)
 }
 
 // MARK: - Defaults of AppKeys built at file scope
 
 /// The default of `windowLayout`, written in Swift: evaluated here, where its names are your module's.
-private func _AppKeys_windowLayout_Default() -> WindowLayout {
+nonisolated private func _AppKeys_windowLayout_Default() -> WindowLayout {
     WindowLayout(columns: 2, showsSidebar: true)
 }
 
 /// The default of `monogram`, written in Swift: evaluated here, where its names are your module's.
-private func _AppKeys_monogram_Default() -> Character {
+nonisolated private func _AppKeys_monogram_Default() -> Character {
     "K"
 }

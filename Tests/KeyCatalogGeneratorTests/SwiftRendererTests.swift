@@ -137,15 +137,15 @@ struct SwiftRendererTests {
         let small = SwiftRenderer(catalog: Catalog(keys: keys(100) + [parameterized], location: location), manifestPath: "keys.json").render()
         #expect(small.contains("        self.stores = stores\n        self._key0 = KeyCatalog.CatalogKey("))
         #expect(small.contains("    @KeyCatalog.CatalogKey internal var key99: Swift.Int\n"))
-        #expect(!small.contains("_BoundKey") && !small.contains("_bindKeys"))
+        #expect(!small.contains("BoundKey") && !small.contains("_bindKeys"))
 
         let large = SwiftRenderer(catalog: Catalog(keys: keys(201), location: location), manifestPath: "keys.json").render()
         #expect(large.contains("        self.stores = stores\n        self._bindKeys0(to: stores)\n        self._bindKeys1(to: stores)\n        self._bindKeys2(to: stores)\n    }\n"))
-        #expect(large.contains("    @_BoundKey internal var key0: Swift.Int\n"))
+        #expect(large.contains("    @_KeysBoundKey internal var key0: Swift.Int\n"))
         #expect(!large.contains("@KeyCatalog.CatalogKey"))
-        #expect(large.contains("    @propertyWrapper\n    internal struct _BoundKey<Value: Swift.Sendable>: Swift.Sendable {\n"))
-        #expect(large.contains("private mutating func _bindKeys0(to stores: Stores) {\n        self._key0.key = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int>.key0, name: \"key0\", store: stores.standard, storeName: \"standard\")\n"))
-        #expect(large.contains("private mutating func _bindKeys2(to stores: Stores) {\n        self._key200.key = KeyCatalog.CatalogKey("))
+        #expect(large.contains("\n@propertyWrapper\ninternal struct _KeysBoundKey<Value: Swift.Sendable>: Swift.Sendable {\n"))
+        #expect(large.contains("nonisolated private mutating func _bindKeys0(to stores: Stores) {\n        self._key0.key = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int>.key0, name: \"key0\", store: stores.standard, storeName: \"standard\")\n"))
+        #expect(large.contains("nonisolated private mutating func _bindKeys2(to stores: Stores) {\n        self._key200.key = KeyCatalog.CatalogKey("))
         #expect(large.components(separatedBy: "self._key99.key = ").count == 2 && !large.contains("_bindKeys3"))
     }
 
@@ -173,7 +173,7 @@ struct SwiftRendererTests {
                 #"KeyCatalog.KeyMigrationSource(fromKey: "C", store: "standard", representation: Swift.Double.persistentKeyValueRepresentation, transform: _KeysTransform1),"#,
             ])
         // Each distinct transform and signature gets one file-scope forwarder to the client's function.
-        #expect(rendered.contains("@Sendable private func _KeysTransform0(_ oldValue: Foundation.Date?) -> Foundation.Date?? {\n    lastSyncFromOld(oldValue)\n}"))
-        #expect(rendered.contains("@Sendable private func _KeysTransform1(_ oldValue: Swift.Double) -> Foundation.Date?? {\n    lastSyncFromOld(oldValue)\n}"))
+        #expect(rendered.contains("@Sendable nonisolated private func _KeysTransform0(_ oldValue: Foundation.Date?) -> Foundation.Date?? {\n    lastSyncFromOld(oldValue)\n}"))
+        #expect(rendered.contains("@Sendable nonisolated private func _KeysTransform1(_ oldValue: Swift.Double) -> Foundation.Date?? {\n    lastSyncFromOld(oldValue)\n}"))
     }
 }

@@ -76,6 +76,17 @@ struct PluginEndToEndTests {
         #expect(build.output.contains("\(manifest):5:42: error: unknown field 'defualt' in key 'theme'; did you mean 'default'?"), "\(build.output)")
     }
 
+    /// Found by a review: nothing generated was `nonisolated`, so in such a target the catalog's
+    /// keys and registration table were the main actor's, and its nonisolated initializer and
+    /// migrations could not use them (errors).
+    @Test(.timeLimit(.minutes(15)))
+    func aTargetWhoseDefaultIsolationIsTheMainActorBuildsWithoutWarnings() throws {
+        let build = try client.swift("build", "--target", "MainActorClient")
+        #expect(build.status == 0, "\(build.output)")
+        let generated = build.output.split(separator: "\n").filter { $0.contains(".swift:") && ($0.contains(": warning:") || $0.contains(": error:")) }
+        #expect(generated.isEmpty, "\(generated)")
+    }
+
     @Test(.timeLimit(.minutes(15)))
     func aMissingTransformIsACompileErrorBesideWhatToWrite() throws {
         let build = try client.swift("build", "--target", "MissingTransform")

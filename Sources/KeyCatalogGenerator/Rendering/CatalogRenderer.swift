@@ -23,8 +23,10 @@ struct CatalogRenderer {
     /// seconds (see BENCHMARKS.md, "Generator").
     static let keysPerBindingFunction = 100
 
-    /// The wrapper of a catalog's key properties when the keys are bound by helper functions.
-    static let boundKeyName = "_BoundKey"
+    /// The wrapper of a catalog's key properties when the keys are bound by helper functions:
+    /// declared at file scope (nested in the catalog, Swift 6.3 finds a circular reference in it
+    /// in Swift 5 mode when the module's default isolation is the main actor).
+    private var boundKeyName: String { "_" + catalog.name + "BoundKey" }
 
     /// The indices of the keys that are bound properties (not parameterized), in manifest order.
     private var boundKeyIndices: [Int] {
@@ -51,20 +53,20 @@ struct CatalogRenderer {
         }
         // Few keys are bound in the initializer itself, with the runtime's wrapper; many, in
         // helper functions, each property starting unbound (see `renderBoundKeyWrapper`).
-        let wrapper = bindingChunks.count > 1 ? Self.boundKeyName : "KeyCatalog.CatalogKey"
+        let wrapper = bindingChunks.count > 1 ? boundKeyName : "KeyCatalog.CatalogKey"
         writer.block("\(access) struct \(name): Swift.Sendable, KeyCatalog.PersistentKeyCatalog {") { writer in
             StoresRenderer(catalog: catalog, access: access).render(into: &writer)
             writer.blank()
             writer.line("/// The stores keys are read from and written to.")
-            writer.line("\(access) let stores: Stores")
+            writer.line("nonisolated \(access) let stores: Stores")
             writer.blank()
             writer.line("/// A catalog over the declared stores.")
-            writer.block("\(access) init() {") { writer in
+            writer.block("nonisolated \(access) init() {") { writer in
                 writer.line("self.init(stores: .live)")
             }
             writer.blank()
             writer.line("/// A catalog over `stores`, each key bound to its declared store among them.")
-            writer.block("\(access) init(stores: Stores) {") { writer in
+            writer.block("nonisolated \(access) init(stores: Stores) {") { writer in
                 writer.line("self.stores = stores")
                 if bindingChunks.count > 1 {
                     for index in bindingChunks.indices {
@@ -87,11 +89,9 @@ struct CatalogRenderer {
             if bindingChunks.count > 1 {
                 writer.blank()
                 writer.line("// MARK: - Binding")
-                writer.blank()
-                renderBoundKeyWrapper(into: &writer)
                 for (index, chunk) in bindingChunks.enumerated() {
                     writer.blank()
-                    writer.block("private mutating func _bindKeys\(index)(to stores: Stores) {") { writer in
+                    writer.block("nonisolated private mutating func _bindKeys\(index)(to stores: Stores) {") { writer in
                         renderBindings(chunk, assigning: ".key", into: &writer)
                     }
                 }
@@ -106,6 +106,10 @@ struct CatalogRenderer {
             writer.line("// MARK: - Migrations")
             writer.blank()
             MigrationsRenderer(catalog: catalog, access: access).render(into: &writer)
+        }
+        if bindingChunks.count > 1 {
+            writer.blank()
+            renderBoundKeyWrapper(into: &writer)
         }
     }
 
@@ -164,20 +168,20 @@ struct CatalogRenderer {
         let keyType = "KeyCatalog.CatalogKey<Value>"
         writer.line("/// A key property: its value is the key's value, its `$` projection the key bound to its store.")
         writer.line("/// Unlike `KeyCatalog.CatalogKey` it starts unbound, and `init(stores:)` binds the keys \(Self.keysPerBindingFunction) at a")
-        writer.line("/// time in `_bindKeys0(to:)`…: one function binding every key would take seconds to compile.")
+        writer.line("/// time in its `_bindKeys0(to:)`…: one function binding every key would take seconds to compile.")
         writer.line("@propertyWrapper")
-        writer.block("\(access) struct \(Self.boundKeyName)<Value: Swift.Sendable>: Swift.Sendable {") { writer in
+        writer.block("\(access) struct \(boundKeyName)<Value: Swift.Sendable>: Swift.Sendable {") { writer in
             writer.line("fileprivate var key: \(keyType)?")
             writer.blank()
             writer.line("/// An unbound key; `init(stores:)` binds it.")
-            writer.line("\(access) init() {}")
+            writer.line("nonisolated \(access) init() {}")
             writer.blank()
             writer.block("\(access) var wrappedValue: Value {") { writer in
                 writer.line("get { self.projectedValue.value }")
                 writer.line("nonmutating set { self.projectedValue.value = newValue }")
             }
             writer.blank()
-            writer.block("\(access) var projectedValue: \(keyType) {") { writer in
+            writer.block("nonisolated \(access) var projectedValue: \(keyType) {") { writer in
                 writer.line("guard let key = self.key else { Swift.preconditionFailure(\"a key is used before init(stores:) bound it\") }")
                 writer.line("return key")
             }
@@ -211,7 +215,7 @@ struct CatalogRenderer {
             SwiftSyntax.argumentLabel(parameter.name) + ": " + SwiftSyntax.identifier(parameter.name)
         }.joined(separator: ", ")
         let accessor = SwiftSyntax.identifier(key.name + "Key")
-        writer.line(access + " func " + name + "(" + parameters + ") -> " + valueType + " {")
+        writer.line("nonisolated " + access + " func " + name + "(" + parameters + ") -> " + valueType + " {")
         writer.indented { writer in
             writer.line("self." + accessor + "(" + arguments + ").value")
         }
@@ -221,7 +225,7 @@ struct CatalogRenderer {
         let setter = SwiftSyntax.identifier("set" + SwiftSyntax.capitalized(key.name))
         writer.line("/// Stores a new value for `" + key.name + "`.")
         if let availability { writer.line(availability) }
-        writer.line(access + " func " + setter + "(_ " + newValue + ": " + valueType + ", " + parameters + ") {")
+        writer.line("nonisolated " + access + " func " + setter + "(_ " + newValue + ": " + valueType + ", " + parameters + ") {")
         writer.indented { writer in
             writer.line("self." + accessor + "(" + arguments + ").value = " + newValue)
         }
@@ -229,7 +233,7 @@ struct CatalogRenderer {
         writer.blank()
         writer.line("/// `" + key.name + "` for these parameters, bound to its store `" + key.store + "`: observe it, reset it, bind it.")
         if let availability { writer.line(availability) }
-        writer.line(access + " func " + accessor + "(" + parameters + ") -> KeyCatalog.CatalogKey<" + valueType + "> {")
+        writer.line("nonisolated " + access + " func " + accessor + "(" + parameters + ") -> KeyCatalog.CatalogKey<" + valueType + "> {")
         writer.indented { writer in
             writer.startLine()
             writeBinding(of: key, storesExpression: "self.stores", parameterized: true, into: &writer)
@@ -254,7 +258,7 @@ struct CatalogRenderer {
         }
         let entryType = "KeyCatalog.KeyCatalogEntry"
         writer.line("/// Every declared key, in manifest order: for settings screens, docs and resetting.")
-        writer.block("\(access) static let entries: [\(entryType)] = {", closer: "}()") { writer in
+        writer.block("nonisolated \(access) static let entries: [\(entryType)] = {", closer: "}()") { writer in
             writer.line("var entries: [\(entryType)] = []")
             writer.line("entries.reserveCapacity(\(keys.count))")
             if chunks.count == 1 {
@@ -269,7 +273,7 @@ struct CatalogRenderer {
         guard chunks.count > 1 else { return }
         for (index, chunk) in chunks.enumerated() {
             writer.blank()
-            writer.block("private static func _appendEntries\(index)(to entries: inout [\(entryType)]) {") { writer in
+            writer.block("nonisolated private static func _appendEntries\(index)(to entries: inout [\(entryType)]) {") { writer in
                 renderAppends(chunk, into: &writer)
             }
         }
@@ -348,7 +352,7 @@ struct CatalogRenderer {
     private func renderRegistration(into writer: inout CodeWriter) {
         writer.line("/// Registers every key's default in its store's registration domain, for code that reads")
         writer.line("/// the stores without KeyCatalog.")
-        writer.block("\(access) func register() {") { writer in
+        writer.block("nonisolated \(access) func register() {") { writer in
             writer.block("for entry in Self.entries {") { writer in
                 writer.line("guard let store = self.stores[entry.store] else { continue }")
                 writer.line("entry.register(in: store)")
@@ -358,7 +362,7 @@ struct CatalogRenderer {
         let names = StoresRenderer(catalog: catalog, access: access).userDefaultsStoreNames
         writer.line("/// Registers the defaults of the keys kept in UserDefaults (\(names.map { "`\($0)`" }.joined(separator: ", "))) in")
         writer.line("/// `defaults`' registration domain.")
-        writer.block("\(access) static func register(in defaults: Foundation.UserDefaults) {") { writer in
+        writer.block("nonisolated \(access) static func register(in defaults: Foundation.UserDefaults) {") { writer in
             writer.block("for entry in entries {") { writer in
                 writer.line("switch entry.store {")
                 writer.line("case \(names.map(SwiftSyntax.stringLiteral).joined(separator: ", ")): entry.register(in: defaults)")
@@ -369,7 +373,7 @@ struct CatalogRenderer {
         writer.blank()
         writer.line("/// Removes every declared key's value from its store, so reads give the defaults.")
         writer.line("/// Parameterized keys are left alone: their storage keys are not known.")
-        writer.block("\(access) func reset() {") { writer in
+        writer.block("nonisolated \(access) func reset() {") { writer in
             writer.block("for entry in Self.entries where !entry.isParameterized {") { writer in
                 writer.line("guard let store = self.stores[entry.store] else { continue }")
                 writer.line("entry.reset(in: store)")
@@ -378,14 +382,14 @@ struct CatalogRenderer {
         writer.blank()
         writer.line("/// The keys whose stored value differs from the default, as a JSON settings document: for")
         writer.line("/// backups, support and moving settings. Secrets and keychain stores are never exported.")
-        writer.block("\(access) func exportSettings() throws -> Foundation.Data {") { writer in
+        writer.block("nonisolated \(access) func exportSettings() throws -> Foundation.Data {") { writer in
             writer.line("try KeyCatalog.KeyCatalogSettings.export(catalog: \(SwiftSyntax.stringLiteral(catalog.name)), entries: Self.entries) { self.stores[$0] }")
         }
         writer.blank()
         writer.line("/// Writes a document `exportSettings()` made: every value validated first, then all written or")
         writer.line("/// none (see `KeyCatalogSettings`). Keys the document does not name keep their values.")
         writer.line("@discardableResult")
-        writer.block("\(access) func importSettings(from data: Foundation.Data) throws -> KeyCatalog.KeyCatalogSettings.ImportReport {") { writer in
+        writer.block("nonisolated \(access) func importSettings(from data: Foundation.Data) throws -> KeyCatalog.KeyCatalogSettings.ImportReport {") { writer in
             writer.line("try KeyCatalog.KeyCatalogSettings.importSettings(from: data, entries: Self.entries) { self.stores[$0] }")
         }
     }

@@ -19,7 +19,7 @@ struct EnumRenderer {
         let rawType = declaration.rawType == .string ? "Swift.String" : "Swift.Int"
         let conformances = [rawType, "Swift.Sendable", "Swift.Hashable", "Swift.CaseIterable", "Swift.Codable", "KeyCatalog.KeyValuePersistible"]
         writer.documentation(declaration.doc)
-        writer.block("\(access) enum \(name): \(conformances.joined(separator: ", ")) {") { writer in
+        writer.block("nonisolated \(access) enum \(name): \(conformances.joined(separator: ", ")) {") { writer in
             var implicitInt = 0
             for enumCase in declaration.cases {
                 let caseName = SwiftSyntax.identifier(enumCase.name)

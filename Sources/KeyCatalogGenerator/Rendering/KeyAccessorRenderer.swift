@@ -47,7 +47,7 @@ struct KeyAccessorRenderer {
         }
         for group in groups {
             writer.blank()
-            writer.block("extension KeyCatalog.PersistentKeyProtocol where Self == \(group.keyType) {") { writer in
+            writer.block("nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == \(group.keyType) {") { writer in
                 for (position, index) in group.members.enumerated() {
                     if position > 0 { writer.blank() }
                     renderAccessor(keys[index], into: &writer)
@@ -91,7 +91,7 @@ struct KeyAccessorRenderer {
         let deprecated = catalog.keys.filter { $0.deprecated != nil }
         guard !deprecated.isEmpty else { return }
         writer.blank()
-        writer.block("extension \(SwiftSyntax.identifier(catalog.name)) {") { writer in
+        writer.block("nonisolated extension \(SwiftSyntax.identifier(catalog.name)) {") { writer in
             writer.line("/// The deprecated keys, defined once without deprecation so the catalog can use them quietly.")
             writer.block("fileprivate enum \(Self.deprecatedDefinitionsName) {") { writer in
                 for (index, key) in deprecated.enumerated() {

@@ -99,13 +99,13 @@ struct LargeDefaultRenderer {
                 let name = Self.builderName(catalog: catalog.name, key: key, role: role)
                 if Self.isLarge(value) {
                     writer.line("/// The \(what) of `\(key.name)`, built one element per statement so it compiles quickly.")
-                    writer.block("private func \(name)() -> \(SwiftTypes.name(of: key.type)) {") { writer in
+                    writer.block("nonisolated private func \(name)() -> \(SwiftTypes.name(of: key.type)) {") { writer in
                         renderCollection(value, type: key.type, variable: "value", depth: 0, into: &writer)
                         writer.line("return value")
                     }
                 } else {
                     writer.line("/// The \(what) of `\(key.name)`, written in Swift: evaluated here, where its names are your module's.")
-                    writer.block("private func \(name)() -> \(SwiftTypes.name(of: key.type)) {") { writer in
+                    writer.block("nonisolated private func \(name)() -> \(SwiftTypes.name(of: key.type)) {") { writer in
                         writer.line(SwiftLiterals.expression(for: value, type: key.type))
                     }
                 }

@@ -48,13 +48,13 @@ struct MigrationsRenderer {
         let hasTable = migrating.contains { !$0.isParameterized }
 
         writer.line("/// Where keys' values used to live (the manifest's `migrations`), in manifest order.")
-        writer.block("\(access) static var migrations: [KeyCatalog.KeyMigration] {") { writer in
+        writer.block("nonisolated \(access) static var migrations: [KeyCatalog.KeyMigration] {") { writer in
             writer.line(hasTable ? "\(prefix)Migrations()" : "[]")
         }
         writer.blank()
         writer.line("/// Moves values from where they used to live into their keys, never losing one: run it at")
         writer.line("/// launch, before reading keys. Running it again changes nothing; see `KeyCatalog.KeyMigrator`.")
-        writer.block("\(access) func migrate() -> KeyCatalog.KeyMigrationReport {") { writer in
+        writer.block("nonisolated \(access) func migrate() -> KeyCatalog.KeyMigrationReport {") { writer in
             writer.line("KeyCatalog.KeyMigrator.run(Self.migrations) { self.stores[$0] }")
         }
 
@@ -63,7 +63,7 @@ struct MigrationsRenderer {
             let arguments = key.parameters.map { "\(SwiftSyntax.argumentLabel($0.name)): \(SwiftSyntax.identifier($0.name))" }
             writer.blank()
             writer.line("/// Runs the migrations of `\(key.name)` for one set of parameters.")
-            writer.block("\(access) func \(name)(\(KeyAccessorRenderer.parameterList(of: key))) -> KeyCatalog.KeyMigrationReport {") { writer in
+            writer.block("nonisolated \(access) func \(name)(\(KeyAccessorRenderer.parameterList(of: key))) -> KeyCatalog.KeyMigrationReport {") { writer in
                 writer.line("KeyCatalog.KeyMigrator.run([\(prefix)Migration\(index)(\(arguments.joined(separator: ", ")))]) { self.stores[$0] }")
             }
         }
@@ -81,7 +81,7 @@ struct MigrationsRenderer {
         if !table.isEmpty {
             writer.blank()
             writer.line("/// `\(SwiftSyntax.identifier(catalog.name)).migrations`, built outside the catalog so its members cannot hide the names it uses.")
-            writer.block("private func \(prefix)Migrations() -> [KeyCatalog.KeyMigration] {") { writer in
+            writer.block("nonisolated private func \(prefix)Migrations() -> [KeyCatalog.KeyMigration] {") { writer in
                 writer.line("var migrations: [KeyCatalog.KeyMigration] = []")
                 writer.line("migrations.reserveCapacity(\(table.count))")
                 for key in table {
@@ -93,7 +93,7 @@ struct MigrationsRenderer {
         for (index, key) in migrating.enumerated() where key.isParameterized {
             writer.blank()
             writer.line("/// The migration of `\(key.name)` for one set of parameters.")
-            writer.block("private func \(prefix)Migration\(index)(\(KeyAccessorRenderer.parameterList(of: key))) -> KeyCatalog.KeyMigration {") { writer in
+            writer.block("nonisolated private func \(prefix)Migration\(index)(\(KeyAccessorRenderer.parameterList(of: key))) -> KeyCatalog.KeyMigration {") { writer in
                 renderMigration(of: key, opening: "", closing: ")", forwarders: &forwarders, into: &writer)
             }
         }
@@ -102,7 +102,7 @@ struct MigrationsRenderer {
             writer.line("// Write this function in your module (return nil to keep a value that does not convert):")
             writer.line("//     func \(forwarder.transform)(_ oldValue: \(forwarder.oldType)) -> \(forwarder.newType)")
             let parameter = CatalogRenderer.unusedName("oldValue", avoiding: [forwarder.firstComponent])
-            writer.block("@Sendable private func \(forwarder.name)(_ \(parameter): \(forwarder.oldType)) -> \(forwarder.newType) {") { writer in
+            writer.block("@Sendable nonisolated private func \(forwarder.name)(_ \(parameter): \(forwarder.oldType)) -> \(forwarder.newType) {") { writer in
                 writer.line("\(forwarder.call)(\(parameter))")
             }
         }

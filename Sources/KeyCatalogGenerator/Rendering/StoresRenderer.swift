@@ -16,7 +16,7 @@ struct StoresRenderer {
         writer.line("/// The stores the manifest declares, one property each.")
         writer.line("///")
         writer.line("/// Tests replace them without global state: `\(SwiftSyntax.identifier(catalog.name))(stores: .inMemory())`.")
-        writer.block("\(access) struct Stores: Swift.Sendable {") { writer in
+        writer.block("nonisolated \(access) struct Stores: Swift.Sendable {") { writer in
             for store in stores {
                 writer.line("/// \(Self.summary(of: store))")
                 writer.line("\(access) var \(SwiftSyntax.identifier(store.name)): \(storeType)")

@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 // A client of KeyCatalog through its build plugin, used by the end-to-end tests.
 import PackageDescription
 
@@ -16,6 +16,13 @@ let package = Package(
         .target(
             name: "BrokenManifest",
             dependencies: [.product(name: "KeyCatalog", package: "KeyCatalog")],
+            plugins: [.plugin(name: "KeyCatalogPlugin", package: "KeyCatalog")]
+        ),
+        // Its default isolation is the main actor, as Xcode 26's new app targets' is.
+        .target(
+            name: "MainActorClient",
+            dependencies: [.product(name: "KeyCatalog", package: "KeyCatalog")],
+            swiftSettings: [.defaultIsolation(MainActor.self)],
             plugins: [.plugin(name: "KeyCatalogPlugin", package: "KeyCatalog")]
         ),
         // Its keys.json names a migration transform this target does not define.

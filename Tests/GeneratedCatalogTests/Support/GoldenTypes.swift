@@ -4,7 +4,7 @@ import KeyCatalog
 // The app's own types that the custom-types golden (Tests/Fixtures/Goldens/custom-types) names.
 
 /// A type with its own `KeyValuePersistible` conformance: keys need no `representation`.
-struct GoldenWindowFrame: Sendable, Codable, Equatable, KeyValuePersistible {
+nonisolated struct GoldenWindowFrame: Sendable, Codable, Equatable, KeyValuePersistible {
     var x: Double
     var y: Double
     var width: Double
@@ -16,19 +16,19 @@ struct GoldenWindowFrame: Sendable, Codable, Equatable, KeyValuePersistible {
 }
 
 /// A `Codable` type stored with `"representation": "codable"`.
-struct GoldenContact: Sendable, Codable, Equatable {
+nonisolated struct GoldenContact: Sendable, Codable, Equatable {
     var nickname: String
     var age: Int
 }
 
 /// A `RawRepresentable` struct stored with `"representation": "rawValue"`.
-struct GoldenAccountKind: RawRepresentable, Sendable, Equatable {
+nonisolated struct GoldenAccountKind: RawRepresentable, Sendable, Equatable {
     var rawValue: String
     init(rawValue: String) { self.rawValue = rawValue }
 }
 
 /// A `LosslessStringConvertible` type stored with `"representation": "string"`.
-struct GoldenCelsius: LosslessStringConvertible, Sendable, Equatable {
+nonisolated struct GoldenCelsius: LosslessStringConvertible, Sendable, Equatable {
     var degrees: Double
     init(_ degrees: Double) { self.degrees = degrees }
     init?(_ description: String) {
@@ -40,7 +40,7 @@ struct GoldenCelsius: LosslessStringConvertible, Sendable, Equatable {
 
 /// The shadowing golden's app type named like `PersistentKey`'s `id` property.
 // swift-format-ignore: TypeNamesShouldBeCapitalized
-struct id: LosslessStringConvertible, KeyValuePersistible, Sendable, Equatable {
+nonisolated struct id: LosslessStringConvertible, KeyValuePersistible, Sendable, Equatable {
     var number: Int
     init(_ number: Int) { self.number = number }
     init?(_ description: String) {
@@ -52,18 +52,18 @@ struct id: LosslessStringConvertible, KeyValuePersistible, Sendable, Equatable {
 }
 
 /// The stores golden's migration transform: an old percentage becomes a 0...1 volume.
-@Sendable func goldenVolumeFromPercent(_ percent: Int) -> Double? {
+@Sendable nonisolated func goldenVolumeFromPercent(_ percent: Int) -> Double? {
     (0...100).contains(percent) ? Double(percent) / 100 : nil
 }
 
 /// The representations golden's migration transform: a source without `fromType`, read as the
 /// key stores its values (an ISO 8601 string), moves one day later.
-@Sendable func goldenDateNextDay(_ date: Date) -> Date? {
+@Sendable nonisolated func goldenDateNextDay(_ date: Date) -> Date? {
     date.addingTimeInterval(86_400)
 }
 
 /// A type named by a keyword (`"type": "GoldenKeywords.default"`), found by the fuzz.
-enum GoldenKeywords {
+nonisolated enum GoldenKeywords {
     struct `default`: RawRepresentable, Sendable, Equatable {
         var rawValue: String
         init(rawValue: String) { self.rawValue = rawValue }

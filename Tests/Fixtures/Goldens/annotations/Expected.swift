@@ -5,7 +5,7 @@ import KeyCatalog
 
 // MARK: - Keys
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
     /// A value with a long story.
     ///
     /// It spans paragraphs, mentions `code`, */ and "quotes",
@@ -20,7 +20,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String> {
     /// The old theme name.
     @available(*, deprecated, message: "Themes are enums now: \"appearance\" \\ see the changelog.")
     fileprivate static var oldTheme: Self {
@@ -33,21 +33,21 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Bool> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Bool> {
     @available(*, deprecated, message: "Gone.")
     fileprivate static func oldPerListFlag(listID: Swift.String) -> Self {
         _AnnotatedKeysDeprecatedKeyDefinitions.oldPerListFlag(listID: listID)
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDebugKey<Swift.Bool> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDebugKey<Swift.Bool> {
     @available(*, deprecated, message: "Debug menus moved.")
     fileprivate static var oldDebugFlag: Self {
         _AnnotatedKeysDeprecatedKeyDefinitions.oldDebugFlag
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String?> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String?> {
     /// Never shown in settings screens.
     fileprivate static var password: Self {
         Self("password", defaultValue: nil)
@@ -67,7 +67,7 @@ internal struct AnnotatedKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     /// The stores the manifest declares, one property each.
     ///
     /// Tests replace them without global state: `AnnotatedKeys(stores: .inMemory())`.
-    internal struct Stores: Swift.Sendable {
+    nonisolated internal struct Stores: Swift.Sendable {
         /// `UserDefaults.standard`.
         internal var standard: KeyCatalog.AnyPersistentKeyValueStore
         /// The keychain, service `com.example.keycatalog.goldens.vault`, accessible `afterFirstUnlock`.
@@ -103,15 +103,15 @@ internal struct AnnotatedKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     }
 
     /// The stores keys are read from and written to.
-    internal let stores: Stores
+    nonisolated internal let stores: Stores
 
     /// A catalog over the declared stores.
-    internal init() {
+    nonisolated internal init() {
         self.init(stores: .live)
     }
 
     /// A catalog over `stores`, each key bound to its declared store among them.
-    internal init(stores: Stores) {
+    nonisolated internal init(stores: Stores) {
         self.stores = stores
         self._documentedValue = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int>.documentedValue, name: "documentedValue", store: stores.standard, storeName: "standard")
         self._oldCounter = KeyCatalog.CatalogKey(_DeprecatedKeyDefinitions.oldCounter, name: "oldCounter", store: stores.standard, storeName: "standard")
@@ -137,19 +137,19 @@ internal struct AnnotatedKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     @KeyCatalog.CatalogKey internal var oldTheme: Swift.String
 
     @available(*, deprecated, message: "Gone.")
-    internal func oldPerListFlag(listID: Swift.String) -> Swift.Bool {
+    nonisolated internal func oldPerListFlag(listID: Swift.String) -> Swift.Bool {
         self.oldPerListFlagKey(listID: listID).value
     }
 
     /// Stores a new value for `oldPerListFlag`.
     @available(*, deprecated, message: "Gone.")
-    internal func setOldPerListFlag(_ newValue: Swift.Bool, listID: Swift.String) {
+    nonisolated internal func setOldPerListFlag(_ newValue: Swift.Bool, listID: Swift.String) {
         self.oldPerListFlagKey(listID: listID).value = newValue
     }
 
     /// `oldPerListFlag` for these parameters, bound to its store `standard`: observe it, reset it, bind it.
     @available(*, deprecated, message: "Gone.")
-    internal func oldPerListFlagKey(listID: Swift.String) -> KeyCatalog.CatalogKey<Swift.Bool> {
+    nonisolated internal func oldPerListFlagKey(listID: Swift.String) -> KeyCatalog.CatalogKey<Swift.Bool> {
         KeyCatalog.CatalogKey(parameterized: _DeprecatedKeyDefinitions.oldPerListFlag(listID: listID), name: "oldPerListFlag", store: self.stores.standard, storeName: "standard")
     }
 
@@ -165,7 +165,7 @@ internal struct AnnotatedKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     // MARK: - Registration table
 
     /// Every declared key, in manifest order: for settings screens, docs and resetting.
-    internal static let entries: [KeyCatalog.KeyCatalogEntry] = {
+    nonisolated internal static let entries: [KeyCatalog.KeyCatalogEntry] = {
         var entries: [KeyCatalog.KeyCatalogEntry] = []
         entries.reserveCapacity(7)
         entries.append(KeyCatalog.KeyCatalogEntry(name: "documentedValue", key: KeyCatalog.PersistentKey<Swift.Int>.documentedValue, store: "standard", typeName: "Int", doc: "A value with a long story.\n\nIt spans paragraphs, mentions `code`, */ and \"quotes\",\r\nand Windows line ends."))
@@ -180,7 +180,7 @@ internal struct AnnotatedKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// Registers every key's default in its store's registration domain, for code that reads
     /// the stores without KeyCatalog.
-    internal func register() {
+    nonisolated internal func register() {
         for entry in Self.entries {
             guard let store = self.stores[entry.store] else { continue }
             entry.register(in: store)
@@ -189,7 +189,7 @@ internal struct AnnotatedKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// Registers the defaults of the keys kept in UserDefaults (`standard`) in
     /// `defaults`' registration domain.
-    internal static func register(in defaults: Foundation.UserDefaults) {
+    nonisolated internal static func register(in defaults: Foundation.UserDefaults) {
         for entry in entries {
             switch entry.store {
             case "standard": entry.register(in: defaults)
@@ -200,7 +200,7 @@ internal struct AnnotatedKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// Removes every declared key's value from its store, so reads give the defaults.
     /// Parameterized keys are left alone: their storage keys are not known.
-    internal func reset() {
+    nonisolated internal func reset() {
         for entry in Self.entries where !entry.isParameterized {
             guard let store = self.stores[entry.store] else { continue }
             entry.reset(in: store)
@@ -209,32 +209,32 @@ internal struct AnnotatedKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// The keys whose stored value differs from the default, as a JSON settings document: for
     /// backups, support and moving settings. Secrets and keychain stores are never exported.
-    internal func exportSettings() throws -> Foundation.Data {
+    nonisolated internal func exportSettings() throws -> Foundation.Data {
         try KeyCatalog.KeyCatalogSettings.export(catalog: "AnnotatedKeys", entries: Self.entries) { self.stores[$0] }
     }
 
     /// Writes a document `exportSettings()` made: every value validated first, then all written or
     /// none (see `KeyCatalogSettings`). Keys the document does not name keep their values.
     @discardableResult
-    internal func importSettings(from data: Foundation.Data) throws -> KeyCatalog.KeyCatalogSettings.ImportReport {
+    nonisolated internal func importSettings(from data: Foundation.Data) throws -> KeyCatalog.KeyCatalogSettings.ImportReport {
         try KeyCatalog.KeyCatalogSettings.importSettings(from: data, entries: Self.entries) { self.stores[$0] }
     }
 
     // MARK: - Migrations
 
     /// Where keys' values used to live (the manifest's `migrations`), in manifest order.
-    internal static var migrations: [KeyCatalog.KeyMigration] {
+    nonisolated internal static var migrations: [KeyCatalog.KeyMigration] {
         []
     }
 
     /// Moves values from where they used to live into their keys, never losing one: run it at
     /// launch, before reading keys. Running it again changes nothing; see `KeyCatalog.KeyMigrator`.
-    internal func migrate() -> KeyCatalog.KeyMigrationReport {
+    nonisolated internal func migrate() -> KeyCatalog.KeyMigrationReport {
         KeyCatalog.KeyMigrator.run(Self.migrations) { self.stores[$0] }
     }
 }
 
-extension AnnotatedKeys {
+nonisolated extension AnnotatedKeys {
     /// The deprecated keys, defined once without deprecation so the catalog can use them quietly.
     fileprivate enum _DeprecatedKeyDefinitions {
         static var oldCounter: KeyCatalog.PersistentKey<Swift.Int> {

@@ -5,14 +5,14 @@ import KeyCatalog
 
 // MARK: - Keys
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<GoldenWindowFrame> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<GoldenWindowFrame> {
     /// A KeyValuePersistible struct of the app's own.
     fileprivate static var windowFrame: Self {
         Self("windowFrame", defaultValue: _CustomKeys_windowFrame_Default())
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<GoldenContact> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<GoldenContact> {
     fileprivate static var contact: Self {
         Self(
             "contact",
@@ -22,7 +22,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<GoldenContact?> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<GoldenContact?> {
     fileprivate static var optionalContact: Self {
         Self(
             "optionalContact",
@@ -32,7 +32,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<GoldenAccountKind> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<GoldenAccountKind> {
     fileprivate static var accountKind: Self {
         Self(
             "accountKind",
@@ -42,7 +42,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<GoldenCelsius> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<GoldenCelsius> {
     fileprivate static var temperature: Self {
         Self(
             "temperature",
@@ -52,7 +52,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Foundation.Locale> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Foundation.Locale> {
     fileprivate static var locale: Self {
         Self(
             "locale",
@@ -62,25 +62,25 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
     fileprivate static var maxCount: Self {
         Self("maxCount", defaultValue: _CustomKeys_maxCount_Default())
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Foundation.Date> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Foundation.Date> {
     fileprivate static var sinceForever: Self {
         Self("sinceForever", defaultValue: _CustomKeys_sinceForever_Default())
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[GoldenWindowFrame]> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[GoldenWindowFrame]> {
     fileprivate static var recentFrames: Self {
         Self("recentFrames", defaultValue: _CustomKeys_recentFrames_Default())
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<GoldenKeywords.`default`> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<GoldenKeywords.`default`> {
     /// A type of the app's own named by a keyword, escaped in the generated code.
     fileprivate static var reservedTypeName: Self {
         Self(
@@ -104,7 +104,7 @@ internal struct CustomKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     /// The stores the manifest declares, one property each.
     ///
     /// Tests replace them without global state: `CustomKeys(stores: .inMemory())`.
-    internal struct Stores: Swift.Sendable {
+    nonisolated internal struct Stores: Swift.Sendable {
         /// `UserDefaults.standard`.
         internal var standard: KeyCatalog.AnyPersistentKeyValueStore
 
@@ -133,15 +133,15 @@ internal struct CustomKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     }
 
     /// The stores keys are read from and written to.
-    internal let stores: Stores
+    nonisolated internal let stores: Stores
 
     /// A catalog over the declared stores.
-    internal init() {
+    nonisolated internal init() {
         self.init(stores: .live)
     }
 
     /// A catalog over `stores`, each key bound to its declared store among them.
-    internal init(stores: Stores) {
+    nonisolated internal init(stores: Stores) {
         self.stores = stores
         self._windowFrame = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<GoldenWindowFrame>.windowFrame, name: "windowFrame", store: stores.standard, storeName: "standard")
         self._contact = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<GoldenContact>.contact, name: "contact", store: stores.standard, storeName: "standard")
@@ -182,7 +182,7 @@ internal struct CustomKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     // MARK: - Registration table
 
     /// Every declared key, in manifest order: for settings screens, docs and resetting.
-    internal static let entries: [KeyCatalog.KeyCatalogEntry] = {
+    nonisolated internal static let entries: [KeyCatalog.KeyCatalogEntry] = {
         var entries: [KeyCatalog.KeyCatalogEntry] = []
         entries.reserveCapacity(10)
         entries.append(KeyCatalog.KeyCatalogEntry(name: "windowFrame", key: KeyCatalog.PersistentKey<GoldenWindowFrame>.windowFrame, store: "standard", typeName: "GoldenWindowFrame", doc: "A KeyValuePersistible struct of the app's own."))
@@ -200,7 +200,7 @@ internal struct CustomKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// Registers every key's default in its store's registration domain, for code that reads
     /// the stores without KeyCatalog.
-    internal func register() {
+    nonisolated internal func register() {
         for entry in Self.entries {
             guard let store = self.stores[entry.store] else { continue }
             entry.register(in: store)
@@ -209,7 +209,7 @@ internal struct CustomKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// Registers the defaults of the keys kept in UserDefaults (`standard`) in
     /// `defaults`' registration domain.
-    internal static func register(in defaults: Foundation.UserDefaults) {
+    nonisolated internal static func register(in defaults: Foundation.UserDefaults) {
         for entry in entries {
             switch entry.store {
             case "standard": entry.register(in: defaults)
@@ -220,7 +220,7 @@ internal struct CustomKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// Removes every declared key's value from its store, so reads give the defaults.
     /// Parameterized keys are left alone: their storage keys are not known.
-    internal func reset() {
+    nonisolated internal func reset() {
         for entry in Self.entries where !entry.isParameterized {
             guard let store = self.stores[entry.store] else { continue }
             entry.reset(in: store)
@@ -229,27 +229,27 @@ internal struct CustomKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// The keys whose stored value differs from the default, as a JSON settings document: for
     /// backups, support and moving settings. Secrets and keychain stores are never exported.
-    internal func exportSettings() throws -> Foundation.Data {
+    nonisolated internal func exportSettings() throws -> Foundation.Data {
         try KeyCatalog.KeyCatalogSettings.export(catalog: "CustomKeys", entries: Self.entries) { self.stores[$0] }
     }
 
     /// Writes a document `exportSettings()` made: every value validated first, then all written or
     /// none (see `KeyCatalogSettings`). Keys the document does not name keep their values.
     @discardableResult
-    internal func importSettings(from data: Foundation.Data) throws -> KeyCatalog.KeyCatalogSettings.ImportReport {
+    nonisolated internal func importSettings(from data: Foundation.Data) throws -> KeyCatalog.KeyCatalogSettings.ImportReport {
         try KeyCatalog.KeyCatalogSettings.importSettings(from: data, entries: Self.entries) { self.stores[$0] }
     }
 
     // MARK: - Migrations
 
     /// Where keys' values used to live (the manifest's `migrations`), in manifest order.
-    internal static var migrations: [KeyCatalog.KeyMigration] {
+    nonisolated internal static var migrations: [KeyCatalog.KeyMigration] {
         []
     }
 
     /// Moves values from where they used to live into their keys, never losing one: run it at
     /// launch, before reading keys. Running it again changes nothing; see `KeyCatalog.KeyMigrator`.
-    internal func migrate() -> KeyCatalog.KeyMigrationReport {
+    nonisolated internal func migrate() -> KeyCatalog.KeyMigrationReport {
         KeyCatalog.KeyMigrator.run(Self.migrations) { self.stores[$0] }
     }
 }
@@ -257,46 +257,46 @@ internal struct CustomKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 // MARK: - Defaults of CustomKeys built at file scope
 
 /// The default of `windowFrame`, written in Swift: evaluated here, where its names are your module's.
-private func _CustomKeys_windowFrame_Default() -> GoldenWindowFrame {
+nonisolated private func _CustomKeys_windowFrame_Default() -> GoldenWindowFrame {
     GoldenWindowFrame(x: 0, y: 0, width: 800, height: 600)
 }
 
 /// The default of `contact`, written in Swift: evaluated here, where its names are your module's.
-private func _CustomKeys_contact_Default() -> GoldenContact {
+nonisolated private func _CustomKeys_contact_Default() -> GoldenContact {
     GoldenContact(nickname: "anon", age: 0)
 }
 
 /// The default of `accountKind`, written in Swift: evaluated here, where its names are your module's.
-private func _CustomKeys_accountKind_Default() -> GoldenAccountKind {
+nonisolated private func _CustomKeys_accountKind_Default() -> GoldenAccountKind {
     GoldenAccountKind(rawValue: "free")
 }
 
 /// The default of `temperature`, written in Swift: evaluated here, where its names are your module's.
-private func _CustomKeys_temperature_Default() -> GoldenCelsius {
+nonisolated private func _CustomKeys_temperature_Default() -> GoldenCelsius {
     GoldenCelsius(21.5)
 }
 
 /// The default of `locale`, written in Swift: evaluated here, where its names are your module's.
-private func _CustomKeys_locale_Default() -> Foundation.Locale {
+nonisolated private func _CustomKeys_locale_Default() -> Foundation.Locale {
     Foundation.Locale(identifier: "en_US")
 }
 
 /// The default of `maxCount`, written in Swift: evaluated here, where its names are your module's.
-private func _CustomKeys_maxCount_Default() -> Swift.Int {
+nonisolated private func _CustomKeys_maxCount_Default() -> Swift.Int {
     Int(Int16.max)
 }
 
 /// The default of `sinceForever`, written in Swift: evaluated here, where its names are your module's.
-private func _CustomKeys_sinceForever_Default() -> Foundation.Date {
+nonisolated private func _CustomKeys_sinceForever_Default() -> Foundation.Date {
     .distantPast
 }
 
 /// The default of `recentFrames`, written in Swift: evaluated here, where its names are your module's.
-private func _CustomKeys_recentFrames_Default() -> [GoldenWindowFrame] {
+nonisolated private func _CustomKeys_recentFrames_Default() -> [GoldenWindowFrame] {
     []
 }
 
 /// The default of `reservedTypeName`, written in Swift: evaluated here, where its names are your module's.
-private func _CustomKeys_reservedTypeName_Default() -> GoldenKeywords.`default` {
+nonisolated private func _CustomKeys_reservedTypeName_Default() -> GoldenKeywords.`default` {
     GoldenKeywords.`default`(rawValue: "x")
 }

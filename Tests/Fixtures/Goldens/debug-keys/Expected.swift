@@ -5,7 +5,7 @@ import KeyCatalog
 
 // MARK: - Types
 
-internal enum LogLevel: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable, KeyCatalog.KeyValuePersistible {
+nonisolated internal enum LogLevel: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable, KeyCatalog.KeyValuePersistible {
     case verbose
     case info
     case error
@@ -17,7 +17,7 @@ internal enum LogLevel: Swift.String, Swift.Sendable, Swift.Hashable, Swift.Case
 
 // MARK: - Keys
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDebugKey<Swift.Bool> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDebugKey<Swift.Bool> {
     /// Off while developing, on in the App Store.
     fileprivate static var isRatingEnabled: Self {
         #if DEBUG
@@ -36,7 +36,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDebugKey<Foundation.URL> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDebugKey<Foundation.URL> {
     fileprivate static var apiBaseURL: Self {
         #if DEBUG
         Self(
@@ -56,7 +56,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDebugKey<LogLevel> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDebugKey<LogLevel> {
     fileprivate static var logLevel: Self {
         #if DEBUG
         Self("logLevel", debugDefaultValue: .verbose, releaseDefaultValue: .error, configuration: .debug)
@@ -66,7 +66,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDebugKey<Swift.Int?> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDebugKey<Swift.Int?> {
     fileprivate static var debugFetchLimit: Self {
         #if DEBUG
         Self("debugFetchLimit", debugDefaultValue: 5, releaseDefaultValue: nil, configuration: .debug)
@@ -76,7 +76,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDebugKey<Foundation.Date?> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDebugKey<Foundation.Date?> {
     fileprivate static var debugSyncDate: Self {
         #if DEBUG
         Self(
@@ -111,7 +111,7 @@ internal struct DebugKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     /// The stores the manifest declares, one property each.
     ///
     /// Tests replace them without global state: `DebugKeys(stores: .inMemory())`.
-    internal struct Stores: Swift.Sendable {
+    nonisolated internal struct Stores: Swift.Sendable {
         /// `UserDefaults.standard`.
         internal var standard: KeyCatalog.AnyPersistentKeyValueStore
 
@@ -140,15 +140,15 @@ internal struct DebugKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     }
 
     /// The stores keys are read from and written to.
-    internal let stores: Stores
+    nonisolated internal let stores: Stores
 
     /// A catalog over the declared stores.
-    internal init() {
+    nonisolated internal init() {
         self.init(stores: .live)
     }
 
     /// A catalog over `stores`, each key bound to its declared store among them.
-    internal init(stores: Stores) {
+    nonisolated internal init(stores: Stores) {
         self.stores = stores
         self._isRatingEnabled = KeyCatalog.CatalogKey(KeyCatalog.PersistentDebugKey<Swift.Bool>.isRatingEnabled, name: "isRatingEnabled", store: stores.standard, storeName: "standard")
         self._apiBaseURL = KeyCatalog.CatalogKey(KeyCatalog.PersistentDebugKey<Foundation.URL>.apiBaseURL, name: "apiBaseURL", store: stores.standard, storeName: "standard")
@@ -170,24 +170,24 @@ internal struct DebugKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     @KeyCatalog.CatalogKey internal var debugSyncDate: Foundation.Date?
 
-    internal func debugOverride(feature: Swift.String) -> Swift.Bool {
+    nonisolated internal func debugOverride(feature: Swift.String) -> Swift.Bool {
         self.debugOverrideKey(feature: feature).value
     }
 
     /// Stores a new value for `debugOverride`.
-    internal func setDebugOverride(_ newValue: Swift.Bool, feature: Swift.String) {
+    nonisolated internal func setDebugOverride(_ newValue: Swift.Bool, feature: Swift.String) {
         self.debugOverrideKey(feature: feature).value = newValue
     }
 
     /// `debugOverride` for these parameters, bound to its store `standard`: observe it, reset it, bind it.
-    internal func debugOverrideKey(feature: Swift.String) -> KeyCatalog.CatalogKey<Swift.Bool> {
+    nonisolated internal func debugOverrideKey(feature: Swift.String) -> KeyCatalog.CatalogKey<Swift.Bool> {
         KeyCatalog.CatalogKey(parameterized: KeyCatalog.PersistentDebugKey<Swift.Bool>.debugOverride(feature: feature), name: "debugOverride", store: self.stores.standard, storeName: "standard")
     }
 
     // MARK: - Registration table
 
     /// Every declared key, in manifest order: for settings screens, docs and resetting.
-    internal static let entries: [KeyCatalog.KeyCatalogEntry] = {
+    nonisolated internal static let entries: [KeyCatalog.KeyCatalogEntry] = {
         var entries: [KeyCatalog.KeyCatalogEntry] = []
         entries.reserveCapacity(6)
         entries.append(KeyCatalog.KeyCatalogEntry(name: "isRatingEnabled", key: KeyCatalog.PersistentDebugKey<Swift.Bool>.isRatingEnabled, store: "standard", typeName: "Bool", doc: "Off while developing, on in the App Store.", isDebugKey: true))
@@ -205,7 +205,7 @@ internal struct DebugKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// Registers every key's default in its store's registration domain, for code that reads
     /// the stores without KeyCatalog.
-    internal func register() {
+    nonisolated internal func register() {
         for entry in Self.entries {
             guard let store = self.stores[entry.store] else { continue }
             entry.register(in: store)
@@ -214,7 +214,7 @@ internal struct DebugKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// Registers the defaults of the keys kept in UserDefaults (`standard`) in
     /// `defaults`' registration domain.
-    internal static func register(in defaults: Foundation.UserDefaults) {
+    nonisolated internal static func register(in defaults: Foundation.UserDefaults) {
         for entry in entries {
             switch entry.store {
             case "standard": entry.register(in: defaults)
@@ -225,7 +225,7 @@ internal struct DebugKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// Removes every declared key's value from its store, so reads give the defaults.
     /// Parameterized keys are left alone: their storage keys are not known.
-    internal func reset() {
+    nonisolated internal func reset() {
         for entry in Self.entries where !entry.isParameterized {
             guard let store = self.stores[entry.store] else { continue }
             entry.reset(in: store)
@@ -234,27 +234,27 @@ internal struct DebugKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// The keys whose stored value differs from the default, as a JSON settings document: for
     /// backups, support and moving settings. Secrets and keychain stores are never exported.
-    internal func exportSettings() throws -> Foundation.Data {
+    nonisolated internal func exportSettings() throws -> Foundation.Data {
         try KeyCatalog.KeyCatalogSettings.export(catalog: "DebugKeys", entries: Self.entries) { self.stores[$0] }
     }
 
     /// Writes a document `exportSettings()` made: every value validated first, then all written or
     /// none (see `KeyCatalogSettings`). Keys the document does not name keep their values.
     @discardableResult
-    internal func importSettings(from data: Foundation.Data) throws -> KeyCatalog.KeyCatalogSettings.ImportReport {
+    nonisolated internal func importSettings(from data: Foundation.Data) throws -> KeyCatalog.KeyCatalogSettings.ImportReport {
         try KeyCatalog.KeyCatalogSettings.importSettings(from: data, entries: Self.entries) { self.stores[$0] }
     }
 
     // MARK: - Migrations
 
     /// Where keys' values used to live (the manifest's `migrations`), in manifest order.
-    internal static var migrations: [KeyCatalog.KeyMigration] {
+    nonisolated internal static var migrations: [KeyCatalog.KeyMigration] {
         []
     }
 
     /// Moves values from where they used to live into their keys, never losing one: run it at
     /// launch, before reading keys. Running it again changes nothing; see `KeyCatalog.KeyMigrator`.
-    internal func migrate() -> KeyCatalog.KeyMigrationReport {
+    nonisolated internal func migrate() -> KeyCatalog.KeyMigrationReport {
         KeyCatalog.KeyMigrator.run(Self.migrations) { self.stores[$0] }
     }
 }

@@ -5,73 +5,73 @@ import KeyCatalog
 
 // MARK: - Keys
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Bool> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Bool> {
     fileprivate static var typeBool: Self {
         Self("typeBool", defaultValue: true)
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
     fileprivate static var typeInt: Self {
         Self("typeInt", defaultValue: -42)
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int8> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int8> {
     fileprivate static var typeInt8: Self {
         Self("typeInt8", defaultValue: -128)
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int16> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int16> {
     fileprivate static var typeInt16: Self {
         Self("typeInt16", defaultValue: 32767)
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int32> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int32> {
     fileprivate static var typeInt32: Self {
         Self("typeInt32", defaultValue: -2147483648)
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int64> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int64> {
     fileprivate static var typeInt64: Self {
         Self("typeInt64", defaultValue: 9223372036854775807)
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.UInt> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.UInt> {
     fileprivate static var typeUInt: Self {
         Self("typeUInt", defaultValue: 7)
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.UInt8> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.UInt8> {
     fileprivate static var typeUInt8: Self {
         Self("typeUInt8", defaultValue: 255)
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.UInt16> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.UInt16> {
     fileprivate static var typeUInt16: Self {
         Self("typeUInt16", defaultValue: 65535)
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.UInt32> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.UInt32> {
     fileprivate static var typeUInt32: Self {
         Self("typeUInt32", defaultValue: 4294967295)
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.UInt64> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.UInt64> {
     fileprivate static var typeUInt64: Self {
         Self("typeUInt64", defaultValue: 18446744073709551615)
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Double> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Double> {
     fileprivate static var typeDouble: Self {
         Self("typeDouble", defaultValue: 1e-3)
     }
@@ -81,13 +81,13 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Float> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Float> {
     fileprivate static var typeFloat: Self {
         Self("typeFloat", defaultValue: 0.25)
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String> {
     fileprivate static var typeString: Self {
         Self(
             "typeString",
@@ -96,7 +96,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Foundation.Data> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Foundation.Data> {
     fileprivate static var typeData: Self {
         Self("typeData", defaultValue: Foundation.Data(base64Encoded: "AAECAw==")!)
     }
@@ -106,7 +106,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Foundation.Date> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Foundation.Date> {
     fileprivate static var typeDate: Self {
         Self("typeDate", defaultValue: Foundation.Date(timeIntervalSince1970: 1767225600)) // 2026-01-01T00:00:00Z
     }
@@ -119,43 +119,43 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Foundation.URL> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Foundation.URL> {
     fileprivate static var typeURL: Self {
         Self("typeURL", defaultValue: Foundation.URL(string: "https://example.com/a%20b?q=1#frag")!)
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Foundation.UUID> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Foundation.UUID> {
     fileprivate static var typeUUID: Self {
         Self("typeUUID", defaultValue: Foundation.UUID(uuidString: "e621e1f8-c36c-495a-93fc-0c247a3e6e5f")!)
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int?> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int?> {
     fileprivate static var typeOptionalInt: Self {
         Self("typeOptionalInt", defaultValue: nil)
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String?> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String?> {
     fileprivate static var typeOptionalString: Self {
         Self("typeOptionalString", defaultValue: nil)
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.String]> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.String]> {
     fileprivate static var typeStrings: Self {
         Self("typeStrings", defaultValue: ["a", "b\"c", ""])
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.Int]> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.Int]> {
     fileprivate static var typeEmptyInts: Self {
         Self("typeEmptyInts", defaultValue: [])
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Foundation.Date]> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Foundation.Date]> {
     fileprivate static var typeDates: Self {
         Self(
             "typeDates",
@@ -164,37 +164,37 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[[Swift.Int]]> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[[Swift.Int]]> {
     fileprivate static var typeNestedInts: Self {
         Self("typeNestedInts", defaultValue: [[1, 2], [], [3]])
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.String: Swift.Int]> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.String: Swift.Int]> {
     fileprivate static var typeScores: Self {
         Self("typeScores", defaultValue: ["b": 2, "a": 1, "with \"quote\"": 3])
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.String: Swift.Double]> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.String: Swift.Double]> {
     fileprivate static var typeEmptyScores: Self {
         Self("typeEmptyScores", defaultValue: [:])
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.String]?> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.String]?> {
     fileprivate static var typeOptionalList: Self {
         Self("typeOptionalList", defaultValue: nil)
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.String: Foundation.URL]> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.String: Foundation.URL]> {
     fileprivate static var typeURLsByName: Self {
         Self("typeURLsByName", defaultValue: ["home": Foundation.URL(string: "https://example.com")!])
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[[Swift.String: Swift.Bool]]> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[[Swift.String: Swift.Bool]]> {
     fileprivate static var typeListOfDictionaries: Self {
         Self("typeListOfDictionaries", defaultValue: [["on": true], [:]])
     }
@@ -213,7 +213,7 @@ internal struct TypeKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     /// The stores the manifest declares, one property each.
     ///
     /// Tests replace them without global state: `TypeKeys(stores: .inMemory())`.
-    internal struct Stores: Swift.Sendable {
+    nonisolated internal struct Stores: Swift.Sendable {
         /// `UserDefaults.standard`.
         internal var standard: KeyCatalog.AnyPersistentKeyValueStore
 
@@ -242,15 +242,15 @@ internal struct TypeKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     }
 
     /// The stores keys are read from and written to.
-    internal let stores: Stores
+    nonisolated internal let stores: Stores
 
     /// A catalog over the declared stores.
-    internal init() {
+    nonisolated internal init() {
         self.init(stores: .live)
     }
 
     /// A catalog over `stores`, each key bound to its declared store among them.
-    internal init(stores: Stores) {
+    nonisolated internal init(stores: Stores) {
         self.stores = stores
         self._typeBool = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Bool>.typeBool, name: "typeBool", store: stores.standard, storeName: "standard")
         self._typeInt = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int>.typeInt, name: "typeInt", store: stores.standard, storeName: "standard")
@@ -355,7 +355,7 @@ internal struct TypeKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     // MARK: - Registration table
 
     /// Every declared key, in manifest order: for settings screens, docs and resetting.
-    internal static let entries: [KeyCatalog.KeyCatalogEntry] = {
+    nonisolated internal static let entries: [KeyCatalog.KeyCatalogEntry] = {
         var entries: [KeyCatalog.KeyCatalogEntry] = []
         entries.reserveCapacity(32)
         entries.append(KeyCatalog.KeyCatalogEntry(name: "typeBool", key: KeyCatalog.PersistentKey<Swift.Bool>.typeBool, store: "standard", typeName: "Bool"))
@@ -395,7 +395,7 @@ internal struct TypeKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// Registers every key's default in its store's registration domain, for code that reads
     /// the stores without KeyCatalog.
-    internal func register() {
+    nonisolated internal func register() {
         for entry in Self.entries {
             guard let store = self.stores[entry.store] else { continue }
             entry.register(in: store)
@@ -404,7 +404,7 @@ internal struct TypeKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// Registers the defaults of the keys kept in UserDefaults (`standard`) in
     /// `defaults`' registration domain.
-    internal static func register(in defaults: Foundation.UserDefaults) {
+    nonisolated internal static func register(in defaults: Foundation.UserDefaults) {
         for entry in entries {
             switch entry.store {
             case "standard": entry.register(in: defaults)
@@ -415,7 +415,7 @@ internal struct TypeKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// Removes every declared key's value from its store, so reads give the defaults.
     /// Parameterized keys are left alone: their storage keys are not known.
-    internal func reset() {
+    nonisolated internal func reset() {
         for entry in Self.entries where !entry.isParameterized {
             guard let store = self.stores[entry.store] else { continue }
             entry.reset(in: store)
@@ -424,27 +424,27 @@ internal struct TypeKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// The keys whose stored value differs from the default, as a JSON settings document: for
     /// backups, support and moving settings. Secrets and keychain stores are never exported.
-    internal func exportSettings() throws -> Foundation.Data {
+    nonisolated internal func exportSettings() throws -> Foundation.Data {
         try KeyCatalog.KeyCatalogSettings.export(catalog: "TypeKeys", entries: Self.entries) { self.stores[$0] }
     }
 
     /// Writes a document `exportSettings()` made: every value validated first, then all written or
     /// none (see `KeyCatalogSettings`). Keys the document does not name keep their values.
     @discardableResult
-    internal func importSettings(from data: Foundation.Data) throws -> KeyCatalog.KeyCatalogSettings.ImportReport {
+    nonisolated internal func importSettings(from data: Foundation.Data) throws -> KeyCatalog.KeyCatalogSettings.ImportReport {
         try KeyCatalog.KeyCatalogSettings.importSettings(from: data, entries: Self.entries) { self.stores[$0] }
     }
 
     // MARK: - Migrations
 
     /// Where keys' values used to live (the manifest's `migrations`), in manifest order.
-    internal static var migrations: [KeyCatalog.KeyMigration] {
+    nonisolated internal static var migrations: [KeyCatalog.KeyMigration] {
         []
     }
 
     /// Moves values from where they used to live into their keys, never losing one: run it at
     /// launch, before reading keys. Running it again changes nothing; see `KeyCatalog.KeyMigrator`.
-    internal func migrate() -> KeyCatalog.KeyMigrationReport {
+    nonisolated internal func migrate() -> KeyCatalog.KeyMigrationReport {
         KeyCatalog.KeyMigrator.run(Self.migrations) { self.stores[$0] }
     }
 }

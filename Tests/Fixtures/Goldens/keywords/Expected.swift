@@ -5,7 +5,7 @@ import KeyCatalog
 
 // MARK: - Types
 
-internal enum Direction: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable, KeyCatalog.KeyValuePersistible {
+nonisolated internal enum Direction: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable, KeyCatalog.KeyValuePersistible {
     case `in`
     case out
     case `switch`
@@ -16,7 +16,7 @@ internal enum Direction: Swift.String, Swift.Sendable, Swift.Hashable, Swift.Cas
     }
 }
 
-internal enum `each`: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable, KeyCatalog.KeyValuePersistible {
+nonisolated internal enum `each`: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable, KeyCatalog.KeyValuePersistible {
     case a
     case b
 
@@ -25,7 +25,7 @@ internal enum `each`: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIt
     }
 }
 
-internal enum `sending`: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable, KeyCatalog.KeyValuePersistible {
+nonisolated internal enum `sending`: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable, KeyCatalog.KeyValuePersistible {
     case a
     case b
 
@@ -36,19 +36,19 @@ internal enum `sending`: Swift.String, Swift.Sendable, Swift.Hashable, Swift.Cas
 
 // MARK: - Keys
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
     fileprivate static var `default`: Self {
         Self("default", defaultValue: 1)
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String> {
     fileprivate static var `class`: Self {
         Self("class", defaultValue: "A")
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Bool> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Bool> {
     fileprivate static var `where`: Self {
         Self("where", defaultValue: true)
     }
@@ -58,38 +58,38 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Direction> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Direction> {
     fileprivate static var `func`: Self {
         Self("func", defaultValue: .`switch`)
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Direction]> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Direction]> {
     fileprivate static var `in`: Self {
         Self("in", defaultValue: [.`in`, .`repeat`])
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Double> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Double> {
     fileprivate static func `static`(`for`: Swift.String, `in`: Swift.Int) -> Self {
         Self("static/\(`for`)/\(`in`)", defaultValue: 0)
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String?> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String?> {
     fileprivate static var `actor`: Self {
         Self("actor", defaultValue: nil)
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<`each`> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<`each`> {
     /// Types named like the contextual keywords of parameter packs and of `sending` (found by a review's fuzzing).
     fileprivate static var mode: Self {
         Self("mode", defaultValue: .a)
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<`sending`> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<`sending`> {
     fileprivate static var transfer: Self {
         Self("transfer", defaultValue: .b)
     }
@@ -108,7 +108,7 @@ internal struct KeywordKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     /// The stores the manifest declares, one property each.
     ///
     /// Tests replace them without global state: `KeywordKeys(stores: .inMemory())`.
-    internal struct Stores: Swift.Sendable {
+    nonisolated internal struct Stores: Swift.Sendable {
         /// `UserDefaults.standard`.
         internal var standard: KeyCatalog.AnyPersistentKeyValueStore
         /// Memory only: emptied when the process ends.
@@ -153,15 +153,15 @@ internal struct KeywordKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     }
 
     /// The stores keys are read from and written to.
-    internal let stores: Stores
+    nonisolated internal let stores: Stores
 
     /// A catalog over the declared stores.
-    internal init() {
+    nonisolated internal init() {
         self.init(stores: .live)
     }
 
     /// A catalog over `stores`, each key bound to its declared store among them.
-    internal init(stores: Stores) {
+    nonisolated internal init(stores: Stores) {
         self.stores = stores
         self._default = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int>.`default`, name: "default", store: stores.standard, storeName: "standard")
         self._class = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.String>.`class`, name: "class", store: stores.standard, storeName: "standard")
@@ -186,17 +186,17 @@ internal struct KeywordKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     @KeyCatalog.CatalogKey internal var `in`: [Direction]
 
-    internal func `static`(`for`: Swift.String, `in`: Swift.Int) -> Swift.Double {
+    nonisolated internal func `static`(`for`: Swift.String, `in`: Swift.Int) -> Swift.Double {
         self.staticKey(for: `for`, in: `in`).value
     }
 
     /// Stores a new value for `static`.
-    internal func setStatic(_ newValue: Swift.Double, `for`: Swift.String, `in`: Swift.Int) {
+    nonisolated internal func setStatic(_ newValue: Swift.Double, `for`: Swift.String, `in`: Swift.Int) {
         self.staticKey(for: `for`, in: `in`).value = newValue
     }
 
     /// `static` for these parameters, bound to its store `standard`: observe it, reset it, bind it.
-    internal func staticKey(`for`: Swift.String, `in`: Swift.Int) -> KeyCatalog.CatalogKey<Swift.Double> {
+    nonisolated internal func staticKey(`for`: Swift.String, `in`: Swift.Int) -> KeyCatalog.CatalogKey<Swift.Double> {
         KeyCatalog.CatalogKey(parameterized: KeyCatalog.PersistentKey<Swift.Double>.`static`(for: `for`, in: `in`), name: "static", store: self.stores.standard, storeName: "standard")
     }
 
@@ -212,7 +212,7 @@ internal struct KeywordKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     // MARK: - Registration table
 
     /// Every declared key, in manifest order: for settings screens, docs and resetting.
-    internal static let entries: [KeyCatalog.KeyCatalogEntry] = {
+    nonisolated internal static let entries: [KeyCatalog.KeyCatalogEntry] = {
         var entries: [KeyCatalog.KeyCatalogEntry] = []
         entries.reserveCapacity(10)
         entries.append(KeyCatalog.KeyCatalogEntry(name: "default", key: KeyCatalog.PersistentKey<Swift.Int>.`default`, store: "standard", typeName: "Int"))
@@ -230,7 +230,7 @@ internal struct KeywordKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// Registers every key's default in its store's registration domain, for code that reads
     /// the stores without KeyCatalog.
-    internal func register() {
+    nonisolated internal func register() {
         for entry in Self.entries {
             guard let store = self.stores[entry.store] else { continue }
             entry.register(in: store)
@@ -239,7 +239,7 @@ internal struct KeywordKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// Registers the defaults of the keys kept in UserDefaults (`standard`, `default`) in
     /// `defaults`' registration domain.
-    internal static func register(in defaults: Foundation.UserDefaults) {
+    nonisolated internal static func register(in defaults: Foundation.UserDefaults) {
         for entry in entries {
             switch entry.store {
             case "standard", "default": entry.register(in: defaults)
@@ -250,7 +250,7 @@ internal struct KeywordKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// Removes every declared key's value from its store, so reads give the defaults.
     /// Parameterized keys are left alone: their storage keys are not known.
-    internal func reset() {
+    nonisolated internal func reset() {
         for entry in Self.entries where !entry.isParameterized {
             guard let store = self.stores[entry.store] else { continue }
             entry.reset(in: store)
@@ -259,27 +259,27 @@ internal struct KeywordKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// The keys whose stored value differs from the default, as a JSON settings document: for
     /// backups, support and moving settings. Secrets and keychain stores are never exported.
-    internal func exportSettings() throws -> Foundation.Data {
+    nonisolated internal func exportSettings() throws -> Foundation.Data {
         try KeyCatalog.KeyCatalogSettings.export(catalog: "KeywordKeys", entries: Self.entries) { self.stores[$0] }
     }
 
     /// Writes a document `exportSettings()` made: every value validated first, then all written or
     /// none (see `KeyCatalogSettings`). Keys the document does not name keep their values.
     @discardableResult
-    internal func importSettings(from data: Foundation.Data) throws -> KeyCatalog.KeyCatalogSettings.ImportReport {
+    nonisolated internal func importSettings(from data: Foundation.Data) throws -> KeyCatalog.KeyCatalogSettings.ImportReport {
         try KeyCatalog.KeyCatalogSettings.importSettings(from: data, entries: Self.entries) { self.stores[$0] }
     }
 
     // MARK: - Migrations
 
     /// Where keys' values used to live (the manifest's `migrations`), in manifest order.
-    internal static var migrations: [KeyCatalog.KeyMigration] {
+    nonisolated internal static var migrations: [KeyCatalog.KeyMigration] {
         []
     }
 
     /// Moves values from where they used to live into their keys, never losing one: run it at
     /// launch, before reading keys. Running it again changes nothing; see `KeyCatalog.KeyMigrator`.
-    internal func migrate() -> KeyCatalog.KeyMigrationReport {
+    nonisolated internal func migrate() -> KeyCatalog.KeyMigrationReport {
         KeyCatalog.KeyMigrator.run(Self.migrations) { self.stores[$0] }
     }
 }

@@ -5,20 +5,20 @@ import KeyCatalog
 
 // MARK: - Keys
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.String: [Foundation.Date]]> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.String: [Foundation.Date]]> {
     /// 80 dates: built statement by statement.
     fileprivate static var holidays: Self {
         Self("holidays", defaultValue: _LargeKeys_holidays_Default())
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[[Swift.String: [Swift.String: Foundation.URL]]]> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[[Swift.String: [Swift.String: Foundation.URL]]]> {
     fileprivate static var links: Self {
         Self("links", defaultValue: _LargeKeys_links_Default())
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDebugKey<[Swift.Bool]> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDebugKey<[Swift.Bool]> {
     fileprivate static var flags: Self {
         #if DEBUG
         Self(
@@ -38,7 +38,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.Int]> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.Int]> {
     /// A large default holding a Swift element with a comment (found by a review's fuzzing).
     fileprivate static var bigLimits: Self {
         Self("bigLimits", defaultValue: _LargeKeys_bigLimits_Default())
@@ -58,7 +58,7 @@ internal struct LargeKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     /// The stores the manifest declares, one property each.
     ///
     /// Tests replace them without global state: `LargeKeys(stores: .inMemory())`.
-    internal struct Stores: Swift.Sendable {
+    nonisolated internal struct Stores: Swift.Sendable {
         /// `UserDefaults.standard`.
         internal var standard: KeyCatalog.AnyPersistentKeyValueStore
 
@@ -87,15 +87,15 @@ internal struct LargeKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     }
 
     /// The stores keys are read from and written to.
-    internal let stores: Stores
+    nonisolated internal let stores: Stores
 
     /// A catalog over the declared stores.
-    internal init() {
+    nonisolated internal init() {
         self.init(stores: .live)
     }
 
     /// A catalog over `stores`, each key bound to its declared store among them.
-    internal init(stores: Stores) {
+    nonisolated internal init(stores: Stores) {
         self.stores = stores
         self._holidays = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[Swift.String: [Foundation.Date]]>.holidays, name: "holidays", store: stores.standard, storeName: "standard")
         self._links = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[[Swift.String: [Swift.String: Foundation.URL]]]>.links, name: "links", store: stores.standard, storeName: "standard")
@@ -118,7 +118,7 @@ internal struct LargeKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     // MARK: - Registration table
 
     /// Every declared key, in manifest order: for settings screens, docs and resetting.
-    internal static let entries: [KeyCatalog.KeyCatalogEntry] = {
+    nonisolated internal static let entries: [KeyCatalog.KeyCatalogEntry] = {
         var entries: [KeyCatalog.KeyCatalogEntry] = []
         entries.reserveCapacity(4)
         entries.append(KeyCatalog.KeyCatalogEntry(name: "holidays", key: KeyCatalog.PersistentKey<[Swift.String: [Foundation.Date]]>.holidays, store: "standard", typeName: "[String: [Date]]", doc: "80 dates: built statement by statement."))
@@ -130,7 +130,7 @@ internal struct LargeKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// Registers every key's default in its store's registration domain, for code that reads
     /// the stores without KeyCatalog.
-    internal func register() {
+    nonisolated internal func register() {
         for entry in Self.entries {
             guard let store = self.stores[entry.store] else { continue }
             entry.register(in: store)
@@ -139,7 +139,7 @@ internal struct LargeKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// Registers the defaults of the keys kept in UserDefaults (`standard`) in
     /// `defaults`' registration domain.
-    internal static func register(in defaults: Foundation.UserDefaults) {
+    nonisolated internal static func register(in defaults: Foundation.UserDefaults) {
         for entry in entries {
             switch entry.store {
             case "standard": entry.register(in: defaults)
@@ -150,7 +150,7 @@ internal struct LargeKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// Removes every declared key's value from its store, so reads give the defaults.
     /// Parameterized keys are left alone: their storage keys are not known.
-    internal func reset() {
+    nonisolated internal func reset() {
         for entry in Self.entries where !entry.isParameterized {
             guard let store = self.stores[entry.store] else { continue }
             entry.reset(in: store)
@@ -159,27 +159,27 @@ internal struct LargeKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// The keys whose stored value differs from the default, as a JSON settings document: for
     /// backups, support and moving settings. Secrets and keychain stores are never exported.
-    internal func exportSettings() throws -> Foundation.Data {
+    nonisolated internal func exportSettings() throws -> Foundation.Data {
         try KeyCatalog.KeyCatalogSettings.export(catalog: "LargeKeys", entries: Self.entries) { self.stores[$0] }
     }
 
     /// Writes a document `exportSettings()` made: every value validated first, then all written or
     /// none (see `KeyCatalogSettings`). Keys the document does not name keep their values.
     @discardableResult
-    internal func importSettings(from data: Foundation.Data) throws -> KeyCatalog.KeyCatalogSettings.ImportReport {
+    nonisolated internal func importSettings(from data: Foundation.Data) throws -> KeyCatalog.KeyCatalogSettings.ImportReport {
         try KeyCatalog.KeyCatalogSettings.importSettings(from: data, entries: Self.entries) { self.stores[$0] }
     }
 
     // MARK: - Migrations
 
     /// Where keys' values used to live (the manifest's `migrations`), in manifest order.
-    internal static var migrations: [KeyCatalog.KeyMigration] {
+    nonisolated internal static var migrations: [KeyCatalog.KeyMigration] {
         []
     }
 
     /// Moves values from where they used to live into their keys, never losing one: run it at
     /// launch, before reading keys. Running it again changes nothing; see `KeyCatalog.KeyMigrator`.
-    internal func migrate() -> KeyCatalog.KeyMigrationReport {
+    nonisolated internal func migrate() -> KeyCatalog.KeyMigrationReport {
         KeyCatalog.KeyMigrator.run(Self.migrations) { self.stores[$0] }
     }
 }
@@ -187,7 +187,7 @@ internal struct LargeKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 // MARK: - Defaults of LargeKeys built at file scope
 
 /// The default of `holidays`, built one element per statement so it compiles quickly.
-private func _LargeKeys_holidays_Default() -> [Swift.String: [Foundation.Date]] {
+nonisolated private func _LargeKeys_holidays_Default() -> [Swift.String: [Foundation.Date]] {
     var value: [Swift.String: [Foundation.Date]] = [:]
     value.reserveCapacity(2)
     do {
@@ -274,7 +274,7 @@ private func _LargeKeys_holidays_Default() -> [Swift.String: [Foundation.Date]] 
 }
 
 /// The default of `links`, built one element per statement so it compiles quickly.
-private func _LargeKeys_links_Default() -> [[Swift.String: [Swift.String: Foundation.URL]]] {
+nonisolated private func _LargeKeys_links_Default() -> [[Swift.String: [Swift.String: Foundation.URL]]] {
     var value: [[Swift.String: [Swift.String: Foundation.URL]]] = []
     value.reserveCapacity(4)
     do {
@@ -445,7 +445,7 @@ private func _LargeKeys_links_Default() -> [[Swift.String: [Swift.String: Founda
 }
 
 /// The debug default of `flags`, built one element per statement so it compiles quickly.
-private func _LargeKeys_flags_DebugDefault() -> [Swift.Bool] {
+nonisolated private func _LargeKeys_flags_DebugDefault() -> [Swift.Bool] {
     var value: [Swift.Bool] = []
     value.reserveCapacity(70)
     value.append(true)
@@ -522,7 +522,7 @@ private func _LargeKeys_flags_DebugDefault() -> [Swift.Bool] {
 }
 
 /// The default of `bigLimits`, built one element per statement so it compiles quickly.
-private func _LargeKeys_bigLimits_Default() -> [Swift.Int] {
+nonisolated private func _LargeKeys_bigLimits_Default() -> [Swift.Int] {
     var value: [Swift.Int] = []
     value.reserveCapacity(66)
     value.append(1 // one a day

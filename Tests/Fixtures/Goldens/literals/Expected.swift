@@ -5,7 +5,7 @@ import KeyCatalog
 
 // MARK: - Types
 
-internal enum GoldenSwitch: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable, KeyCatalog.KeyValuePersistible {
+nonisolated internal enum GoldenSwitch: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable, KeyCatalog.KeyValuePersistible {
     case none
     case on
     case naïve
@@ -15,7 +15,7 @@ internal enum GoldenSwitch: Swift.String, Swift.Sendable, Swift.Hashable, Swift.
     }
 }
 
-internal enum GoldenLevel: Swift.Int, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable, KeyCatalog.KeyValuePersistible {
+nonisolated internal enum GoldenLevel: Swift.Int, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable, KeyCatalog.KeyValuePersistible {
     case low = 9223372036854775806
     case top
 
@@ -24,7 +24,7 @@ internal enum GoldenLevel: Swift.Int, Swift.Sendable, Swift.Hashable, Swift.Case
     }
 }
 
-internal enum GoldenCafé: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable, KeyCatalog.KeyValuePersistible {
+nonisolated internal enum GoldenCafé: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable, KeyCatalog.KeyValuePersistible {
     case `open`
     case closed
 
@@ -35,7 +35,7 @@ internal enum GoldenCafé: Swift.String, Swift.Sendable, Swift.Hashable, Swift.
 
 // MARK: - Keys
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[GoldenSwitch?]> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[GoldenSwitch?]> {
     /// A case named none in an optional context.
     fileprivate static var switches: Self {
         Self(
@@ -46,7 +46,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.String: GoldenSwitch?]> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.String: GoldenSwitch?]> {
     fileprivate static var switchByName: Self {
         Self(
             "switchByName",
@@ -56,20 +56,20 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<GoldenLevel> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<GoldenLevel> {
     fileprivate static var level: Self {
         Self("level", defaultValue: .top)
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Float> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Float> {
     /// Subnormals: written exactly.
     fileprivate static var tinyFloat: Self {
         Self("tinyFloat", defaultValue: Swift.Float(bitPattern: 0x00000001))
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Double> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Double> {
     fileprivate static var tinyDouble: Self {
         Self("tinyDouble", defaultValue: Swift.Double(bitPattern: 0x0000000000000001))
     }
@@ -80,7 +80,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.Float]> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.Float]> {
     fileprivate static var floats: Self {
         Self(
             "floats",
@@ -89,7 +89,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
     /// A doc with a NUL \u{0} and a bell \u{7}.
     fileprivate static var größe: Self {
         Self("größe", defaultValue: 3)
@@ -100,32 +100,32 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String> {
     fileprivate static var inSuite: Self {
         Self("inSuite", defaultValue: "tab\tand\nline")
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String?> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String?> {
     fileprivate static var inVault: Self {
         Self("inVault", defaultValue: nil)
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.Int]> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.Int]> {
     /// Swift elements holding a comment (found by a review's fuzzing).
     fileprivate static var limits: Self {
         Self("limits", defaultValue: _LiteralKeys_limits_Default())
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.String: Swift.Int]> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.String: Swift.Int]> {
     fileprivate static var limitByName: Self {
         Self("limitByName", defaultValue: _LiteralKeys_limitByName_Default())
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<GoldenCafé> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<GoldenCafé> {
     /// A type named with a combining accent (found by a review's fuzzing).
     fileprivate static var café: Self {
         Self("café", defaultValue: .`open`)
@@ -145,7 +145,7 @@ internal struct LiteralKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     /// The stores the manifest declares, one property each.
     ///
     /// Tests replace them without global state: `LiteralKeys(stores: .inMemory())`.
-    internal struct Stores: Swift.Sendable {
+    nonisolated internal struct Stores: Swift.Sendable {
         /// `UserDefaults.standard`.
         internal var standard: KeyCatalog.AnyPersistentKeyValueStore
         /// The UserDefaults suite `com.example.nul\u{0}suite`.
@@ -196,15 +196,15 @@ internal struct LiteralKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     }
 
     /// The stores keys are read from and written to.
-    internal let stores: Stores
+    nonisolated internal let stores: Stores
 
     /// A catalog over the declared stores.
-    internal init() {
+    nonisolated internal init() {
         self.init(stores: .live)
     }
 
     /// A catalog over `stores`, each key bound to its declared store among them.
-    internal init(stores: Stores) {
+    nonisolated internal init(stores: Stores) {
         self.stores = stores
         self._switches = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[GoldenSwitch?]>.switches, name: "switches", store: stores.standard, storeName: "standard")
         self._switchByName = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[Swift.String: GoldenSwitch?]>.switchByName, name: "switchByName", store: stores.standard, storeName: "standard")
@@ -261,7 +261,7 @@ internal struct LiteralKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     // MARK: - Registration table
 
     /// Every declared key, in manifest order: for settings screens, docs and resetting.
-    internal static let entries: [KeyCatalog.KeyCatalogEntry] = {
+    nonisolated internal static let entries: [KeyCatalog.KeyCatalogEntry] = {
         var entries: [KeyCatalog.KeyCatalogEntry] = []
         entries.reserveCapacity(14)
         entries.append(KeyCatalog.KeyCatalogEntry(name: "switches", key: KeyCatalog.PersistentKey<[GoldenSwitch?]>.switches, store: "standard", typeName: "[GoldenSwitch?]", doc: "A case named none in an optional context."))
@@ -283,7 +283,7 @@ internal struct LiteralKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// Registers every key's default in its store's registration domain, for code that reads
     /// the stores without KeyCatalog.
-    internal func register() {
+    nonisolated internal func register() {
         for entry in Self.entries {
             guard let store = self.stores[entry.store] else { continue }
             entry.register(in: store)
@@ -292,7 +292,7 @@ internal struct LiteralKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// Registers the defaults of the keys kept in UserDefaults (`standard`, `suited`) in
     /// `defaults`' registration domain.
-    internal static func register(in defaults: Foundation.UserDefaults) {
+    nonisolated internal static func register(in defaults: Foundation.UserDefaults) {
         for entry in entries {
             switch entry.store {
             case "standard", "suited": entry.register(in: defaults)
@@ -303,7 +303,7 @@ internal struct LiteralKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// Removes every declared key's value from its store, so reads give the defaults.
     /// Parameterized keys are left alone: their storage keys are not known.
-    internal func reset() {
+    nonisolated internal func reset() {
         for entry in Self.entries where !entry.isParameterized {
             guard let store = self.stores[entry.store] else { continue }
             entry.reset(in: store)
@@ -312,27 +312,27 @@ internal struct LiteralKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// The keys whose stored value differs from the default, as a JSON settings document: for
     /// backups, support and moving settings. Secrets and keychain stores are never exported.
-    internal func exportSettings() throws -> Foundation.Data {
+    nonisolated internal func exportSettings() throws -> Foundation.Data {
         try KeyCatalog.KeyCatalogSettings.export(catalog: "LiteralKeys", entries: Self.entries) { self.stores[$0] }
     }
 
     /// Writes a document `exportSettings()` made: every value validated first, then all written or
     /// none (see `KeyCatalogSettings`). Keys the document does not name keep their values.
     @discardableResult
-    internal func importSettings(from data: Foundation.Data) throws -> KeyCatalog.KeyCatalogSettings.ImportReport {
+    nonisolated internal func importSettings(from data: Foundation.Data) throws -> KeyCatalog.KeyCatalogSettings.ImportReport {
         try KeyCatalog.KeyCatalogSettings.importSettings(from: data, entries: Self.entries) { self.stores[$0] }
     }
 
     // MARK: - Migrations
 
     /// Where keys' values used to live (the manifest's `migrations`), in manifest order.
-    internal static var migrations: [KeyCatalog.KeyMigration] {
+    nonisolated internal static var migrations: [KeyCatalog.KeyMigration] {
         []
     }
 
     /// Moves values from where they used to live into their keys, never losing one: run it at
     /// launch, before reading keys. Running it again changes nothing; see `KeyCatalog.KeyMigrator`.
-    internal func migrate() -> KeyCatalog.KeyMigrationReport {
+    nonisolated internal func migrate() -> KeyCatalog.KeyMigrationReport {
         KeyCatalog.KeyMigrator.run(Self.migrations) { self.stores[$0] }
     }
 }
@@ -340,13 +340,13 @@ internal struct LiteralKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 // MARK: - Defaults of LiteralKeys built at file scope
 
 /// The default of `limits`, written in Swift: evaluated here, where its names are your module's.
-private func _LiteralKeys_limits_Default() -> [Swift.Int] {
+nonisolated private func _LiteralKeys_limits_Default() -> [Swift.Int] {
     [10 // per day
 , 20]
 }
 
 /// The default of `limitByName`, written in Swift: evaluated here, where its names are your module's.
-private func _LiteralKeys_limitByName_Default() -> [Swift.String: Swift.Int] {
+nonisolated private func _LiteralKeys_limitByName_Default() -> [Swift.String: Swift.Int] {
     ["day": 10 // per day
 , "week": 70]
 }

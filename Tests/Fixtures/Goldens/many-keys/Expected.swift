@@ -5,7 +5,7 @@ import KeyCatalog
 
 // MARK: - Keys
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Bool> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Bool> {
     /// The first key, bound by _bindKeys0(to:).
     fileprivate static var firstLaunch: Self {
         Self("firstLaunch", defaultValue: true)
@@ -144,7 +144,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String> {
     fileprivate static var setting1: Self {
         Self("setting1", defaultValue: "value 1")
     }
@@ -283,7 +283,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
     fileprivate static var setting3: Self {
         Self("setting3", defaultValue: 3)
     }
@@ -422,7 +422,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDebugKey<Swift.Bool> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDebugKey<Swift.Bool> {
     fileprivate static var showsDebugMenu: Self {
         #if DEBUG
         Self("showsDebugMenu", debugDefaultValue: true, releaseDefaultValue: false, configuration: .debug)
@@ -432,7 +432,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String?> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String?> {
     /// The last key, bound by _bindKeys1(to:).
     fileprivate static var lastOpened: Self {
         Self("lastOpened", defaultValue: nil)
@@ -452,7 +452,7 @@ public struct ManyKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     /// The stores the manifest declares, one property each.
     ///
     /// Tests replace them without global state: `ManyKeys(stores: .inMemory())`.
-    public struct Stores: Swift.Sendable {
+    nonisolated public struct Stores: Swift.Sendable {
         /// `UserDefaults.standard`.
         public var standard: KeyCatalog.AnyPersistentKeyValueStore
         /// The UserDefaults suite `com.example.keycatalog.goldens.many`.
@@ -497,15 +497,15 @@ public struct ManyKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     }
 
     /// The stores keys are read from and written to.
-    public let stores: Stores
+    nonisolated public let stores: Stores
 
     /// A catalog over the declared stores.
-    public init() {
+    nonisolated public init() {
         self.init(stores: .live)
     }
 
     /// A catalog over `stores`, each key bound to its declared store among them.
-    public init(stores: Stores) {
+    nonisolated public init(stores: Stores) {
         self.stores = stores
         self._bindKeys0(to: stores)
         self._bindKeys1(to: stores)
@@ -514,253 +514,232 @@ public struct ManyKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     // MARK: - Values
 
     /// The first key, bound by _bindKeys0(to:).
-    @_BoundKey public var firstLaunch: Swift.Bool
+    @_ManyKeysBoundKey public var firstLaunch: Swift.Bool
 
-    @_BoundKey public var setting1: Swift.String
+    @_ManyKeysBoundKey public var setting1: Swift.String
 
-    @_BoundKey public var setting2: Swift.Bool
+    @_ManyKeysBoundKey public var setting2: Swift.Bool
 
-    @_BoundKey public var setting3: Swift.Int
+    @_ManyKeysBoundKey public var setting3: Swift.Int
 
-    @_BoundKey public var setting4: Swift.String
+    @_ManyKeysBoundKey public var setting4: Swift.String
 
-    @_BoundKey public var setting5: Swift.Bool
+    @_ManyKeysBoundKey public var setting5: Swift.Bool
 
-    @_BoundKey public var setting6: Swift.Int
+    @_ManyKeysBoundKey public var setting6: Swift.Int
 
-    @_BoundKey public var setting7: Swift.String
+    @_ManyKeysBoundKey public var setting7: Swift.String
 
-    @_BoundKey public var setting8: Swift.Bool
+    @_ManyKeysBoundKey public var setting8: Swift.Bool
 
-    @_BoundKey public var setting9: Swift.Int
+    @_ManyKeysBoundKey public var setting9: Swift.Int
 
-    @_BoundKey public var setting10: Swift.String
+    @_ManyKeysBoundKey public var setting10: Swift.String
 
-    @_BoundKey public var setting11: Swift.Bool
+    @_ManyKeysBoundKey public var setting11: Swift.Bool
 
-    @_BoundKey public var setting12: Swift.Int
+    @_ManyKeysBoundKey public var setting12: Swift.Int
 
-    @_BoundKey public var setting13: Swift.String
+    @_ManyKeysBoundKey public var setting13: Swift.String
 
-    @_BoundKey public var setting14: Swift.Bool
+    @_ManyKeysBoundKey public var setting14: Swift.Bool
 
-    @_BoundKey public var setting15: Swift.Int
+    @_ManyKeysBoundKey public var setting15: Swift.Int
 
-    @_BoundKey public var setting16: Swift.String
+    @_ManyKeysBoundKey public var setting16: Swift.String
 
-    @_BoundKey public var setting17: Swift.Bool
+    @_ManyKeysBoundKey public var setting17: Swift.Bool
 
-    @_BoundKey public var setting18: Swift.Int
+    @_ManyKeysBoundKey public var setting18: Swift.Int
 
-    @_BoundKey public var setting19: Swift.String
+    @_ManyKeysBoundKey public var setting19: Swift.String
 
-    @_BoundKey public var setting20: Swift.Bool
+    @_ManyKeysBoundKey public var setting20: Swift.Bool
 
-    @_BoundKey public var setting21: Swift.Int
+    @_ManyKeysBoundKey public var setting21: Swift.Int
 
-    @_BoundKey public var setting22: Swift.String
+    @_ManyKeysBoundKey public var setting22: Swift.String
 
-    @_BoundKey public var setting23: Swift.Bool
+    @_ManyKeysBoundKey public var setting23: Swift.Bool
 
-    @_BoundKey public var setting24: Swift.Int
+    @_ManyKeysBoundKey public var setting24: Swift.Int
 
-    @_BoundKey public var setting25: Swift.String
+    @_ManyKeysBoundKey public var setting25: Swift.String
 
-    @_BoundKey public var setting26: Swift.Bool
+    @_ManyKeysBoundKey public var setting26: Swift.Bool
 
-    @_BoundKey public var setting27: Swift.Int
+    @_ManyKeysBoundKey public var setting27: Swift.Int
 
-    @_BoundKey public var setting28: Swift.String
+    @_ManyKeysBoundKey public var setting28: Swift.String
 
-    @_BoundKey public var setting29: Swift.Bool
+    @_ManyKeysBoundKey public var setting29: Swift.Bool
 
-    @_BoundKey public var setting30: Swift.Int
+    @_ManyKeysBoundKey public var setting30: Swift.Int
 
-    @_BoundKey public var setting31: Swift.String
+    @_ManyKeysBoundKey public var setting31: Swift.String
 
-    @_BoundKey public var setting32: Swift.Bool
+    @_ManyKeysBoundKey public var setting32: Swift.Bool
 
-    @_BoundKey public var setting33: Swift.Int
+    @_ManyKeysBoundKey public var setting33: Swift.Int
 
-    @_BoundKey public var setting34: Swift.String
+    @_ManyKeysBoundKey public var setting34: Swift.String
 
-    @_BoundKey public var setting35: Swift.Bool
+    @_ManyKeysBoundKey public var setting35: Swift.Bool
 
-    @_BoundKey public var setting36: Swift.Int
+    @_ManyKeysBoundKey public var setting36: Swift.Int
 
-    @_BoundKey public var setting37: Swift.String
+    @_ManyKeysBoundKey public var setting37: Swift.String
 
-    @_BoundKey public var setting38: Swift.Bool
+    @_ManyKeysBoundKey public var setting38: Swift.Bool
 
-    @_BoundKey public var setting39: Swift.Int
+    @_ManyKeysBoundKey public var setting39: Swift.Int
 
-    @_BoundKey public var setting40: Swift.String
+    @_ManyKeysBoundKey public var setting40: Swift.String
 
-    @_BoundKey public var setting41: Swift.Bool
+    @_ManyKeysBoundKey public var setting41: Swift.Bool
 
-    @_BoundKey public var setting42: Swift.Int
+    @_ManyKeysBoundKey public var setting42: Swift.Int
 
-    @_BoundKey public var setting43: Swift.String
+    @_ManyKeysBoundKey public var setting43: Swift.String
 
-    @_BoundKey public var setting44: Swift.Bool
+    @_ManyKeysBoundKey public var setting44: Swift.Bool
 
-    @_BoundKey public var setting45: Swift.Int
+    @_ManyKeysBoundKey public var setting45: Swift.Int
 
-    @_BoundKey public var setting46: Swift.String
+    @_ManyKeysBoundKey public var setting46: Swift.String
 
-    @_BoundKey public var setting47: Swift.Bool
+    @_ManyKeysBoundKey public var setting47: Swift.Bool
 
-    @_BoundKey public var setting48: Swift.Int
+    @_ManyKeysBoundKey public var setting48: Swift.Int
 
-    @_BoundKey public var setting49: Swift.String
+    @_ManyKeysBoundKey public var setting49: Swift.String
 
-    @_BoundKey public var setting50: Swift.Bool
+    @_ManyKeysBoundKey public var setting50: Swift.Bool
 
-    @_BoundKey public var setting51: Swift.Int
+    @_ManyKeysBoundKey public var setting51: Swift.Int
 
-    @_BoundKey public var setting52: Swift.String
+    @_ManyKeysBoundKey public var setting52: Swift.String
 
-    @_BoundKey public var setting53: Swift.Bool
+    @_ManyKeysBoundKey public var setting53: Swift.Bool
 
-    @_BoundKey public var setting54: Swift.Int
+    @_ManyKeysBoundKey public var setting54: Swift.Int
 
-    @_BoundKey public var setting55: Swift.String
+    @_ManyKeysBoundKey public var setting55: Swift.String
 
-    @_BoundKey public var setting56: Swift.Bool
+    @_ManyKeysBoundKey public var setting56: Swift.Bool
 
-    @_BoundKey public var setting57: Swift.Int
+    @_ManyKeysBoundKey public var setting57: Swift.Int
 
-    @_BoundKey public var setting58: Swift.String
+    @_ManyKeysBoundKey public var setting58: Swift.String
 
-    @_BoundKey public var setting59: Swift.Bool
+    @_ManyKeysBoundKey public var setting59: Swift.Bool
 
-    @_BoundKey public var setting60: Swift.Int
+    @_ManyKeysBoundKey public var setting60: Swift.Int
 
-    @_BoundKey public var setting61: Swift.String
+    @_ManyKeysBoundKey public var setting61: Swift.String
 
-    @_BoundKey public var setting62: Swift.Bool
+    @_ManyKeysBoundKey public var setting62: Swift.Bool
 
-    @_BoundKey public var setting63: Swift.Int
+    @_ManyKeysBoundKey public var setting63: Swift.Int
 
-    @_BoundKey public var setting64: Swift.String
+    @_ManyKeysBoundKey public var setting64: Swift.String
 
-    @_BoundKey public var setting65: Swift.Bool
+    @_ManyKeysBoundKey public var setting65: Swift.Bool
 
-    @_BoundKey public var setting66: Swift.Int
+    @_ManyKeysBoundKey public var setting66: Swift.Int
 
-    @_BoundKey public var setting67: Swift.String
+    @_ManyKeysBoundKey public var setting67: Swift.String
 
-    @_BoundKey public var setting68: Swift.Bool
+    @_ManyKeysBoundKey public var setting68: Swift.Bool
 
-    @_BoundKey public var setting69: Swift.Int
+    @_ManyKeysBoundKey public var setting69: Swift.Int
 
-    @_BoundKey public var setting70: Swift.String
+    @_ManyKeysBoundKey public var setting70: Swift.String
 
-    @_BoundKey public var setting71: Swift.Bool
+    @_ManyKeysBoundKey public var setting71: Swift.Bool
 
-    @_BoundKey public var setting72: Swift.Int
+    @_ManyKeysBoundKey public var setting72: Swift.Int
 
-    @_BoundKey public var setting73: Swift.String
+    @_ManyKeysBoundKey public var setting73: Swift.String
 
-    @_BoundKey public var setting74: Swift.Bool
+    @_ManyKeysBoundKey public var setting74: Swift.Bool
 
-    @_BoundKey public var setting75: Swift.Int
+    @_ManyKeysBoundKey public var setting75: Swift.Int
 
-    @_BoundKey public var setting76: Swift.String
+    @_ManyKeysBoundKey public var setting76: Swift.String
 
-    @_BoundKey public var setting77: Swift.Bool
+    @_ManyKeysBoundKey public var setting77: Swift.Bool
 
-    @_BoundKey public var setting78: Swift.Int
+    @_ManyKeysBoundKey public var setting78: Swift.Int
 
-    @_BoundKey public var setting79: Swift.String
+    @_ManyKeysBoundKey public var setting79: Swift.String
 
-    @_BoundKey public var setting80: Swift.Bool
+    @_ManyKeysBoundKey public var setting80: Swift.Bool
 
-    @_BoundKey public var setting81: Swift.Int
+    @_ManyKeysBoundKey public var setting81: Swift.Int
 
-    @_BoundKey public var setting82: Swift.String
+    @_ManyKeysBoundKey public var setting82: Swift.String
 
-    @_BoundKey public var setting83: Swift.Bool
+    @_ManyKeysBoundKey public var setting83: Swift.Bool
 
-    @_BoundKey public var setting84: Swift.Int
+    @_ManyKeysBoundKey public var setting84: Swift.Int
 
-    @_BoundKey public var setting85: Swift.String
+    @_ManyKeysBoundKey public var setting85: Swift.String
 
-    @_BoundKey public var setting86: Swift.Bool
+    @_ManyKeysBoundKey public var setting86: Swift.Bool
 
-    @_BoundKey public var setting87: Swift.Int
+    @_ManyKeysBoundKey public var setting87: Swift.Int
 
-    @_BoundKey public var setting88: Swift.String
+    @_ManyKeysBoundKey public var setting88: Swift.String
 
-    @_BoundKey public var setting89: Swift.Bool
+    @_ManyKeysBoundKey public var setting89: Swift.Bool
 
-    @_BoundKey public var setting90: Swift.Int
+    @_ManyKeysBoundKey public var setting90: Swift.Int
 
-    @_BoundKey public var setting91: Swift.String
+    @_ManyKeysBoundKey public var setting91: Swift.String
 
-    @_BoundKey public var setting92: Swift.Bool
+    @_ManyKeysBoundKey public var setting92: Swift.Bool
 
-    @_BoundKey public var setting93: Swift.Int
+    @_ManyKeysBoundKey public var setting93: Swift.Int
 
-    @_BoundKey public var setting94: Swift.String
+    @_ManyKeysBoundKey public var setting94: Swift.String
 
-    @_BoundKey public var setting95: Swift.Bool
+    @_ManyKeysBoundKey public var setting95: Swift.Bool
 
-    @_BoundKey public var setting96: Swift.Int
+    @_ManyKeysBoundKey public var setting96: Swift.Int
 
-    @_BoundKey public var setting97: Swift.String
+    @_ManyKeysBoundKey public var setting97: Swift.String
 
-    @_BoundKey public var setting98: Swift.Bool
+    @_ManyKeysBoundKey public var setting98: Swift.Bool
 
-    @_BoundKey public var setting99: Swift.Int
+    @_ManyKeysBoundKey public var setting99: Swift.Int
 
     /// Parameterized: a function, not a bound property.
-    public func draft(documentID: Swift.String) -> Swift.String {
+    nonisolated public func draft(documentID: Swift.String) -> Swift.String {
         self.draftKey(documentID: documentID).value
     }
 
     /// Stores a new value for `draft`.
-    public func setDraft(_ newValue: Swift.String, documentID: Swift.String) {
+    nonisolated public func setDraft(_ newValue: Swift.String, documentID: Swift.String) {
         self.draftKey(documentID: documentID).value = newValue
     }
 
     /// `draft` for these parameters, bound to its store `scratch`: observe it, reset it, bind it.
-    public func draftKey(documentID: Swift.String) -> KeyCatalog.CatalogKey<Swift.String> {
+    nonisolated public func draftKey(documentID: Swift.String) -> KeyCatalog.CatalogKey<Swift.String> {
         KeyCatalog.CatalogKey(parameterized: KeyCatalog.PersistentKey<Swift.String>.draft(documentID: documentID), name: "draft", store: self.stores.scratch, storeName: "scratch")
     }
 
     @available(*, deprecated, message: "Use 'setting1' instead.")
-    @_BoundKey public var legacyCount: Swift.Int
+    @_ManyKeysBoundKey public var legacyCount: Swift.Int
 
-    @_BoundKey public var showsDebugMenu: Swift.Bool
+    @_ManyKeysBoundKey public var showsDebugMenu: Swift.Bool
 
     /// The last key, bound by _bindKeys1(to:).
-    @_BoundKey public var lastOpened: Swift.String?
+    @_ManyKeysBoundKey public var lastOpened: Swift.String?
 
     // MARK: - Binding
 
-    /// A key property: its value is the key's value, its `$` projection the key bound to its store.
-    /// Unlike `KeyCatalog.CatalogKey` it starts unbound, and `init(stores:)` binds the keys 100 at a
-    /// time in `_bindKeys0(to:)`…: one function binding every key would take seconds to compile.
-    @propertyWrapper
-    public struct _BoundKey<Value: Swift.Sendable>: Swift.Sendable {
-        fileprivate var key: KeyCatalog.CatalogKey<Value>?
-
-        /// An unbound key; `init(stores:)` binds it.
-        public init() {}
-
-        public var wrappedValue: Value {
-            get { self.projectedValue.value }
-            nonmutating set { self.projectedValue.value = newValue }
-        }
-
-        public var projectedValue: KeyCatalog.CatalogKey<Value> {
-            guard let key = self.key else { Swift.preconditionFailure("a key is used before init(stores:) bound it") }
-            return key
-        }
-    }
-
-    private mutating func _bindKeys0(to stores: Stores) {
+    nonisolated private mutating func _bindKeys0(to stores: Stores) {
         self._firstLaunch.key = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Bool>.firstLaunch, name: "firstLaunch", store: stores.standard, storeName: "standard")
         self._setting1.key = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.String>.setting1, name: "setting1", store: stores.shared, storeName: "shared")
         self._setting2.key = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Bool>.setting2, name: "setting2", store: stores.scratch, storeName: "scratch")
@@ -863,7 +842,7 @@ public struct ManyKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
         self._setting99.key = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int>.setting99, name: "setting99", store: stores.standard, storeName: "standard")
     }
 
-    private mutating func _bindKeys1(to stores: Stores) {
+    nonisolated private mutating func _bindKeys1(to stores: Stores) {
         self._legacyCount.key = KeyCatalog.CatalogKey(_DeprecatedKeyDefinitions.legacyCount, name: "legacyCount", store: stores.standard, storeName: "standard")
         self._showsDebugMenu.key = KeyCatalog.CatalogKey(KeyCatalog.PersistentDebugKey<Swift.Bool>.showsDebugMenu, name: "showsDebugMenu", store: stores.shared, storeName: "shared")
         self._lastOpened.key = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.String?>.lastOpened, name: "lastOpened", store: stores.scratch, storeName: "scratch")
@@ -872,7 +851,7 @@ public struct ManyKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     // MARK: - Registration table
 
     /// Every declared key, in manifest order: for settings screens, docs and resetting.
-    public static let entries: [KeyCatalog.KeyCatalogEntry] = {
+    nonisolated public static let entries: [KeyCatalog.KeyCatalogEntry] = {
         var entries: [KeyCatalog.KeyCatalogEntry] = []
         entries.reserveCapacity(104)
         _appendEntries0(to: &entries)
@@ -880,7 +859,7 @@ public struct ManyKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
         return entries
     }()
 
-    private static func _appendEntries0(to entries: inout [KeyCatalog.KeyCatalogEntry]) {
+    nonisolated private static func _appendEntries0(to entries: inout [KeyCatalog.KeyCatalogEntry]) {
         entries.append(KeyCatalog.KeyCatalogEntry(name: "firstLaunch", key: KeyCatalog.PersistentKey<Swift.Bool>.firstLaunch, store: "standard", typeName: "Bool", doc: "The first key, bound by _bindKeys0(to:)."))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "setting1", key: KeyCatalog.PersistentKey<Swift.String>.setting1, store: "shared", typeName: "String"))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "setting2", key: KeyCatalog.PersistentKey<Swift.Bool>.setting2, store: "scratch", typeName: "Bool"))
@@ -983,7 +962,7 @@ public struct ManyKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
         entries.append(KeyCatalog.KeyCatalogEntry(name: "setting99", key: KeyCatalog.PersistentKey<Swift.Int>.setting99, store: "standard", typeName: "Int"))
     }
 
-    private static func _appendEntries1(to entries: inout [KeyCatalog.KeyCatalogEntry]) {
+    nonisolated private static func _appendEntries1(to entries: inout [KeyCatalog.KeyCatalogEntry]) {
         entries.append(KeyCatalog.KeyCatalogEntry(name: "draft", storageKeyTemplate: "Draft_{documentID}", parameters: ["documentID"], store: "scratch", typeName: "String", defaultDescription: "\"\"", doc: "Parameterized: a function, not a bound property."))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "legacyCount", key: _DeprecatedKeyDefinitions.legacyCount, store: "standard", typeName: "Int", deprecationMessage: "Use 'setting1' instead."))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "showsDebugMenu", key: KeyCatalog.PersistentDebugKey<Swift.Bool>.showsDebugMenu, store: "shared", typeName: "Bool", isDebugKey: true))
@@ -992,7 +971,7 @@ public struct ManyKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// Registers every key's default in its store's registration domain, for code that reads
     /// the stores without KeyCatalog.
-    public func register() {
+    nonisolated public func register() {
         for entry in Self.entries {
             guard let store = self.stores[entry.store] else { continue }
             entry.register(in: store)
@@ -1001,7 +980,7 @@ public struct ManyKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// Registers the defaults of the keys kept in UserDefaults (`standard`, `shared`) in
     /// `defaults`' registration domain.
-    public static func register(in defaults: Foundation.UserDefaults) {
+    nonisolated public static func register(in defaults: Foundation.UserDefaults) {
         for entry in entries {
             switch entry.store {
             case "standard", "shared": entry.register(in: defaults)
@@ -1012,7 +991,7 @@ public struct ManyKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// Removes every declared key's value from its store, so reads give the defaults.
     /// Parameterized keys are left alone: their storage keys are not known.
-    public func reset() {
+    nonisolated public func reset() {
         for entry in Self.entries where !entry.isParameterized {
             guard let store = self.stores[entry.store] else { continue }
             entry.reset(in: store)
@@ -1021,32 +1000,53 @@ public struct ManyKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// The keys whose stored value differs from the default, as a JSON settings document: for
     /// backups, support and moving settings. Secrets and keychain stores are never exported.
-    public func exportSettings() throws -> Foundation.Data {
+    nonisolated public func exportSettings() throws -> Foundation.Data {
         try KeyCatalog.KeyCatalogSettings.export(catalog: "ManyKeys", entries: Self.entries) { self.stores[$0] }
     }
 
     /// Writes a document `exportSettings()` made: every value validated first, then all written or
     /// none (see `KeyCatalogSettings`). Keys the document does not name keep their values.
     @discardableResult
-    public func importSettings(from data: Foundation.Data) throws -> KeyCatalog.KeyCatalogSettings.ImportReport {
+    nonisolated public func importSettings(from data: Foundation.Data) throws -> KeyCatalog.KeyCatalogSettings.ImportReport {
         try KeyCatalog.KeyCatalogSettings.importSettings(from: data, entries: Self.entries) { self.stores[$0] }
     }
 
     // MARK: - Migrations
 
     /// Where keys' values used to live (the manifest's `migrations`), in manifest order.
-    public static var migrations: [KeyCatalog.KeyMigration] {
+    nonisolated public static var migrations: [KeyCatalog.KeyMigration] {
         []
     }
 
     /// Moves values from where they used to live into their keys, never losing one: run it at
     /// launch, before reading keys. Running it again changes nothing; see `KeyCatalog.KeyMigrator`.
-    public func migrate() -> KeyCatalog.KeyMigrationReport {
+    nonisolated public func migrate() -> KeyCatalog.KeyMigrationReport {
         KeyCatalog.KeyMigrator.run(Self.migrations) { self.stores[$0] }
     }
 }
 
-extension ManyKeys {
+/// A key property: its value is the key's value, its `$` projection the key bound to its store.
+/// Unlike `KeyCatalog.CatalogKey` it starts unbound, and `init(stores:)` binds the keys 100 at a
+/// time in its `_bindKeys0(to:)`…: one function binding every key would take seconds to compile.
+@propertyWrapper
+public struct _ManyKeysBoundKey<Value: Swift.Sendable>: Swift.Sendable {
+    fileprivate var key: KeyCatalog.CatalogKey<Value>?
+
+    /// An unbound key; `init(stores:)` binds it.
+    nonisolated public init() {}
+
+    public var wrappedValue: Value {
+        get { self.projectedValue.value }
+        nonmutating set { self.projectedValue.value = newValue }
+    }
+
+    nonisolated public var projectedValue: KeyCatalog.CatalogKey<Value> {
+        guard let key = self.key else { Swift.preconditionFailure("a key is used before init(stores:) bound it") }
+        return key
+    }
+}
+
+nonisolated extension ManyKeys {
     /// The deprecated keys, defined once without deprecation so the catalog can use them quietly.
     fileprivate enum _DeprecatedKeyDefinitions {
         static var legacyCount: KeyCatalog.PersistentKey<Swift.Int> {

@@ -5,14 +5,14 @@ import KeyCatalog
 
 // MARK: - Keys
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String?> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String?> {
     /// The layout last chosen for a list.
     fileprivate static func selectedLayoutID(listID: Swift.String) -> Self {
         Self("\(listID)::SelectedLayoutID", defaultValue: nil)
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
     fileprivate static func pageSize(index: Swift.Int) -> Self {
         Self("page-size/\(index)", defaultValue: 20)
     }
@@ -22,25 +22,25 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Double> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Double> {
     fileprivate static func documentScale(documentID: Foundation.UUID) -> Self {
         Self("documents/\(documentID.uuidString)/scale", defaultValue: 1.5)
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Double?> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Double?> {
     fileprivate static func cellWidth(tableID: Foundation.UUID, column: Swift.Int) -> Self {
         Self("\(tableID.uuidString)/\(column)/width", defaultValue: nil)
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String> {
     fileprivate static func draft(accountID: Swift.String) -> Self {
         Self("\(accountID)", defaultValue: "")
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.String]> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.String]> {
     /// A keyword parameter and a literal '\(' in the key.
     fileprivate static func filterTags(`for`: Swift.String) -> Self {
         Self("Filter(\\(\(`for`)))", defaultValue: ["all"])
@@ -59,7 +59,7 @@ internal struct ParameterizedKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatal
     /// The stores the manifest declares, one property each.
     ///
     /// Tests replace them without global state: `ParameterizedKeys(stores: .inMemory())`.
-    internal struct Stores: Swift.Sendable {
+    nonisolated internal struct Stores: Swift.Sendable {
         /// `UserDefaults.standard`.
         internal var standard: KeyCatalog.AnyPersistentKeyValueStore
 
@@ -88,124 +88,124 @@ internal struct ParameterizedKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatal
     }
 
     /// The stores keys are read from and written to.
-    internal let stores: Stores
+    nonisolated internal let stores: Stores
 
     /// A catalog over the declared stores.
-    internal init() {
+    nonisolated internal init() {
         self.init(stores: .live)
     }
 
     /// A catalog over `stores`, each key bound to its declared store among them.
-    internal init(stores: Stores) {
+    nonisolated internal init(stores: Stores) {
         self.stores = stores
     }
 
     // MARK: - Values
 
     /// The layout last chosen for a list.
-    internal func selectedLayoutID(listID: Swift.String) -> Swift.String? {
+    nonisolated internal func selectedLayoutID(listID: Swift.String) -> Swift.String? {
         self.selectedLayoutIDKey(listID: listID).value
     }
 
     /// Stores a new value for `selectedLayoutID`.
-    internal func setSelectedLayoutID(_ newValue: Swift.String?, listID: Swift.String) {
+    nonisolated internal func setSelectedLayoutID(_ newValue: Swift.String?, listID: Swift.String) {
         self.selectedLayoutIDKey(listID: listID).value = newValue
     }
 
     /// `selectedLayoutID` for these parameters, bound to its store `standard`: observe it, reset it, bind it.
-    internal func selectedLayoutIDKey(listID: Swift.String) -> KeyCatalog.CatalogKey<Swift.String?> {
+    nonisolated internal func selectedLayoutIDKey(listID: Swift.String) -> KeyCatalog.CatalogKey<Swift.String?> {
         KeyCatalog.CatalogKey(parameterized: KeyCatalog.PersistentKey<Swift.String?>.selectedLayoutID(listID: listID), name: "selectedLayoutID", store: self.stores.standard, storeName: "standard")
     }
 
-    internal func pageSize(index: Swift.Int) -> Swift.Int {
+    nonisolated internal func pageSize(index: Swift.Int) -> Swift.Int {
         self.pageSizeKey(index: index).value
     }
 
     /// Stores a new value for `pageSize`.
-    internal func setPageSize(_ newValue: Swift.Int, index: Swift.Int) {
+    nonisolated internal func setPageSize(_ newValue: Swift.Int, index: Swift.Int) {
         self.pageSizeKey(index: index).value = newValue
     }
 
     /// `pageSize` for these parameters, bound to its store `standard`: observe it, reset it, bind it.
-    internal func pageSizeKey(index: Swift.Int) -> KeyCatalog.CatalogKey<Swift.Int> {
+    nonisolated internal func pageSizeKey(index: Swift.Int) -> KeyCatalog.CatalogKey<Swift.Int> {
         KeyCatalog.CatalogKey(parameterized: KeyCatalog.PersistentKey<Swift.Int>.pageSize(index: index), name: "pageSize", store: self.stores.standard, storeName: "standard")
     }
 
-    internal func documentScale(documentID: Foundation.UUID) -> Swift.Double {
+    nonisolated internal func documentScale(documentID: Foundation.UUID) -> Swift.Double {
         self.documentScaleKey(documentID: documentID).value
     }
 
     /// Stores a new value for `documentScale`.
-    internal func setDocumentScale(_ newValue: Swift.Double, documentID: Foundation.UUID) {
+    nonisolated internal func setDocumentScale(_ newValue: Swift.Double, documentID: Foundation.UUID) {
         self.documentScaleKey(documentID: documentID).value = newValue
     }
 
     /// `documentScale` for these parameters, bound to its store `standard`: observe it, reset it, bind it.
-    internal func documentScaleKey(documentID: Foundation.UUID) -> KeyCatalog.CatalogKey<Swift.Double> {
+    nonisolated internal func documentScaleKey(documentID: Foundation.UUID) -> KeyCatalog.CatalogKey<Swift.Double> {
         KeyCatalog.CatalogKey(parameterized: KeyCatalog.PersistentKey<Swift.Double>.documentScale(documentID: documentID), name: "documentScale", store: self.stores.standard, storeName: "standard")
     }
 
-    internal func cellWidth(tableID: Foundation.UUID, column: Swift.Int) -> Swift.Double? {
+    nonisolated internal func cellWidth(tableID: Foundation.UUID, column: Swift.Int) -> Swift.Double? {
         self.cellWidthKey(tableID: tableID, column: column).value
     }
 
     /// Stores a new value for `cellWidth`.
-    internal func setCellWidth(_ newValue: Swift.Double?, tableID: Foundation.UUID, column: Swift.Int) {
+    nonisolated internal func setCellWidth(_ newValue: Swift.Double?, tableID: Foundation.UUID, column: Swift.Int) {
         self.cellWidthKey(tableID: tableID, column: column).value = newValue
     }
 
     /// `cellWidth` for these parameters, bound to its store `standard`: observe it, reset it, bind it.
-    internal func cellWidthKey(tableID: Foundation.UUID, column: Swift.Int) -> KeyCatalog.CatalogKey<Swift.Double?> {
+    nonisolated internal func cellWidthKey(tableID: Foundation.UUID, column: Swift.Int) -> KeyCatalog.CatalogKey<Swift.Double?> {
         KeyCatalog.CatalogKey(parameterized: KeyCatalog.PersistentKey<Swift.Double?>.cellWidth(tableID: tableID, column: column), name: "cellWidth", store: self.stores.standard, storeName: "standard")
     }
 
-    internal func draft(accountID: Swift.String) -> Swift.String {
+    nonisolated internal func draft(accountID: Swift.String) -> Swift.String {
         self.draftKey(accountID: accountID).value
     }
 
     /// Stores a new value for `draft`.
-    internal func setDraft(_ newValue: Swift.String, accountID: Swift.String) {
+    nonisolated internal func setDraft(_ newValue: Swift.String, accountID: Swift.String) {
         self.draftKey(accountID: accountID).value = newValue
     }
 
     /// `draft` for these parameters, bound to its store `standard`: observe it, reset it, bind it.
-    internal func draftKey(accountID: Swift.String) -> KeyCatalog.CatalogKey<Swift.String> {
+    nonisolated internal func draftKey(accountID: Swift.String) -> KeyCatalog.CatalogKey<Swift.String> {
         KeyCatalog.CatalogKey(parameterized: KeyCatalog.PersistentKey<Swift.String>.draft(accountID: accountID), name: "draft", store: self.stores.standard, storeName: "standard")
     }
 
     /// A keyword parameter and a literal '\(' in the key.
-    internal func filterTags(`for`: Swift.String) -> [Swift.String] {
+    nonisolated internal func filterTags(`for`: Swift.String) -> [Swift.String] {
         self.filterTagsKey(for: `for`).value
     }
 
     /// Stores a new value for `filterTags`.
-    internal func setFilterTags(_ newValue: [Swift.String], `for`: Swift.String) {
+    nonisolated internal func setFilterTags(_ newValue: [Swift.String], `for`: Swift.String) {
         self.filterTagsKey(for: `for`).value = newValue
     }
 
     /// `filterTags` for these parameters, bound to its store `standard`: observe it, reset it, bind it.
-    internal func filterTagsKey(`for`: Swift.String) -> KeyCatalog.CatalogKey<[Swift.String]> {
+    nonisolated internal func filterTagsKey(`for`: Swift.String) -> KeyCatalog.CatalogKey<[Swift.String]> {
         KeyCatalog.CatalogKey(parameterized: KeyCatalog.PersistentKey<[Swift.String]>.filterTags(for: `for`), name: "filterTags", store: self.stores.standard, storeName: "standard")
     }
 
-    internal func filterLimit(newValue: Swift.Int) -> Swift.Int {
+    nonisolated internal func filterLimit(newValue: Swift.Int) -> Swift.Int {
         self.filterLimitKey(newValue: newValue).value
     }
 
     /// Stores a new value for `filterLimit`.
-    internal func setFilterLimit(_ newValue_: Swift.Int, newValue: Swift.Int) {
+    nonisolated internal func setFilterLimit(_ newValue_: Swift.Int, newValue: Swift.Int) {
         self.filterLimitKey(newValue: newValue).value = newValue_
     }
 
     /// `filterLimit` for these parameters, bound to its store `standard`: observe it, reset it, bind it.
-    internal func filterLimitKey(newValue: Swift.Int) -> KeyCatalog.CatalogKey<Swift.Int> {
+    nonisolated internal func filterLimitKey(newValue: Swift.Int) -> KeyCatalog.CatalogKey<Swift.Int> {
         KeyCatalog.CatalogKey(parameterized: KeyCatalog.PersistentKey<Swift.Int>.filterLimit(newValue: newValue), name: "filterLimit", store: self.stores.standard, storeName: "standard")
     }
 
     // MARK: - Registration table
 
     /// Every declared key, in manifest order: for settings screens, docs and resetting.
-    internal static let entries: [KeyCatalog.KeyCatalogEntry] = {
+    nonisolated internal static let entries: [KeyCatalog.KeyCatalogEntry] = {
         var entries: [KeyCatalog.KeyCatalogEntry] = []
         entries.reserveCapacity(7)
         entries.append(KeyCatalog.KeyCatalogEntry(name: "selectedLayoutID", storageKeyTemplate: "{listID}::SelectedLayoutID", parameters: ["listID"], store: "standard", typeName: "String?", defaultDescription: "nil", doc: "The layout last chosen for a list."))
@@ -220,7 +220,7 @@ internal struct ParameterizedKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatal
 
     /// Registers every key's default in its store's registration domain, for code that reads
     /// the stores without KeyCatalog.
-    internal func register() {
+    nonisolated internal func register() {
         for entry in Self.entries {
             guard let store = self.stores[entry.store] else { continue }
             entry.register(in: store)
@@ -229,7 +229,7 @@ internal struct ParameterizedKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatal
 
     /// Registers the defaults of the keys kept in UserDefaults (`standard`) in
     /// `defaults`' registration domain.
-    internal static func register(in defaults: Foundation.UserDefaults) {
+    nonisolated internal static func register(in defaults: Foundation.UserDefaults) {
         for entry in entries {
             switch entry.store {
             case "standard": entry.register(in: defaults)
@@ -240,7 +240,7 @@ internal struct ParameterizedKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatal
 
     /// Removes every declared key's value from its store, so reads give the defaults.
     /// Parameterized keys are left alone: their storage keys are not known.
-    internal func reset() {
+    nonisolated internal func reset() {
         for entry in Self.entries where !entry.isParameterized {
             guard let store = self.stores[entry.store] else { continue }
             entry.reset(in: store)
@@ -249,27 +249,27 @@ internal struct ParameterizedKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatal
 
     /// The keys whose stored value differs from the default, as a JSON settings document: for
     /// backups, support and moving settings. Secrets and keychain stores are never exported.
-    internal func exportSettings() throws -> Foundation.Data {
+    nonisolated internal func exportSettings() throws -> Foundation.Data {
         try KeyCatalog.KeyCatalogSettings.export(catalog: "ParameterizedKeys", entries: Self.entries) { self.stores[$0] }
     }
 
     /// Writes a document `exportSettings()` made: every value validated first, then all written or
     /// none (see `KeyCatalogSettings`). Keys the document does not name keep their values.
     @discardableResult
-    internal func importSettings(from data: Foundation.Data) throws -> KeyCatalog.KeyCatalogSettings.ImportReport {
+    nonisolated internal func importSettings(from data: Foundation.Data) throws -> KeyCatalog.KeyCatalogSettings.ImportReport {
         try KeyCatalog.KeyCatalogSettings.importSettings(from: data, entries: Self.entries) { self.stores[$0] }
     }
 
     // MARK: - Migrations
 
     /// Where keys' values used to live (the manifest's `migrations`), in manifest order.
-    internal static var migrations: [KeyCatalog.KeyMigration] {
+    nonisolated internal static var migrations: [KeyCatalog.KeyMigration] {
         []
     }
 
     /// Moves values from where they used to live into their keys, never losing one: run it at
     /// launch, before reading keys. Running it again changes nothing; see `KeyCatalog.KeyMigrator`.
-    internal func migrate() -> KeyCatalog.KeyMigrationReport {
+    nonisolated internal func migrate() -> KeyCatalog.KeyMigrationReport {
         KeyCatalog.KeyMigrator.run(Self.migrations) { self.stores[$0] }
     }
 }

@@ -6,7 +6,7 @@ import KeyCatalog
 // MARK: - Types
 
 /// A public enum.
-public enum PublicMode: Swift.Int, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable, KeyCatalog.KeyValuePersistible {
+nonisolated public enum PublicMode: Swift.Int, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable, KeyCatalog.KeyValuePersistible {
     case off
     case on
 
@@ -17,26 +17,26 @@ public enum PublicMode: Swift.Int, Swift.Sendable, Swift.Hashable, Swift.CaseIte
 
 // MARK: - Keys
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
     /// Visible to other modules.
     fileprivate static var publicCount: Self {
         Self("publicCount", defaultValue: 5)
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<PublicMode> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<PublicMode> {
     fileprivate static var publicMode: Self {
         Self("publicMode", defaultValue: .on)
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String> {
     fileprivate static func publicTitle(id: Swift.Int) -> Self {
         Self("title/\(id)", defaultValue: "Untitled")
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDebugKey<Swift.Bool> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDebugKey<Swift.Bool> {
     fileprivate static var publicDebug: Self {
         #if DEBUG
         Self("publicDebug", debugDefaultValue: true, releaseDefaultValue: false, configuration: .debug)
@@ -46,7 +46,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentDe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Bool> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Bool> {
     @available(*, deprecated, message: "Use publicMode.")
     fileprivate static var publicOld: Self {
         _PublicKeysDeprecatedKeyDefinitions.publicOld
@@ -66,7 +66,7 @@ public struct PublicKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     /// The stores the manifest declares, one property each.
     ///
     /// Tests replace them without global state: `PublicKeys(stores: .inMemory())`.
-    public struct Stores: Swift.Sendable {
+    nonisolated public struct Stores: Swift.Sendable {
         /// `UserDefaults.standard`.
         public var standard: KeyCatalog.AnyPersistentKeyValueStore
 
@@ -95,15 +95,15 @@ public struct PublicKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     }
 
     /// The stores keys are read from and written to.
-    public let stores: Stores
+    nonisolated public let stores: Stores
 
     /// A catalog over the declared stores.
-    public init() {
+    nonisolated public init() {
         self.init(stores: .live)
     }
 
     /// A catalog over `stores`, each key bound to its declared store among them.
-    public init(stores: Stores) {
+    nonisolated public init(stores: Stores) {
         self.stores = stores
         self._publicCount = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int>.publicCount, name: "publicCount", store: stores.standard, storeName: "standard")
         self._publicMode = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<PublicMode>.publicMode, name: "publicMode", store: stores.standard, storeName: "standard")
@@ -118,17 +118,17 @@ public struct PublicKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     @KeyCatalog.CatalogKey public var publicMode: PublicMode
 
-    public func publicTitle(id: Swift.Int) -> Swift.String {
+    nonisolated public func publicTitle(id: Swift.Int) -> Swift.String {
         self.publicTitleKey(id: id).value
     }
 
     /// Stores a new value for `publicTitle`.
-    public func setPublicTitle(_ newValue: Swift.String, id: Swift.Int) {
+    nonisolated public func setPublicTitle(_ newValue: Swift.String, id: Swift.Int) {
         self.publicTitleKey(id: id).value = newValue
     }
 
     /// `publicTitle` for these parameters, bound to its store `standard`: observe it, reset it, bind it.
-    public func publicTitleKey(id: Swift.Int) -> KeyCatalog.CatalogKey<Swift.String> {
+    nonisolated public func publicTitleKey(id: Swift.Int) -> KeyCatalog.CatalogKey<Swift.String> {
         KeyCatalog.CatalogKey(parameterized: KeyCatalog.PersistentKey<Swift.String>.publicTitle(id: id), name: "publicTitle", store: self.stores.standard, storeName: "standard")
     }
 
@@ -140,7 +140,7 @@ public struct PublicKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     // MARK: - Registration table
 
     /// Every declared key, in manifest order: for settings screens, docs and resetting.
-    public static let entries: [KeyCatalog.KeyCatalogEntry] = {
+    nonisolated public static let entries: [KeyCatalog.KeyCatalogEntry] = {
         var entries: [KeyCatalog.KeyCatalogEntry] = []
         entries.reserveCapacity(5)
         entries.append(KeyCatalog.KeyCatalogEntry(name: "publicCount", key: KeyCatalog.PersistentKey<Swift.Int>.publicCount, store: "standard", typeName: "Int", doc: "Visible to other modules."))
@@ -153,7 +153,7 @@ public struct PublicKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// Registers every key's default in its store's registration domain, for code that reads
     /// the stores without KeyCatalog.
-    public func register() {
+    nonisolated public func register() {
         for entry in Self.entries {
             guard let store = self.stores[entry.store] else { continue }
             entry.register(in: store)
@@ -162,7 +162,7 @@ public struct PublicKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// Registers the defaults of the keys kept in UserDefaults (`standard`) in
     /// `defaults`' registration domain.
-    public static func register(in defaults: Foundation.UserDefaults) {
+    nonisolated public static func register(in defaults: Foundation.UserDefaults) {
         for entry in entries {
             switch entry.store {
             case "standard": entry.register(in: defaults)
@@ -173,7 +173,7 @@ public struct PublicKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// Removes every declared key's value from its store, so reads give the defaults.
     /// Parameterized keys are left alone: their storage keys are not known.
-    public func reset() {
+    nonisolated public func reset() {
         for entry in Self.entries where !entry.isParameterized {
             guard let store = self.stores[entry.store] else { continue }
             entry.reset(in: store)
@@ -182,32 +182,32 @@ public struct PublicKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// The keys whose stored value differs from the default, as a JSON settings document: for
     /// backups, support and moving settings. Secrets and keychain stores are never exported.
-    public func exportSettings() throws -> Foundation.Data {
+    nonisolated public func exportSettings() throws -> Foundation.Data {
         try KeyCatalog.KeyCatalogSettings.export(catalog: "PublicKeys", entries: Self.entries) { self.stores[$0] }
     }
 
     /// Writes a document `exportSettings()` made: every value validated first, then all written or
     /// none (see `KeyCatalogSettings`). Keys the document does not name keep their values.
     @discardableResult
-    public func importSettings(from data: Foundation.Data) throws -> KeyCatalog.KeyCatalogSettings.ImportReport {
+    nonisolated public func importSettings(from data: Foundation.Data) throws -> KeyCatalog.KeyCatalogSettings.ImportReport {
         try KeyCatalog.KeyCatalogSettings.importSettings(from: data, entries: Self.entries) { self.stores[$0] }
     }
 
     // MARK: - Migrations
 
     /// Where keys' values used to live (the manifest's `migrations`), in manifest order.
-    public static var migrations: [KeyCatalog.KeyMigration] {
+    nonisolated public static var migrations: [KeyCatalog.KeyMigration] {
         []
     }
 
     /// Moves values from where they used to live into their keys, never losing one: run it at
     /// launch, before reading keys. Running it again changes nothing; see `KeyCatalog.KeyMigrator`.
-    public func migrate() -> KeyCatalog.KeyMigrationReport {
+    nonisolated public func migrate() -> KeyCatalog.KeyMigrationReport {
         KeyCatalog.KeyMigrator.run(Self.migrations) { self.stores[$0] }
     }
 }
 
-extension PublicKeys {
+nonisolated extension PublicKeys {
     /// The deprecated keys, defined once without deprecation so the catalog can use them quietly.
     fileprivate enum _DeprecatedKeyDefinitions {
         static var publicOld: KeyCatalog.PersistentKey<Swift.Bool> {

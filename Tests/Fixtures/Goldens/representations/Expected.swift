@@ -5,7 +5,7 @@ import KeyCatalog
 
 // MARK: - Types
 
-internal enum Fruit: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable, KeyCatalog.KeyValuePersistible {
+nonisolated internal enum Fruit: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable, KeyCatalog.KeyValuePersistible {
     case apple
     case pear
 
@@ -16,7 +16,7 @@ internal enum Fruit: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIte
 
 // MARK: - Keys
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
     fileprivate static var nativeCount: Self {
         Self("nativeCount", defaultValue: 1)
     }
@@ -30,13 +30,13 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.String]> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.String]> {
     fileprivate static var nativeNames: Self {
         Self("nativeNames", defaultValue: ["x"])
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Fruit> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Fruit> {
     fileprivate static var rawFruit: Self {
         Self(
             "rawFruit",
@@ -46,7 +46,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Fruit?> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Fruit?> {
     fileprivate static var rawOptionalFruit: Self {
         Self(
             "rawOptionalFruit",
@@ -56,7 +56,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Fruit]> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Fruit]> {
     fileprivate static var codableFruits: Self {
         Self(
             "codableFruits",
@@ -66,7 +66,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Foundation.URL> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Foundation.URL> {
     fileprivate static var codableURL: Self {
         Self(
             "codableURL",
@@ -76,7 +76,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.String: Swift.Int]?> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.String: Swift.Int]?> {
     fileprivate static var codableOptionalScores: Self {
         Self(
             "codableOptionalScores",
@@ -86,7 +86,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Bool?> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Bool?> {
     fileprivate static var stringFlag: Self {
         Self(
             "stringFlag",
@@ -96,7 +96,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Double> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Double> {
     fileprivate static var stringRatio: Self {
         Self(
             "stringRatio",
@@ -106,7 +106,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Foundation.Date> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Foundation.Date> {
     fileprivate static var isoDate: Self {
         Self(
             "isoDate",
@@ -132,7 +132,7 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Foundation.Date?> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Foundation.Date?> {
     fileprivate static var isoOptionalDate: Self {
         Self(
             "isoOptionalDate",
@@ -163,7 +163,7 @@ internal struct RepresentationKeys: Swift.Sendable, KeyCatalog.PersistentKeyCata
     /// The stores the manifest declares, one property each.
     ///
     /// Tests replace them without global state: `RepresentationKeys(stores: .inMemory())`.
-    internal struct Stores: Swift.Sendable {
+    nonisolated internal struct Stores: Swift.Sendable {
         /// `UserDefaults.standard`.
         internal var standard: KeyCatalog.AnyPersistentKeyValueStore
 
@@ -192,15 +192,15 @@ internal struct RepresentationKeys: Swift.Sendable, KeyCatalog.PersistentKeyCata
     }
 
     /// The stores keys are read from and written to.
-    internal let stores: Stores
+    nonisolated internal let stores: Stores
 
     /// A catalog over the declared stores.
-    internal init() {
+    nonisolated internal init() {
         self.init(stores: .live)
     }
 
     /// A catalog over `stores`, each key bound to its declared store among them.
-    internal init(stores: Stores) {
+    nonisolated internal init(stores: Stores) {
         self.stores = stores
         self._nativeCount = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int>.nativeCount, name: "nativeCount", store: stores.standard, storeName: "standard")
         self._nativeNames = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[Swift.String]>.nativeNames, name: "nativeNames", store: stores.standard, storeName: "standard")
@@ -254,7 +254,7 @@ internal struct RepresentationKeys: Swift.Sendable, KeyCatalog.PersistentKeyCata
     // MARK: - Registration table
 
     /// Every declared key, in manifest order: for settings screens, docs and resetting.
-    internal static let entries: [KeyCatalog.KeyCatalogEntry] = {
+    nonisolated internal static let entries: [KeyCatalog.KeyCatalogEntry] = {
         var entries: [KeyCatalog.KeyCatalogEntry] = []
         entries.reserveCapacity(15)
         entries.append(KeyCatalog.KeyCatalogEntry(name: "nativeCount", key: KeyCatalog.PersistentKey<Swift.Int>.nativeCount, store: "standard", typeName: "Int"))
@@ -277,7 +277,7 @@ internal struct RepresentationKeys: Swift.Sendable, KeyCatalog.PersistentKeyCata
 
     /// Registers every key's default in its store's registration domain, for code that reads
     /// the stores without KeyCatalog.
-    internal func register() {
+    nonisolated internal func register() {
         for entry in Self.entries {
             guard let store = self.stores[entry.store] else { continue }
             entry.register(in: store)
@@ -286,7 +286,7 @@ internal struct RepresentationKeys: Swift.Sendable, KeyCatalog.PersistentKeyCata
 
     /// Registers the defaults of the keys kept in UserDefaults (`standard`) in
     /// `defaults`' registration domain.
-    internal static func register(in defaults: Foundation.UserDefaults) {
+    nonisolated internal static func register(in defaults: Foundation.UserDefaults) {
         for entry in entries {
             switch entry.store {
             case "standard": entry.register(in: defaults)
@@ -297,7 +297,7 @@ internal struct RepresentationKeys: Swift.Sendable, KeyCatalog.PersistentKeyCata
 
     /// Removes every declared key's value from its store, so reads give the defaults.
     /// Parameterized keys are left alone: their storage keys are not known.
-    internal func reset() {
+    nonisolated internal func reset() {
         for entry in Self.entries where !entry.isParameterized {
             guard let store = self.stores[entry.store] else { continue }
             entry.reset(in: store)
@@ -306,27 +306,27 @@ internal struct RepresentationKeys: Swift.Sendable, KeyCatalog.PersistentKeyCata
 
     /// The keys whose stored value differs from the default, as a JSON settings document: for
     /// backups, support and moving settings. Secrets and keychain stores are never exported.
-    internal func exportSettings() throws -> Foundation.Data {
+    nonisolated internal func exportSettings() throws -> Foundation.Data {
         try KeyCatalog.KeyCatalogSettings.export(catalog: "RepresentationKeys", entries: Self.entries) { self.stores[$0] }
     }
 
     /// Writes a document `exportSettings()` made: every value validated first, then all written or
     /// none (see `KeyCatalogSettings`). Keys the document does not name keep their values.
     @discardableResult
-    internal func importSettings(from data: Foundation.Data) throws -> KeyCatalog.KeyCatalogSettings.ImportReport {
+    nonisolated internal func importSettings(from data: Foundation.Data) throws -> KeyCatalog.KeyCatalogSettings.ImportReport {
         try KeyCatalog.KeyCatalogSettings.importSettings(from: data, entries: Self.entries) { self.stores[$0] }
     }
 
     // MARK: - Migrations
 
     /// Where keys' values used to live (the manifest's `migrations`), in manifest order.
-    internal static var migrations: [KeyCatalog.KeyMigration] {
+    nonisolated internal static var migrations: [KeyCatalog.KeyMigration] {
         _RepresentationKeysMigrations()
     }
 
     /// Moves values from where they used to live into their keys, never losing one: run it at
     /// launch, before reading keys. Running it again changes nothing; see `KeyCatalog.KeyMigrator`.
-    internal func migrate() -> KeyCatalog.KeyMigrationReport {
+    nonisolated internal func migrate() -> KeyCatalog.KeyMigrationReport {
         KeyCatalog.KeyMigrator.run(Self.migrations) { self.stores[$0] }
     }
 }
@@ -334,7 +334,7 @@ internal struct RepresentationKeys: Swift.Sendable, KeyCatalog.PersistentKeyCata
 // MARK: - Migrations of RepresentationKeys
 
 /// `RepresentationKeys.migrations`, built outside the catalog so its members cannot hide the names it uses.
-private func _RepresentationKeysMigrations() -> [KeyCatalog.KeyMigration] {
+nonisolated private func _RepresentationKeysMigrations() -> [KeyCatalog.KeyMigration] {
     var migrations: [KeyCatalog.KeyMigration] = []
     migrations.reserveCapacity(1)
     migrations.append(KeyCatalog.KeyMigration(
@@ -350,6 +350,6 @@ private func _RepresentationKeysMigrations() -> [KeyCatalog.KeyMigration] {
 
 // Write this function in your module (return nil to keep a value that does not convert):
 //     func goldenDateNextDay(_ oldValue: Foundation.Date) -> Foundation.Date?
-@Sendable private func _RepresentationKeysTransform0(_ oldValue: Foundation.Date) -> Foundation.Date? {
+@Sendable nonisolated private func _RepresentationKeysTransform0(_ oldValue: Foundation.Date) -> Foundation.Date? {
     goldenDateNextDay(oldValue)
 }

@@ -5,7 +5,7 @@ import KeyCatalog
 
 // MARK: - Types
 
-internal enum ShadowedTheme: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable, KeyCatalog.KeyValuePersistible {
+nonisolated internal enum ShadowedTheme: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable, KeyCatalog.KeyValuePersistible {
     case system
     case dark
 
@@ -16,14 +16,14 @@ internal enum ShadowedTheme: Swift.String, Swift.Sendable, Swift.Hashable, Swift
 
 // MARK: - Keys
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String> {
     /// In a store named like `subscript(name:)`'s parameter.
     fileprivate static var title: Self {
         Self("title", defaultValue: "Untitled")
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
     /// Parameters named like the catalog's `stores` and the migration's local.
     fileprivate static func pageCount(stores: Swift.String, migration: Swift.Int) -> Self {
         Self("pages/\(stores)/\(migration)", defaultValue: 0)
@@ -36,14 +36,14 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<id> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<id> {
     /// An app type named like PersistentKey's `id`, made by a Swift default (found by Scripts/fuzz.py, seed 1964).
     fileprivate static var identity: Self {
         Self("identity", defaultValue: _ShadowingKeys_identity_Default())
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<ShadowedTheme> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<ShadowedTheme> {
     /// A parameter named like the key's type, which its migration names (found by a review's fuzzing).
     fileprivate static func listTheme(ShadowedTheme: Swift.String) -> Self {
         Self("theme/\(ShadowedTheme)", defaultValue: .system)
@@ -63,7 +63,7 @@ internal struct ShadowingKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     /// The stores the manifest declares, one property each.
     ///
     /// Tests replace them without global state: `ShadowingKeys(stores: .inMemory())`.
-    internal struct Stores: Swift.Sendable {
+    nonisolated internal struct Stores: Swift.Sendable {
         /// `UserDefaults.standard`.
         internal var standard: KeyCatalog.AnyPersistentKeyValueStore
         /// Memory only: emptied when the process ends.
@@ -96,15 +96,15 @@ internal struct ShadowingKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     }
 
     /// The stores keys are read from and written to.
-    internal let stores: Stores
+    nonisolated internal let stores: Stores
 
     /// A catalog over the declared stores.
-    internal init() {
+    nonisolated internal init() {
         self.init(stores: .live)
     }
 
     /// A catalog over `stores`, each key bound to its declared store among them.
-    internal init(stores: Stores) {
+    nonisolated internal init(stores: Stores) {
         self.stores = stores
         self._title = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.String>.title, name: "title", store: stores.name, storeName: "name")
         self._identity = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<id>.identity, name: "identity", store: stores.name, storeName: "name")
@@ -116,17 +116,17 @@ internal struct ShadowingKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     @KeyCatalog.CatalogKey internal var title: Swift.String
 
     /// Parameters named like the catalog's `stores` and the migration's local.
-    internal func pageCount(stores: Swift.String, migration: Swift.Int) -> Swift.Int {
+    nonisolated internal func pageCount(stores: Swift.String, migration: Swift.Int) -> Swift.Int {
         self.pageCountKey(stores: stores, migration: migration).value
     }
 
     /// Stores a new value for `pageCount`.
-    internal func setPageCount(_ newValue: Swift.Int, stores: Swift.String, migration: Swift.Int) {
+    nonisolated internal func setPageCount(_ newValue: Swift.Int, stores: Swift.String, migration: Swift.Int) {
         self.pageCountKey(stores: stores, migration: migration).value = newValue
     }
 
     /// `pageCount` for these parameters, bound to its store `name`: observe it, reset it, bind it.
-    internal func pageCountKey(stores: Swift.String, migration: Swift.Int) -> KeyCatalog.CatalogKey<Swift.Int> {
+    nonisolated internal func pageCountKey(stores: Swift.String, migration: Swift.Int) -> KeyCatalog.CatalogKey<Swift.Int> {
         KeyCatalog.CatalogKey(parameterized: KeyCatalog.PersistentKey<Swift.Int>.pageCount(stores: stores, migration: migration), name: "pageCount", store: self.stores.name, storeName: "name")
     }
 
@@ -134,42 +134,42 @@ internal struct ShadowingKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     @KeyCatalog.CatalogKey internal var identity: id
 
     /// A parameter named like the key's type, which its migration names (found by a review's fuzzing).
-    internal func listTheme(ShadowedTheme: Swift.String) -> ShadowedTheme {
+    nonisolated internal func listTheme(ShadowedTheme: Swift.String) -> ShadowedTheme {
         self.listThemeKey(ShadowedTheme: ShadowedTheme).value
     }
 
     /// Stores a new value for `listTheme`.
-    internal func setListTheme(_ newValue: ShadowedTheme, ShadowedTheme: Swift.String) {
+    nonisolated internal func setListTheme(_ newValue: ShadowedTheme, ShadowedTheme: Swift.String) {
         self.listThemeKey(ShadowedTheme: ShadowedTheme).value = newValue
     }
 
     /// `listTheme` for these parameters, bound to its store `name`: observe it, reset it, bind it.
-    internal func listThemeKey(ShadowedTheme: Swift.String) -> KeyCatalog.CatalogKey<ShadowedTheme> {
+    nonisolated internal func listThemeKey(ShadowedTheme: Swift.String) -> KeyCatalog.CatalogKey<ShadowedTheme> {
         KeyCatalog.CatalogKey(parameterized: KeyCatalog.PersistentKey<ShadowedTheme>.listTheme(ShadowedTheme: ShadowedTheme), name: "listTheme", store: self.stores.name, storeName: "name")
     }
 
     /// A parameter named like the catalog, which a deprecated key's migration names (found by a review's fuzzing).
     @available(*, deprecated, message: "Use pageCount.")
-    internal func scale(ShadowingKeys: Swift.String) -> Swift.Int {
+    nonisolated internal func scale(ShadowingKeys: Swift.String) -> Swift.Int {
         self.scaleKey(ShadowingKeys: ShadowingKeys).value
     }
 
     /// Stores a new value for `scale`.
     @available(*, deprecated, message: "Use pageCount.")
-    internal func setScale(_ newValue: Swift.Int, ShadowingKeys: Swift.String) {
+    nonisolated internal func setScale(_ newValue: Swift.Int, ShadowingKeys: Swift.String) {
         self.scaleKey(ShadowingKeys: ShadowingKeys).value = newValue
     }
 
     /// `scale` for these parameters, bound to its store `name`: observe it, reset it, bind it.
     @available(*, deprecated, message: "Use pageCount.")
-    internal func scaleKey(ShadowingKeys: Swift.String) -> KeyCatalog.CatalogKey<Swift.Int> {
+    nonisolated internal func scaleKey(ShadowingKeys: Swift.String) -> KeyCatalog.CatalogKey<Swift.Int> {
         KeyCatalog.CatalogKey(parameterized: _DeprecatedKeyDefinitions.scale(ShadowingKeys: ShadowingKeys), name: "scale", store: self.stores.name, storeName: "name")
     }
 
     // MARK: - Registration table
 
     /// Every declared key, in manifest order: for settings screens, docs and resetting.
-    internal static let entries: [KeyCatalog.KeyCatalogEntry] = {
+    nonisolated internal static let entries: [KeyCatalog.KeyCatalogEntry] = {
         var entries: [KeyCatalog.KeyCatalogEntry] = []
         entries.reserveCapacity(5)
         entries.append(KeyCatalog.KeyCatalogEntry(name: "title", key: KeyCatalog.PersistentKey<Swift.String>.title, store: "name", typeName: "String", doc: "In a store named like `subscript(name:)`'s parameter."))
@@ -182,7 +182,7 @@ internal struct ShadowingKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// Registers every key's default in its store's registration domain, for code that reads
     /// the stores without KeyCatalog.
-    internal func register() {
+    nonisolated internal func register() {
         for entry in Self.entries {
             guard let store = self.stores[entry.store] else { continue }
             entry.register(in: store)
@@ -191,7 +191,7 @@ internal struct ShadowingKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// Registers the defaults of the keys kept in UserDefaults (`standard`) in
     /// `defaults`' registration domain.
-    internal static func register(in defaults: Foundation.UserDefaults) {
+    nonisolated internal static func register(in defaults: Foundation.UserDefaults) {
         for entry in entries {
             switch entry.store {
             case "standard": entry.register(in: defaults)
@@ -202,7 +202,7 @@ internal struct ShadowingKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// Removes every declared key's value from its store, so reads give the defaults.
     /// Parameterized keys are left alone: their storage keys are not known.
-    internal func reset() {
+    nonisolated internal func reset() {
         for entry in Self.entries where !entry.isParameterized {
             guard let store = self.stores[entry.store] else { continue }
             entry.reset(in: store)
@@ -211,47 +211,47 @@ internal struct ShadowingKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// The keys whose stored value differs from the default, as a JSON settings document: for
     /// backups, support and moving settings. Secrets and keychain stores are never exported.
-    internal func exportSettings() throws -> Foundation.Data {
+    nonisolated internal func exportSettings() throws -> Foundation.Data {
         try KeyCatalog.KeyCatalogSettings.export(catalog: "ShadowingKeys", entries: Self.entries) { self.stores[$0] }
     }
 
     /// Writes a document `exportSettings()` made: every value validated first, then all written or
     /// none (see `KeyCatalogSettings`). Keys the document does not name keep their values.
     @discardableResult
-    internal func importSettings(from data: Foundation.Data) throws -> KeyCatalog.KeyCatalogSettings.ImportReport {
+    nonisolated internal func importSettings(from data: Foundation.Data) throws -> KeyCatalog.KeyCatalogSettings.ImportReport {
         try KeyCatalog.KeyCatalogSettings.importSettings(from: data, entries: Self.entries) { self.stores[$0] }
     }
 
     // MARK: - Migrations
 
     /// Where keys' values used to live (the manifest's `migrations`), in manifest order.
-    internal static var migrations: [KeyCatalog.KeyMigration] {
+    nonisolated internal static var migrations: [KeyCatalog.KeyMigration] {
         []
     }
 
     /// Moves values from where they used to live into their keys, never losing one: run it at
     /// launch, before reading keys. Running it again changes nothing; see `KeyCatalog.KeyMigrator`.
-    internal func migrate() -> KeyCatalog.KeyMigrationReport {
+    nonisolated internal func migrate() -> KeyCatalog.KeyMigrationReport {
         KeyCatalog.KeyMigrator.run(Self.migrations) { self.stores[$0] }
     }
 
     /// Runs the migrations of `pageCount` for one set of parameters.
-    internal func migratePageCount(stores: Swift.String, migration: Swift.Int) -> KeyCatalog.KeyMigrationReport {
+    nonisolated internal func migratePageCount(stores: Swift.String, migration: Swift.Int) -> KeyCatalog.KeyMigrationReport {
         KeyCatalog.KeyMigrator.run([_ShadowingKeysMigration0(stores: stores, migration: migration)]) { self.stores[$0] }
     }
 
     /// Runs the migrations of `listTheme` for one set of parameters.
-    internal func migrateListTheme(ShadowedTheme: Swift.String) -> KeyCatalog.KeyMigrationReport {
+    nonisolated internal func migrateListTheme(ShadowedTheme: Swift.String) -> KeyCatalog.KeyMigrationReport {
         KeyCatalog.KeyMigrator.run([_ShadowingKeysMigration1(ShadowedTheme: ShadowedTheme)]) { self.stores[$0] }
     }
 
     /// Runs the migrations of `scale` for one set of parameters.
-    internal func migrateScale(ShadowingKeys: Swift.String) -> KeyCatalog.KeyMigrationReport {
+    nonisolated internal func migrateScale(ShadowingKeys: Swift.String) -> KeyCatalog.KeyMigrationReport {
         KeyCatalog.KeyMigrator.run([_ShadowingKeysMigration2(ShadowingKeys: ShadowingKeys)]) { self.stores[$0] }
     }
 }
 
-extension ShadowingKeys {
+nonisolated extension ShadowingKeys {
     /// The deprecated keys, defined once without deprecation so the catalog can use them quietly.
     fileprivate enum _DeprecatedKeyDefinitions {
         static func scale(ShadowingKeys: Swift.String) -> KeyCatalog.PersistentKey<Swift.Int> {
@@ -266,7 +266,7 @@ fileprivate typealias _ShadowingKeysDeprecatedKeyDefinitions = ShadowingKeys._De
 // MARK: - Migrations of ShadowingKeys
 
 /// The migration of `pageCount` for one set of parameters.
-private func _ShadowingKeysMigration0(stores: Swift.String, migration: Swift.Int) -> KeyCatalog.KeyMigration {
+nonisolated private func _ShadowingKeysMigration0(stores: Swift.String, migration: Swift.Int) -> KeyCatalog.KeyMigration {
     KeyCatalog.KeyMigration(
         name: "pageCount",
         key: KeyCatalog.PersistentKey<Swift.Int>.pageCount(stores: stores, migration: migration),
@@ -278,7 +278,7 @@ private func _ShadowingKeysMigration0(stores: Swift.String, migration: Swift.Int
 }
 
 /// The migration of `listTheme` for one set of parameters.
-private func _ShadowingKeysMigration1(ShadowedTheme: Swift.String) -> KeyCatalog.KeyMigration {
+nonisolated private func _ShadowingKeysMigration1(ShadowedTheme: Swift.String) -> KeyCatalog.KeyMigration {
     KeyCatalog.KeyMigration(
         name: "listTheme",
         key: KeyCatalog.PersistentKey<ShadowedTheme>.listTheme(ShadowedTheme: ShadowedTheme),
@@ -290,7 +290,7 @@ private func _ShadowingKeysMigration1(ShadowedTheme: Swift.String) -> KeyCatalog
 }
 
 /// The migration of `scale` for one set of parameters.
-private func _ShadowingKeysMigration2(ShadowingKeys: Swift.String) -> KeyCatalog.KeyMigration {
+nonisolated private func _ShadowingKeysMigration2(ShadowingKeys: Swift.String) -> KeyCatalog.KeyMigration {
     KeyCatalog.KeyMigration(
         name: "scale",
         key: _ShadowingKeysDeprecatedKeyDefinitions.scale(ShadowingKeys: ShadowingKeys),
@@ -304,6 +304,6 @@ private func _ShadowingKeysMigration2(ShadowingKeys: Swift.String) -> KeyCatalog
 // MARK: - Defaults of ShadowingKeys built at file scope
 
 /// The default of `identity`, written in Swift: evaluated here, where its names are your module's.
-private func _ShadowingKeys_identity_Default() -> id {
+nonisolated private func _ShadowingKeys_identity_Default() -> id {
     id(64)
 }

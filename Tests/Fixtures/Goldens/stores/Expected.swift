@@ -5,14 +5,14 @@ import KeyCatalog
 
 // MARK: - Keys
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
     /// In the default store, the 'shared' suite.
     fileprivate static var sharedCounter: Self {
         Self("sharedCounter", defaultValue: 0)
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Bool> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Bool> {
     fileprivate static var standardFlag: Self {
         Self("standardFlag", defaultValue: false)
     }
@@ -22,13 +22,13 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String> {
     fileprivate static var cloudNote: Self {
         Self("cloudNote", defaultValue: "")
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String?> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.String?> {
     fileprivate static var sessionToken: Self {
         Self("sessionToken", defaultValue: nil)
     }
@@ -38,13 +38,13 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Double> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Double> {
     fileprivate static var fileVolume: Self {
         Self("fileVolume", defaultValue: 0.8)
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.String]> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.String]> {
     fileprivate static var scratchItems: Self {
         Self("scratchItems", defaultValue: [])
     }
@@ -63,7 +63,7 @@ package struct StoreKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     /// The stores the manifest declares, one property each.
     ///
     /// Tests replace them without global state: `StoreKeys(stores: .inMemory())`.
-    package struct Stores: Swift.Sendable {
+    nonisolated package struct Stores: Swift.Sendable {
         /// `UserDefaults.standard`.
         package var standard: KeyCatalog.AnyPersistentKeyValueStore
         /// The UserDefaults suite `com.example.keycatalog.goldens.shared`.
@@ -140,15 +140,15 @@ package struct StoreKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     }
 
     /// The stores keys are read from and written to.
-    package let stores: Stores
+    nonisolated package let stores: Stores
 
     /// A catalog over the declared stores.
-    package init() {
+    nonisolated package init() {
         self.init(stores: .live)
     }
 
     /// A catalog over `stores`, each key bound to its declared store among them.
-    package init(stores: Stores) {
+    nonisolated package init(stores: Stores) {
         self.stores = stores
         self._sharedCounter = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int>.sharedCounter, name: "sharedCounter", store: stores.shared, storeName: "shared")
         self._standardFlag = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Bool>.standardFlag, name: "standardFlag", store: stores.standard, storeName: "standard")
@@ -176,24 +176,24 @@ package struct StoreKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     @KeyCatalog.CatalogKey package var scratchItems: [Swift.String]
 
-    package func perDocumentFlag(id: Foundation.UUID) -> Swift.Bool {
+    nonisolated package func perDocumentFlag(id: Foundation.UUID) -> Swift.Bool {
         self.perDocumentFlagKey(id: id).value
     }
 
     /// Stores a new value for `perDocumentFlag`.
-    package func setPerDocumentFlag(_ newValue: Swift.Bool, id: Foundation.UUID) {
+    nonisolated package func setPerDocumentFlag(_ newValue: Swift.Bool, id: Foundation.UUID) {
         self.perDocumentFlagKey(id: id).value = newValue
     }
 
     /// `perDocumentFlag` for these parameters, bound to its store `settingsFile`: observe it, reset it, bind it.
-    package func perDocumentFlagKey(id: Foundation.UUID) -> KeyCatalog.CatalogKey<Swift.Bool> {
+    nonisolated package func perDocumentFlagKey(id: Foundation.UUID) -> KeyCatalog.CatalogKey<Swift.Bool> {
         KeyCatalog.CatalogKey(parameterized: KeyCatalog.PersistentKey<Swift.Bool>.perDocumentFlag(id: id), name: "perDocumentFlag", store: self.stores.settingsFile, storeName: "settingsFile")
     }
 
     // MARK: - Registration table
 
     /// Every declared key, in manifest order: for settings screens, docs and resetting.
-    package static let entries: [KeyCatalog.KeyCatalogEntry] = {
+    nonisolated package static let entries: [KeyCatalog.KeyCatalogEntry] = {
         var entries: [KeyCatalog.KeyCatalogEntry] = []
         entries.reserveCapacity(8)
         entries.append(KeyCatalog.KeyCatalogEntry(name: "sharedCounter", key: KeyCatalog.PersistentKey<Swift.Int>.sharedCounter, store: "shared", typeName: "Int", doc: "In the default store, the 'shared' suite."))
@@ -209,7 +209,7 @@ package struct StoreKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// Registers every key's default in its store's registration domain, for code that reads
     /// the stores without KeyCatalog.
-    package func register() {
+    nonisolated package func register() {
         for entry in Self.entries {
             guard let store = self.stores[entry.store] else { continue }
             entry.register(in: store)
@@ -218,7 +218,7 @@ package struct StoreKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// Registers the defaults of the keys kept in UserDefaults (`standard`, `shared`) in
     /// `defaults`' registration domain.
-    package static func register(in defaults: Foundation.UserDefaults) {
+    nonisolated package static func register(in defaults: Foundation.UserDefaults) {
         for entry in entries {
             switch entry.store {
             case "standard", "shared": entry.register(in: defaults)
@@ -229,7 +229,7 @@ package struct StoreKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// Removes every declared key's value from its store, so reads give the defaults.
     /// Parameterized keys are left alone: their storage keys are not known.
-    package func reset() {
+    nonisolated package func reset() {
         for entry in Self.entries where !entry.isParameterized {
             guard let store = self.stores[entry.store] else { continue }
             entry.reset(in: store)
@@ -238,27 +238,27 @@ package struct StoreKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// The keys whose stored value differs from the default, as a JSON settings document: for
     /// backups, support and moving settings. Secrets and keychain stores are never exported.
-    package func exportSettings() throws -> Foundation.Data {
+    nonisolated package func exportSettings() throws -> Foundation.Data {
         try KeyCatalog.KeyCatalogSettings.export(catalog: "StoreKeys", entries: Self.entries) { self.stores[$0] }
     }
 
     /// Writes a document `exportSettings()` made: every value validated first, then all written or
     /// none (see `KeyCatalogSettings`). Keys the document does not name keep their values.
     @discardableResult
-    package func importSettings(from data: Foundation.Data) throws -> KeyCatalog.KeyCatalogSettings.ImportReport {
+    nonisolated package func importSettings(from data: Foundation.Data) throws -> KeyCatalog.KeyCatalogSettings.ImportReport {
         try KeyCatalog.KeyCatalogSettings.importSettings(from: data, entries: Self.entries) { self.stores[$0] }
     }
 
     // MARK: - Migrations
 
     /// Where keys' values used to live (the manifest's `migrations`), in manifest order.
-    package static var migrations: [KeyCatalog.KeyMigration] {
+    nonisolated package static var migrations: [KeyCatalog.KeyMigration] {
         _StoreKeysMigrations()
     }
 
     /// Moves values from where they used to live into their keys, never losing one: run it at
     /// launch, before reading keys. Running it again changes nothing; see `KeyCatalog.KeyMigrator`.
-    package func migrate() -> KeyCatalog.KeyMigrationReport {
+    nonisolated package func migrate() -> KeyCatalog.KeyMigrationReport {
         KeyCatalog.KeyMigrator.run(Self.migrations) { self.stores[$0] }
     }
 }
@@ -266,7 +266,7 @@ package struct StoreKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 // MARK: - Migrations of StoreKeys
 
 /// `StoreKeys.migrations`, built outside the catalog so its members cannot hide the names it uses.
-private func _StoreKeysMigrations() -> [KeyCatalog.KeyMigration] {
+nonisolated private func _StoreKeysMigrations() -> [KeyCatalog.KeyMigration] {
     var migrations: [KeyCatalog.KeyMigration] = []
     migrations.reserveCapacity(1)
     migrations.append(KeyCatalog.KeyMigration(
@@ -283,6 +283,6 @@ private func _StoreKeysMigrations() -> [KeyCatalog.KeyMigration] {
 
 // Write this function in your module (return nil to keep a value that does not convert):
 //     func goldenVolumeFromPercent(_ oldValue: Swift.Int) -> Swift.Double?
-@Sendable private func _StoreKeysTransform0(_ oldValue: Swift.Int) -> Swift.Double? {
+@Sendable nonisolated private func _StoreKeysTransform0(_ oldValue: Swift.Int) -> Swift.Double? {
     goldenVolumeFromPercent(oldValue)
 }

@@ -5,7 +5,7 @@ import KeyCatalog
 
 // MARK: - Types
 
-internal enum GoldenMode: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable, KeyCatalog.KeyValuePersistible {
+nonisolated internal enum GoldenMode: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable, KeyCatalog.KeyValuePersistible {
     case light
     case dark
 
@@ -16,14 +16,14 @@ internal enum GoldenMode: Swift.String, Swift.Sendable, Swift.Hashable, Swift.Ca
 
 // MARK: - Keys
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<GoldenMode> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<GoldenMode> {
     /// A README-style transform: a plain global function, not @Sendable.
     fileprivate static var mode: Self {
         Self("mode", defaultValue: .light)
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Double> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Double> {
     /// A transform named like the key itself.
     fileprivate static var percent: Self {
         Self("percent", defaultValue: 0)
@@ -35,14 +35,14 @@ extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKe
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Bool> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Bool> {
     /// A transform named by a keyword, and one named like the forwarder's parameter.
     fileprivate static var isOn: Self {
         Self("isOn", defaultValue: false)
     }
 }
 
-extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
     /// A key named like the old type of its migration.
     fileprivate static var GoldenMode: Self {
         Self("GoldenMode", defaultValue: 0)
@@ -67,7 +67,7 @@ internal struct TransformKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     /// The stores the manifest declares, one property each.
     ///
     /// Tests replace them without global state: `TransformKeys(stores: .inMemory())`.
-    internal struct Stores: Swift.Sendable {
+    nonisolated internal struct Stores: Swift.Sendable {
         /// `UserDefaults.standard`.
         internal var standard: KeyCatalog.AnyPersistentKeyValueStore
 
@@ -96,15 +96,15 @@ internal struct TransformKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     }
 
     /// The stores keys are read from and written to.
-    internal let stores: Stores
+    nonisolated internal let stores: Stores
 
     /// A catalog over the declared stores.
-    internal init() {
+    nonisolated internal init() {
         self.init(stores: .live)
     }
 
     /// A catalog over `stores`, each key bound to its declared store among them.
-    internal init(stores: Stores) {
+    nonisolated internal init(stores: Stores) {
         self.stores = stores
         self._mode = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<GoldenMode>.mode, name: "mode", store: stores.standard, storeName: "standard")
         self._percent = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Double>.percent, name: "percent", store: stores.standard, storeName: "standard")
@@ -131,24 +131,24 @@ internal struct TransformKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     @KeyCatalog.CatalogKey internal var GoldenMode: Swift.Int
 
     /// A transform named like the key's parameter.
-    internal func score(level: Swift.Int) -> Swift.Int {
+    nonisolated internal func score(level: Swift.Int) -> Swift.Int {
         self.scoreKey(level: level).value
     }
 
     /// Stores a new value for `score`.
-    internal func setScore(_ newValue: Swift.Int, level: Swift.Int) {
+    nonisolated internal func setScore(_ newValue: Swift.Int, level: Swift.Int) {
         self.scoreKey(level: level).value = newValue
     }
 
     /// `score` for these parameters, bound to its store `standard`: observe it, reset it, bind it.
-    internal func scoreKey(level: Swift.Int) -> KeyCatalog.CatalogKey<Swift.Int> {
+    nonisolated internal func scoreKey(level: Swift.Int) -> KeyCatalog.CatalogKey<Swift.Int> {
         KeyCatalog.CatalogKey(parameterized: KeyCatalog.PersistentKey<Swift.Int>.score(level: level), name: "score", store: self.stores.standard, storeName: "standard")
     }
 
     // MARK: - Registration table
 
     /// Every declared key, in manifest order: for settings screens, docs and resetting.
-    internal static let entries: [KeyCatalog.KeyCatalogEntry] = {
+    nonisolated internal static let entries: [KeyCatalog.KeyCatalogEntry] = {
         var entries: [KeyCatalog.KeyCatalogEntry] = []
         entries.reserveCapacity(6)
         entries.append(KeyCatalog.KeyCatalogEntry(name: "mode", key: KeyCatalog.PersistentKey<GoldenMode>.mode, store: "standard", typeName: "GoldenMode", doc: "A README-style transform: a plain global function, not @Sendable."))
@@ -162,7 +162,7 @@ internal struct TransformKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// Registers every key's default in its store's registration domain, for code that reads
     /// the stores without KeyCatalog.
-    internal func register() {
+    nonisolated internal func register() {
         for entry in Self.entries {
             guard let store = self.stores[entry.store] else { continue }
             entry.register(in: store)
@@ -171,7 +171,7 @@ internal struct TransformKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// Registers the defaults of the keys kept in UserDefaults (`standard`) in
     /// `defaults`' registration domain.
-    internal static func register(in defaults: Foundation.UserDefaults) {
+    nonisolated internal static func register(in defaults: Foundation.UserDefaults) {
         for entry in entries {
             switch entry.store {
             case "standard": entry.register(in: defaults)
@@ -182,7 +182,7 @@ internal struct TransformKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// Removes every declared key's value from its store, so reads give the defaults.
     /// Parameterized keys are left alone: their storage keys are not known.
-    internal func reset() {
+    nonisolated internal func reset() {
         for entry in Self.entries where !entry.isParameterized {
             guard let store = self.stores[entry.store] else { continue }
             entry.reset(in: store)
@@ -191,32 +191,32 @@ internal struct TransformKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     /// The keys whose stored value differs from the default, as a JSON settings document: for
     /// backups, support and moving settings. Secrets and keychain stores are never exported.
-    internal func exportSettings() throws -> Foundation.Data {
+    nonisolated internal func exportSettings() throws -> Foundation.Data {
         try KeyCatalog.KeyCatalogSettings.export(catalog: "TransformKeys", entries: Self.entries) { self.stores[$0] }
     }
 
     /// Writes a document `exportSettings()` made: every value validated first, then all written or
     /// none (see `KeyCatalogSettings`). Keys the document does not name keep their values.
     @discardableResult
-    internal func importSettings(from data: Foundation.Data) throws -> KeyCatalog.KeyCatalogSettings.ImportReport {
+    nonisolated internal func importSettings(from data: Foundation.Data) throws -> KeyCatalog.KeyCatalogSettings.ImportReport {
         try KeyCatalog.KeyCatalogSettings.importSettings(from: data, entries: Self.entries) { self.stores[$0] }
     }
 
     // MARK: - Migrations
 
     /// Where keys' values used to live (the manifest's `migrations`), in manifest order.
-    internal static var migrations: [KeyCatalog.KeyMigration] {
+    nonisolated internal static var migrations: [KeyCatalog.KeyMigration] {
         _TransformKeysMigrations()
     }
 
     /// Moves values from where they used to live into their keys, never losing one: run it at
     /// launch, before reading keys. Running it again changes nothing; see `KeyCatalog.KeyMigrator`.
-    internal func migrate() -> KeyCatalog.KeyMigrationReport {
+    nonisolated internal func migrate() -> KeyCatalog.KeyMigrationReport {
         KeyCatalog.KeyMigrator.run(Self.migrations) { self.stores[$0] }
     }
 
     /// Runs the migrations of `score` for one set of parameters.
-    internal func migrateScore(level: Swift.Int) -> KeyCatalog.KeyMigrationReport {
+    nonisolated internal func migrateScore(level: Swift.Int) -> KeyCatalog.KeyMigrationReport {
         KeyCatalog.KeyMigrator.run([_TransformKeysMigration5(level: level)]) { self.stores[$0] }
     }
 }
@@ -224,7 +224,7 @@ internal struct TransformKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 // MARK: - Migrations of TransformKeys
 
 /// `TransformKeys.migrations`, built outside the catalog so its members cannot hide the names it uses.
-private func _TransformKeysMigrations() -> [KeyCatalog.KeyMigration] {
+nonisolated private func _TransformKeysMigrations() -> [KeyCatalog.KeyMigration] {
     var migrations: [KeyCatalog.KeyMigration] = []
     migrations.reserveCapacity(5)
     migrations.append(KeyCatalog.KeyMigration(
@@ -275,7 +275,7 @@ private func _TransformKeysMigrations() -> [KeyCatalog.KeyMigration] {
 }
 
 /// The migration of `score` for one set of parameters.
-private func _TransformKeysMigration5(level: Swift.Int) -> KeyCatalog.KeyMigration {
+nonisolated private func _TransformKeysMigration5(level: Swift.Int) -> KeyCatalog.KeyMigration {
     KeyCatalog.KeyMigration(
         name: "score",
         key: KeyCatalog.PersistentKey<Swift.Int>.score(level: level),
@@ -288,60 +288,60 @@ private func _TransformKeysMigration5(level: Swift.Int) -> KeyCatalog.KeyMigrati
 
 // Write this function in your module (return nil to keep a value that does not convert):
 //     func goldenModeFromIndex(_ oldValue: Swift.Int) -> GoldenMode?
-@Sendable private func _TransformKeysTransform0(_ oldValue: Swift.Int) -> GoldenMode? {
+@Sendable nonisolated private func _TransformKeysTransform0(_ oldValue: Swift.Int) -> GoldenMode? {
     goldenModeFromIndex(oldValue)
 }
 
 // Write this function in your module (return nil to keep a value that does not convert):
 //     func percent(_ oldValue: Swift.Int) -> Swift.Double?
-@Sendable private func _TransformKeysTransform1(_ oldValue: Swift.Int) -> Swift.Double? {
+@Sendable nonisolated private func _TransformKeysTransform1(_ oldValue: Swift.Int) -> Swift.Double? {
     percent(oldValue)
 }
 
 // Write this function in your module (return nil to keep a value that does not convert):
 //     func entries(_ oldValue: Swift.Int) -> Swift.Double?
-@Sendable private func _TransformKeysTransform2(_ oldValue: Swift.Int) -> Swift.Double? {
+@Sendable nonisolated private func _TransformKeysTransform2(_ oldValue: Swift.Int) -> Swift.Double? {
     entries(oldValue)
 }
 
 // Write this function in your module (return nil to keep a value that does not convert):
 //     func stores(_ oldValue: Swift.Int) -> Swift.Double?
-@Sendable private func _TransformKeysTransform3(_ oldValue: Swift.Int) -> Swift.Double? {
+@Sendable nonisolated private func _TransformKeysTransform3(_ oldValue: Swift.Int) -> Swift.Double? {
     stores(oldValue)
 }
 
 // Write this function in your module (return nil to keep a value that does not convert):
 //     func register(_ oldValue: Swift.Int) -> Swift.Double?
-@Sendable private func _TransformKeysTransform4(_ oldValue: Swift.Int) -> Swift.Double? {
+@Sendable nonisolated private func _TransformKeysTransform4(_ oldValue: Swift.Int) -> Swift.Double? {
     register(oldValue)
 }
 
 // Write this function in your module (return nil to keep a value that does not convert):
 //     func migrations(_ oldValue: Swift.Int) -> Swift.Double?
-@Sendable private func _TransformKeysTransform5(_ oldValue: Swift.Int) -> Swift.Double? {
+@Sendable nonisolated private func _TransformKeysTransform5(_ oldValue: Swift.Int) -> Swift.Double? {
     migrations(oldValue)
 }
 
 // Write this function in your module (return nil to keep a value that does not convert):
 //     func default(_ oldValue: Swift.Int) -> Swift.Bool?
-@Sendable private func _TransformKeysTransform6(_ oldValue: Swift.Int) -> Swift.Bool? {
+@Sendable nonisolated private func _TransformKeysTransform6(_ oldValue: Swift.Int) -> Swift.Bool? {
     `default`(oldValue)
 }
 
 // Write this function in your module (return nil to keep a value that does not convert):
 //     func oldValue(_ oldValue: Swift.String) -> Swift.Bool?
-@Sendable private func _TransformKeysTransform7(_ oldValue_: Swift.String) -> Swift.Bool? {
+@Sendable nonisolated private func _TransformKeysTransform7(_ oldValue_: Swift.String) -> Swift.Bool? {
     oldValue(oldValue_)
 }
 
 // Write this function in your module (return nil to keep a value that does not convert):
 //     func GoldenMode.index(_ oldValue: GoldenMode) -> Swift.Int?
-@Sendable private func _TransformKeysTransform8(_ oldValue: GoldenMode) -> Swift.Int? {
+@Sendable nonisolated private func _TransformKeysTransform8(_ oldValue: GoldenMode) -> Swift.Int? {
     GoldenMode.index(oldValue)
 }
 
 // Write this function in your module (return nil to keep a value that does not convert):
 //     func level(_ oldValue: Swift.String) -> Swift.Int?
-@Sendable private func _TransformKeysTransform9(_ oldValue: Swift.String) -> Swift.Int? {
+@Sendable nonisolated private func _TransformKeysTransform9(_ oldValue: Swift.String) -> Swift.Int? {
     level(oldValue)
 }
