@@ -916,15 +916,16 @@ struct LintRuleTests {
             manifest: #"""
                 {
                   "version": 1,
-                  "types": { "_BoundKey": { "kind": "enum", "rawType": "Int", "cases": ["a"] } },
+                  "types": { "_KeysBoundKey": { "kind": "enum", "rawType": "Int", "cases": ["a"] } },
                   "keys": [
-                    { "name": "_BoundKey", "type": "_BoundKey", "default": "a" }
+                    { "name": "_KeysBoundKey", "type": "_KeysBoundKey", "default": "a" },
+                    { "name": "_BoundKey", "type": "Int", "default": 0 }
                   ]
                 }
                 """#,
             expected: [
-                #"keys.json:3:14: error: type name '_BoundKey' is also a type nested in the generated catalog 'Keys' ('Keys._BoundKey'), which hides it there; rename the type"#,
-                #"keys.json:5:15: error: key name '_BoundKey' is also a member of the generated catalog 'Keys' ('Keys._BoundKey'); rename the key, as in '_BoundKeyValue'"#,
+                #"keys.json:3:14: error: type name '_KeysBoundKey' is also the property wrapper the generated file declares for the catalog 'Keys'; rename the type"#,
+                #"keys.json:5:15: error: key name '_KeysBoundKey' is also the property wrapper the generated file declares for the catalog 'Keys', which this key's property would hide in it; rename the key, as in '_KeysBoundKeyValue'"#,
             ]
         ),
         RuleCase(

@@ -2,13 +2,15 @@
 /// compile or a member would shadow another:
 ///
 /// - a key named like a member every catalog has (`stores`, `entries`, `migrations`, `register`,
-///   `reset`, `migrate`, `changes`, `observe`, `Stores`, `_DeprecatedKeyDefinitions`, `_BoundKey`), or like a
+///   `reset`, `migrate`, `changes`, `observe`, `Stores`, `_DeprecatedKeyDefinitions`), or like a
 ///   member the catalog derives from a parameterized key (`setFoo`, `fooKey` and, with
 ///   migrations, `migrateFoo` for `foo`);
 /// - a module the generated code qualifies names with (`Swift`, `Foundation`, `KeyCatalog`) used
 ///   as a key, parameter, catalog or type name;
-/// - a type named `Stores`, `_DeprecatedKeyDefinitions` or `_BoundKey`, or a store named `Stores` (the
+/// - a type named `Stores` or `_DeprecatedKeyDefinitions`, or a store named `Stores` (the
 ///   catalog's nested types);
+/// - a type or key named like the property wrapper the generated file declares beside the
+///   catalog (`_KeysBoundKey` for the catalog `Keys`);
 /// - an enum case named like a member of the generated enum (`persistentKeyValueRepresentation`,
 ///   `RawValue`) or like a module its code names (`KeyCatalog`, `Swift`, `Foundation`);
 /// - a store named like a member of the generated `Stores` (`live`, `inMemory`);
@@ -31,7 +33,7 @@ struct CatalogMemberNameRule: LintRule {
     static let reservedNames: Set<String> = [
         "stores", "entries", "migrations", "register", "reset", "migrate", "changes", "observe", "Stores",
         "exportSettings", "importSettings",
-        "_DeprecatedKeyDefinitions", "_BoundKey",
+        "_DeprecatedKeyDefinitions",
     ]
 
     /// The modules generated code qualifies names with (`Swift.Int`, `Foundation.Date`,
@@ -39,7 +41,10 @@ struct CatalogMemberNameRule: LintRule {
     static let moduleNames: Set<String> = ["Swift", "Foundation", "KeyCatalog"]
 
     /// The types the generated catalog nests; a type of the same name is hidden inside it.
-    static let nestedTypeNames: Set<String> = ["Stores", "_DeprecatedKeyDefinitions", "_BoundKey"]
+    static let nestedTypeNames: Set<String> = ["Stores", "_DeprecatedKeyDefinitions"]
+
+    /// The property wrapper a catalog of many keys declares beside itself (`CatalogRenderer`).
+    static func boundKeyWrapperName(catalog: String) -> String { "_" + catalog + "BoundKey" }
 
     /// Members of every generated enum, besides its cases.
     /// (Cases named `allCases`, `rawValue` or `hashValue` compile and round-trip with Swift 6.3:
@@ -64,6 +69,8 @@ struct CatalogMemberNameRule: LintRule {
         for type in context.types where type.name != catalog {
             if Self.moduleNames.contains(type.name) {
                 findings.append(error(Self.moduleMessage("type name", type.name, what: "the type"), at: type.nameLocation))
+            } else if type.name == Self.boundKeyWrapperName(catalog: catalog) {
+                findings.append(error("type name '\(type.name)' is also the property wrapper the generated file declares for the catalog '\(catalog)'; rename the type", at: type.nameLocation))
             } else if Self.nestedTypeNames.contains(type.name) {
                 findings.append(error("type name '\(type.name)' is also a type nested in the generated catalog '\(catalog)' ('\(catalog).\(type.name)'), which hides it there; rename the type", at: type.nameLocation))
             } else if Self.keyTypeMemberNames.contains(type.name) {
@@ -134,6 +141,8 @@ struct CatalogMemberNameRule: LintRule {
             guard let value = key.value["name"], let name = key.name else { continue }
             if name.hasPrefix("_"), storedKeyNames.contains(String(name.dropFirst())) {
                 findings.append(error("key name '\(name)' is also the storage the generated catalog '\(catalog)' declares for key '\(name.dropFirst())' ('\(catalog).\(name)'); rename this key", at: value.location))
+            } else if name == Self.boundKeyWrapperName(catalog: catalog) {
+                findings.append(error("key name '\(name)' is also the property wrapper the generated file declares for the catalog '\(catalog)', which this key's property would hide in it; rename the key, as in '\(name)Value'", at: value.location))
             } else if Self.reservedNames.contains(name) {
                 findings.append(error("key name '\(name)' is also a member of the generated catalog '\(catalog)' ('\(catalog).\(name)'); rename the key, as in '\(name)Value'", at: value.location))
             } else if Self.moduleNames.contains(name) {
