@@ -21,13 +21,13 @@ struct FileStoreJournalTests {
         bytes.withUnsafeBytes { FileStoreJournal.scan($0) }
     }
 
-    @Test func everyValueReadsBackExactly() {
+    @Test func everyValueReadsBackExactly() throws {
         let keys = ["k", "", "\u{FEFF}", "clé 🎉"]
         var bytes: [UInt8] = []
         var expected: [FileStoreJournal.Record] = []
         for (index, value) in Self.values.enumerated() {
             let key = keys[index % keys.count]
-            bytes += FileStoreJournal.record(key: key, value: value)
+            bytes += try FileStoreJournal.record(key: key, value: value)
             expected.append(FileStoreJournal.Record(key: key, value: value))
         }
         let scan = Self.scan(bytes)
@@ -36,7 +36,7 @@ struct FileStoreJournalTests {
         #expect(!scan.hasDamagedTail)
         // Equality of doubles would hide a sign or a payload: compare the bits.
         let nan = Double(bitPattern: 0x7FF8_0000_0000_1234)
-        let record = Self.scan(FileStoreJournal.record(key: "x", value: .double(nan))).records.first
+        let record = Self.scan(try FileStoreJournal.record(key: "x", value: .double(nan))).records.first
         guard case .double(let read)? = record?.value else {
             Issue.record("no double in \(String(describing: record))")
             return
@@ -44,9 +44,9 @@ struct FileStoreJournalTests {
         #expect(read.bitPattern == nan.bitPattern)
     }
 
-    @Test func aRecordCutAnywhereEndsTheJournalAtTheRecordBefore() {
-        let first = FileStoreJournal.record(key: "a", value: .int(1))
-        let second = FileStoreJournal.record(key: "b", value: .array([.string("two"), .data(Data(repeating: 7, count: 40))]))
+    @Test func aRecordCutAnywhereEndsTheJournalAtTheRecordBefore() throws {
+        let first = try FileStoreJournal.record(key: "a", value: .int(1))
+        let second = try FileStoreJournal.record(key: "b", value: .array([.string("two"), .data(Data(repeating: 7, count: 40))]))
         for cut in 0..<second.count {
             let scan = Self.scan(first + second.prefix(cut))
             #expect(scan.records == [FileStoreJournal.Record(key: "a", value: .int(1))], "cut at \(cut)")
@@ -55,8 +55,8 @@ struct FileStoreJournalTests {
         }
     }
 
-    @Test func aChangedByteFailsTheRecord() {
-        let record = FileStoreJournal.record(key: "key", value: .string("value"))
+    @Test func aChangedByteFailsTheRecord() throws {
+        let record = try FileStoreJournal.record(key: "key", value: .string("value"))
         for index in record.indices {
             for bit in [0x01, 0x80] as [UInt8] {
                 var damaged = record
@@ -78,8 +78,8 @@ struct FileStoreJournalTests {
     }()
 
     @Test func aWholeRecordThatDoesNotReadIsSkippedAndCounted() throws {
-        let first = FileStoreJournal.record(key: "a", value: .int(1))
-        let last = FileStoreJournal.record(key: "b", value: .int(2))
+        let first = try FileStoreJournal.record(key: "a", value: .int(1))
+        let last = try FileStoreJournal.record(key: "b", value: .int(2))
         let scan = Self.scan(first + Self.unreadableRecord + last)
         #expect(scan.records == [.init(key: "a", value: .int(1)), .init(key: "b", value: .int(2))])
         #expect(scan.unreadable == 1)
@@ -141,7 +141,7 @@ struct FileStoreJournalTests {
         let key = PersistentKey<Int>("n", defaultValue: 0)
         store.set(key, to: 1)
         // A write cut short: the first half of a record.
-        let torn = Array(FileStoreJournal.record(key: "n", value: .int(2)).prefix(9))
+        let torn = Array(try FileStoreJournal.record(key: "n", value: .int(2)).prefix(9))
         let handle = try FileHandle(forWritingTo: journal)
         try handle.seekToEnd()
         try handle.write(contentsOf: torn)
@@ -164,19 +164,141 @@ struct FileStoreJournalTests {
         #expect(try FileStoreOnDisk.read(url) == ["n": .int(1), "m": .int(3)])
     }
 
+    /// The journal's bytes at `url`'s journal.
+    static func journalBytes(_ url: URL) throws -> Data {
+        try Data(contentsOf: URL(fileURLWithPath: url.path + ".journal"))
+    }
+
+    /// Found by a review: a compaction wrote the list from the records it read and started the
+    /// journal again, so a whole record it skipped (a newer version's) was in neither file.
+    @Test func aJournalHoldingARecordThisVersionCannotReadIsNotCompacted() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("settings.plist")
+        let store = FileKeyValueStore(url: url)
+        let a = PersistentKey<Int>("a", defaultValue: 0)
+        store.set(a, to: 1)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: url.path + ".journal"))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Self.unreadableRecord)
+        try handle.close()
+        let recorder = FailureRecorder()
+        #expect(recorder.record { store.get(a) } == 1)
+        #expect(recorder.failures.first?.message.contains("the journal is not compacted while it holds it") == true, "\(recorder.failures)")
+
+        let refusal = #expect(throws: FileStoreUnavailable.self) { try recorder.record { try store.compact() } }
+        #expect(refusal?.description.contains("cannot read (written by a newer one?), which a compaction would lose") == true, "\(String(describing: refusal))")
+        #expect(try Self.journalBytes(url).range(of: Data(Self.unreadableRecord)) != nil, "the record is kept")
+        recorder.record { store.set(a, to: 2) }
+        #expect(try Self.journalBytes(url).range(of: Data(Self.unreadableRecord)) != nil, "writes keep it too")
+        #expect(try FileStoreOnDisk.read(url) == ["a": .int(2)])
+    }
+
+    /// Makes `folder` refuse new files while the files in it stay writable: read-only for a user,
+    /// immutable (`chattr +i`) for root, whom permissions do not stop. Returns what undoes it, or
+    /// `nil` where neither works.
+    static func refusingNewFiles(_ folder: URL) -> (() -> Void)? {
+        let probe = folder.appendingPathComponent("probe")
+        func refuses() -> Bool {
+            guard FileManager.default.createFile(atPath: probe.path, contents: nil) else { return true }
+            try? FileManager.default.removeItem(at: probe)
+            return false
+        }
+        func chattr(_ flag: String) -> Bool {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/chattr")
+            process.arguments = [flag, folder.path]
+            process.standardError = FileHandle.nullDevice
+            guard (try? process.run()) != nil else { return false }
+            process.waitUntilExit()
+            return process.terminationStatus == 0
+        }
+        chmod(folder.path, 0o555)
+        if refuses() { return { chmod(folder.path, 0o755) } }
+        chmod(folder.path, 0o755)
+        if chattr("+i"), refuses() { return { _ = chattr("-i") } }
+        _ = chattr("-i")
+        return nil
+    }
+
+    /// Found by a review: a writer cut off the bytes after the last record that read, also when it
+    /// could not save them; one damaged record makes every whole record after it such bytes.
+    @Test func damagedBytesThatCannotBeSavedAsideAreNotCutOff() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("settings.plist")
+        var damaged = try FileStoreJournal.record(key: "b", value: .int(2))
+        damaged[damaged.count - 1] ^= 1
+        let whole = try FileStoreJournal.record(key: "c", value: .string("a whole write after the damaged one"))
+        let journal = FileStoreJournal.header + (try FileStoreJournal.record(key: "a", value: .int(1))) + damaged + whole
+        try Data(journal).write(to: URL(fileURLWithPath: url.path + ".journal"))
+        // The lock file a writer opens, there before the folder refuses new files.
+        #expect(FileManager.default.createFile(atPath: url.path + ".lock", contents: nil))
+        let store = FileKeyValueStore(url: url)
+        let d = PersistentKey<Int>("d", defaultValue: 0)
+        #expect(store.get(PersistentKey<Int>("a", defaultValue: 0)) == 1)
+
+        let restore = try #require(Self.refusingNewFiles(directory.url), "this test needs a folder that refuses new files")
+        let refused = FailureRecorder()
+        refused.record { store.set(d, to: 4) }
+        restore()
+        let message = try #require(refused.failures.first?.message)
+        #expect(message.contains("could not be moved aside") && message.contains("writes, which would cut them off, are refused"), "\(message)")
+        #expect(try Self.journalBytes(url) == Data(journal), "nothing is cut off, nothing appended")
+
+        let saved = FailureRecorder()
+        saved.record { store.set(d, to: 4) }
+        #expect(saved.failures.first?.message.contains("moved aside to") == true, "\(saved.failures)")
+        let aside = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.contains(".journal.damaged-") }
+        #expect(try Data(contentsOf: directory.file(try #require(aside.first))) == Data(damaged + whole), "the bytes are saved before they are cut off")
+        #expect(try FileStoreOnDisk.read(url) == ["a": .int(1), "d": .int(4)])
+    }
+
+    /// Found by a review: a reader ignored a journal whose header it did not know without a word,
+    /// and a writer moved a newer format's journal aside, hiding its writes.
+    @Test func aJournalOfANewerFormatIsReportedAndKeptFromWrites() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("settings.plist")
+        var newer = FileStoreJournal.header + (try FileStoreJournal.record(key: "n", value: .int(42)))
+        newer[4] = 2
+        try Data(newer).write(to: URL(fileURLWithPath: url.path + ".journal"))
+        let n = PersistentKey<Int>("n", defaultValue: 0)
+        let recorder = FailureRecorder()
+        let store = recorder.record { FileKeyValueStore(url: url) }
+        #expect(store.get(n) == 0)
+        #expect(recorder.failures.first?.message.contains("is of format version 2 (its header, at offset 0)") == true, "\(recorder.failures)")
+        let write = FailureRecorder()
+        write.record { store.set(n, to: 1) }
+        #expect(write.failures.first?.message.contains("writes are refused, so that a new journal does not hide them") == true, "\(write.failures)")
+        #expect(try Self.journalBytes(url) == Data(newer), "the journal is kept as it is")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.contains(".corrupt-") }.isEmpty)
+    }
+
+    /// Found by a review: a value of 4 GiB or more trapped in the record's length field.
+    @Test func aRecordLongerThanItsLengthFieldHoldsIsRefused() throws {
+        let refusal = #expect(throws: FileStoreUnavailable.self) {
+            try FileStoreJournal.record(key: "k", value: .data(Data(count: 64)), maximumPayloadLength: 63)
+        }
+        #expect(refusal?.description.contains("more than a file store's journal record holds (63)") == true, "\(String(describing: refusal))")
+        let fits = try FileStoreJournal.record(key: "k", value: .data(Data(count: 64)), maximumPayloadLength: 1 + 2 + 1 + 1 + 1 + 64)
+        #expect(Self.scan(fits).records == [.init(key: "k", value: .data(Data(count: 64)))])
+        #expect(FileStoreJournal.maximumPayloadLength == Int(UInt32.max))
+    }
+
     @Test func aFileThatIsNotAJournalIsMovedAsideByTheFirstWrite() throws {
         let directory = TemporaryDirectory()
         let url = directory.file("settings.plist")
         try PropertyListSerialization.data(fromPropertyList: ["n": 1], format: .binary, options: 0).write(to: url)
         try Data("not a journal".utf8).write(to: URL(fileURLWithPath: url.path + ".journal"))
-        let store = FileKeyValueStore(url: url)
         let key = PersistentKey<Int>("n", defaultValue: 0)
-        #expect(store.get(key) == 1, "the list is read; the foreign journal adds nothing")
-
         let recorder = FailureRecorder()
-        recorder.record { store.set(key, to: 2) }
-        #expect(recorder.failures.count == 1)
-        #expect(recorder.failures.first?.message.contains("is not a KeyCatalog journal; moved aside") == true, "\(recorder.failures)")
+        let store = recorder.record { FileKeyValueStore(url: url) }
+        #expect(store.get(key) == 1, "the list is read; the foreign journal adds nothing")
+        #expect(recorder.failures.count == 1, "a reader is told")
+        #expect(recorder.failures.first?.message.contains("does not start with a KeyCatalog journal's header (offset 0") == true, "\(recorder.failures)")
+
+        let writeRecorder = FailureRecorder()
+        writeRecorder.record { store.set(key, to: 2) }
+        #expect(writeRecorder.failures.count == 1)
+        #expect(writeRecorder.failures.first?.message.contains("is not a KeyCatalog journal (its header, at offset 0, does not read); moved aside") == true, "\(recorder.failures)")
         let aside = try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.contains(".journal.corrupt-") }
         #expect(try Data(contentsOf: directory.file(try #require(aside.first))) == Data("not a journal".utf8))
         #expect(try FileStoreOnDisk.read(url) == ["n": .int(2)])
@@ -220,7 +342,8 @@ struct FileStoreJournalTests {
         #expect(stat(url.path, &after) == 0)
         #expect(after.st_ino == before.st_ino && after.st_size == before.st_size, "the list is not rewritten")
         let grown = try FileManager.default.attributesOfItem(atPath: url.path + ".journal")[.size] as? Int
-        #expect(grown == journalSize.map { $0 + FileStoreJournal.record(key: "n", value: .int(1)).count })
+        let record = try FileStoreJournal.record(key: "n", value: .int(1))
+        #expect(grown == journalSize.map { $0 + record.count })
         #expect(try FileStoreOnDisk.read(url) == ["large": .data(blob), "n": .int(1)])
     }
 

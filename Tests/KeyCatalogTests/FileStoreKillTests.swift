@@ -49,7 +49,7 @@ struct FileStoreKillTests {
             #expect(lines.count >= killAfter, "round \(round)")
             // A previous child's write cut short is reported by the next writer, and only that.
             for line in errors.split(separator: "\n") {
-                #expect(line.contains("not a whole record") && line.contains("moved aside"), "round \(round): \(line)")
+                #expect(line.contains("do not read as whole records") && line.contains("moved aside"), "round \(round): \(line)")
             }
 
             let values = try FileStoreOnDisk.read(url)

@@ -81,7 +81,7 @@ struct FileStoreMultiProcessTests {
             // short at a page boundary for a fatal signal); whoever opens the journal next reports
             // it, moves it aside and cuts it off. That report is expected, and nothing else.
             let reports = acknowledged.errors.split(separator: "\n")
-            let tornTails = reports.filter { $0.contains("that are not a whole record (a write cut short by a crash or power loss)") }
+            let tornTails = reports.filter { $0.contains("that do not read as whole records (a write cut short by a crash or power loss, or bytes damaged on the disk)") }
             tornTailReports += tornTails.count
             #expect(reports.count == tornTails.count, "child \(index): \(acknowledged.errors.prefix(500))")
             if victims.contains(index) {

@@ -20,7 +20,8 @@ import Foundation
 /// A record that is incomplete or fails its checksum ends the journal: it is a write that was cut
 /// short (power loss) or is still being made (another process, seen without the lock). A whole
 /// record (its checksum holds) whose payload does not read is skipped and counted, so that the
-/// writes after it are still read.
+/// writes after it are still read; a journal holding one is not compacted, which would lose it
+/// (a newer version of KeyCatalog, which reads it, compacts it).
 enum FileStoreJournal {
     static let header: [UInt8] = [0x4B, 0x43, 0x4A, 0x4C, 1, 0, 0, 0]
     static let recordHeaderSize = 8
@@ -31,14 +32,24 @@ enum FileStoreJournal {
         var value: PropertyListValue?
     }
 
+    /// The longest payload a record's length field holds: 4 GiB less a byte.
+    static let maximumPayloadLength = Int(UInt32.max)
+
     /// The bytes of the record that sets `key` to `value` (removes it, for `nil`).
-    static func record(key: String, value: PropertyListValue?) -> [UInt8] {
+    ///
+    /// - Throws: ``FileStoreUnavailable`` when the payload is longer than `maximumPayloadLength`
+    ///   (a value of 4 GiB or more: no record holds it).
+    static func record(key: String, value: PropertyListValue?, maximumPayloadLength: Int = maximumPayloadLength) throws -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: recordHeaderSize)
         bytes.reserveCapacity(recordHeaderSize + key.utf8.count + 24)
         bytes.append(value == nil ? 0 : 1)
         appendString(key, to: &bytes)
         if let value { appendValue(value, to: &bytes) }
         let payloadLength = bytes.count - recordHeaderSize
+        guard payloadLength <= maximumPayloadLength else {
+            throw FileStoreUnavailable(
+                description: "not written: '\(key)' and its value take \(payloadLength) bytes, more than a file store's journal record holds (\(maximumPayloadLength)); store less under one key")
+        }
         let checksum = bytes.withUnsafeBytes { CRC32.checksum(UnsafeRawBufferPointer(rebasing: $0[recordHeaderSize...])) }
         store(UInt32(payloadLength), at: 0, in: &bytes)
         store(checksum, at: 4, in: &bytes)

@@ -39,6 +39,16 @@ final class PropertyListFile: Sendable {
         /// Bytes that are not a whole record follow them: a write in progress, or one cut short,
         /// which the next writer must cut off before it appends.
         var journalHasDamagedTail = false
+        /// Whole records of the journal that this version cannot read (a newer version's): a
+        /// compaction, which would drop them, waits for a version that reads them.
+        var journalUnreadableRecords = 0
+        /// Why writes and compactions are refused: the journal's damaged tail, which they would cut
+        /// off, could not be saved aside, or the journal is of a newer format, whose writes a new
+        /// journal would hide. Looked at again by each writer.
+        var journalBlock: String?
+        /// The journal was made by a compaction whose rename of it may not be on the disk yet: a
+        /// flush makes it so before it returns (``PropertyListFile/flush()``).
+        var journalNameNeedsFlush = false
         /// The lock file, open while this process writes (`flock` on it).
         var lock: OpenFile?
         /// A write made the store's folder, which was missing (removed): the file's watch must
@@ -62,6 +72,16 @@ final class PropertyListFile: Sendable {
         /// costs at most what writing them cost.
         var isCompactionDue: Bool {
             journalLength - FileStoreJournal.header.count >= max(Int(signature?.size ?? 0), PropertyListFile.minimumCompactionSize)
+        }
+
+        /// What a compaction would lose now, which keeps it from running: records of the journal
+        /// this version cannot read, or a damaged tail that could not be saved aside.
+        var compactionHold: String? {
+            if let journalBlock { return journalBlock }
+            guard journalUnreadableRecords > 0 else { return nil }
+            return "the journal holds \(journalUnreadableRecords == 1 ? "1 whole record" : "\(journalUnreadableRecords) whole records") "
+                + "this version of KeyCatalog cannot read (written by a newer one?), which a compaction would lose; "
+                + "it is compacted by a version that reads \(journalUnreadableRecords == 1 ? "it" : "them")"
         }
 
         /// The stored values alone.
@@ -560,13 +580,28 @@ final class PropertyListFile: Sendable {
         contents.journalSignature = nil
         contents.journalLength = 0
         contents.journalHasDamagedTail = false
+        contents.journalUnreadableRecords = 0
+        contents.journalBlock = nil
         guard let journal, let signature = FileSignature(descriptor: journal.descriptor) else { return loaded.report }
         let header = FileStoreJournal.header
-        guard signature.size >= Int64(header.count), (try? journal.read(from: 0, count: header.count)) == Data(header) else {
-            // Not a journal of this format (or one whose header never reached the disk): ignored,
-            // and moved aside by the next writer.
+        let start = (try? journal.read(from: 0, count: header.count)) ?? Data()
+        guard start == Data(header) else {
+            // Not a journal of this format: not read. A newer format's blocks writes (a new
+            // journal would hide its writes); anything else the next writer moves aside.
             contents.journalSignature = signature
-            return loaded.report
+            let report: String
+            if start.count == header.count, start.prefix(4).elementsEqual(header.prefix(4)) {
+                let version = start.suffix(4).reversed().reduce(0) { $0 << 8 | UInt32($1) }
+                contents.journalBlock =
+                    "its journal \(journalURL.path) is of format version \(version) (its header, at offset 0), which this version of KeyCatalog does not read "
+                    + "(written by a newer one?): its writes are not seen, and writes are refused, so that a new journal does not hide them"
+                report = contents.journalBlock!
+            } else {
+                report =
+                    "its journal \(journalURL.path) does not start with a KeyCatalog journal's header (offset 0: damaged bytes, or another program's file): "
+                    + "its writes are not seen; the next write moves it aside, kept, and starts a new journal"
+            }
+            return [loaded.report, report].compactMap { $0 }.joined(separator: "; ")
         }
         contents.journalLength = header.count
         let journalReport = catchUp(
@@ -613,24 +648,29 @@ final class PropertyListFile: Sendable {
         contents.journalLength += scan.length
         contents.journalSignature = signature
         contents.journalHasDamagedTail = scan.hasDamagedTail
+        contents.journalUnreadableRecords += scan.unreadable
         let skipped =
             scan.unreadable == 0
             ? nil
             : "\(scan.unreadable == 1 ? "1 whole record" : "\(scan.unreadable) whole records") of the journal \(journalURL.path) could not be read "
                 + "(written by another version of KeyCatalog?) and \(scan.unreadable == 1 ? "was" : "were") skipped: "
-                + "\(scan.unreadable == 1 ? "its key keeps its" : "their keys keep their") earlier value; the records after them are read"
+                + "\(scan.unreadable == 1 ? "its key keeps its" : "their keys keep their") earlier value; the records after them are read, "
+                + "and the journal is not compacted while it holds \(scan.unreadable == 1 ? "it" : "them")"
         guard scan.hasDamagedTail, isLocked else { return skipped }
         let damaged = bytes.count - scan.length
         let aside = URL(fileURLWithPath: journalURL.path + ".damaged-\(timestamp())")
         var report =
-            "the journal ends with \(damaged) bytes at offset \(contents.journalLength) that are not a whole record "
-            + "(a write cut short by a crash or power loss)"
-        // Readable by the owner only, like the journal: the bytes may hold a secret's value.
-        if FileManager.default.createFile(atPath: aside.path, contents: bytes[(bytes.startIndex + scan.length)...], attributes: [.posixPermissions: 0o600]) {
+            "the journal ends with \(damaged) bytes at offset \(contents.journalLength) that do not read as whole records "
+            + "(a write cut short by a crash or power loss, or bytes damaged on the disk)"
+        // Saved on the disk before they are cut off: they may be whole writes after a damaged one.
+        do {
+            try writeAside(bytes[(bytes.startIndex + scan.length)...], to: aside)
             report += "; moved aside to \(aside.path)"
-        } else {
-            report += "; they could not be moved aside (\(POSIXFailure("create \(aside.path)")))"
+        } catch {
+            contents.journalBlock = "\(report); they could not be moved aside (\(error)); writes, which would cut them off, are refused until they can be"
+            return [skipped, contents.journalBlock].compactMap { $0 }.joined(separator: "; ")
         }
+        contents.journalBlock = nil
         guard ftruncate(journal.descriptor, off_t(contents.journalLength)) == 0 else {
             contents.writeBlock = "\(report), and could not be cut off (\(POSIXFailure("truncate it"))); writes are refused until it can be"
             return contents.writeBlock
@@ -680,12 +720,12 @@ final class PropertyListFile: Sendable {
     /// what the files hold with this one change. Failures are reported once the locks are
     /// released: a failure handler may itself use the store.
     func update(_ key: String, to value: PropertyListValue?) throws {
-        let record = FileStoreJournal.record(key: key, value: value)
+        let record = try FileStoreJournal.record(key: key, value: value)
         let (report, flush, compaction, madeFolder) = try _HeldCallbacks.holding {
             try contents.withLock { contents in
                 try withFileLock(&contents) { contents -> (String?, Bool, Bool, Bool) in
                     let report = refresh(&contents, isLocked: true)
-                    if let block = contents.writeBlock {
+                    if let block = contents.writeBlock ?? contents.journalBlock {
                         throw FileStoreUnavailable(description: "not written, to keep the file that is there: \(block)")
                     }
                     var unreadable = contents.unreadable
@@ -715,10 +755,17 @@ final class PropertyListFile: Sendable {
         if madeFolder { (changes.attachedWatcher as? FileStoreChangeWatcher)?.rewatchFolder() }
     }
 
-    /// Makes every write so far survive power loss (`fdatasync` of the journal).
+    /// Makes every write so far survive power loss (`fdatasync` of the journal, and of its folder
+    /// if a compaction's rename of the journal may not be on the disk yet).
     func flush() throws {
-        guard let journal = contents.withLock({ $0.journal }) else { return }
+        let (journal, nameNeedsFlush) = contents.withLock { ($0.journal, $0.journalNameNeedsFlush) }
+        guard let journal else { return }
         guard journal.flushData() == 0 else { throw POSIXFailure("flush \(journalURL.path)") }
+        guard nameNeedsFlush else { return }
+        try Self.syncFolder(of: journalURL)
+        contents.withLock { contents in
+            if contents.journal === journal { contents.journalNameNeedsFlush = false }
+        }
     }
 
     /// The journal to append to: the open one, or a new one (header only) if there is none or
@@ -728,11 +775,12 @@ final class PropertyListFile: Sendable {
         if contents.journal != nil {
             let aside = URL(fileURLWithPath: journalURL.path + ".corrupt-\(Self.timestamp())")
             try FileManager.default.moveItem(at: journalURL, to: aside)
-            Self.report(url, "the journal \(journalURL.path) is not a KeyCatalog journal; moved aside to \(aside.path)")
+            Self.report(url, "the journal \(journalURL.path) is not a KeyCatalog journal (its header, at offset 0, does not read); moved aside to \(aside.path)")
         }
         let journal = try Self.writeJournal(FileStoreJournal.header, to: journalURL)
         contents.journal = journal
         contents.journalLength = FileStoreJournal.header.count
+        contents.journalUnreadableRecords = 0
         contents.journalSignature = FileSignature(descriptor: journal.descriptor)
         return journal
     }
@@ -778,12 +826,12 @@ final class PropertyListFile: Sendable {
     /// flush: one `fdatasync` for a burst of writes.
     private func scheduleFlush() {
         DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + Self.flushDelay) { [self] in
-            let journal = contents.withLock { contents in
-                contents.isFlushScheduled = false
-                return contents.journal
+            contents.withLock { $0.isFlushScheduled = false }
+            do {
+                try flush()
+            } catch {
+                Self.report(url, "the journal could not be flushed to the disk (\(error)); a power loss may lose the newest writes")
             }
-            guard let journal, journal.flushData() != 0 else { return }
-            Self.report(url, "the journal could not be flushed to the disk (\(POSIXFailure("flush it"))); a power loss may lose the newest writes")
         }
     }
 
@@ -824,6 +872,10 @@ final class PropertyListFile: Sendable {
                     guard contents.writeBlock == nil, contents.journalLength > FileStoreJournal.header.count,
                         let journal = contents.journalSignature, force || contents.isCompactionDue
                     else { return nil }
+                    if let hold = contents.compactionHold {
+                        if force { throw FileStoreUnavailable(description: "not compacted: \(hold)") }
+                        return nil
+                    }
                     return Snapshot(
                         stored: contents.stored,
                         unreadable: contents.unreadable,
@@ -838,14 +890,20 @@ final class PropertyListFile: Sendable {
         let data = try PropertyListFileDecoding.encode(snapshot.stored.mapValues(\.value), keeping: snapshot.unreadable)
         let (temporary, list) = try Self.writeTemporary(data, beside: url)
         defer { unlink(temporary) }  // Nothing to remove once renamed.
-        try _HeldCallbacks.holding {
+        let newJournal = try _HeldCallbacks.holding {
             try contents.withLock { contents in
-                try withFileLock(&contents) { contents in
+                try withFileLock(&contents) { contents -> OpenFile? in
                     if let report = refresh(&contents, isLocked: true) { Self.report(url, report) }
                     // Another process compacted meanwhile: its list is as new as this one.
                     guard contents.signature == snapshot.list, let journal = contents.journal, let current = contents.journalSignature,
                         current.isSameFile(as: snapshot.journal)
-                    else { return }
+                    else { return nil }
+                    // Records appended meanwhile that this version cannot read, or a damaged tail
+                    // that could not be saved: the new journal would lose them.
+                    if let hold = contents.compactionHold {
+                        if force { throw FileStoreUnavailable(description: "not compacted: \(hold)") }
+                        return nil
+                    }
                     let appended = try journal.read(from: snapshot.length, count: contents.journalLength - snapshot.length)
                     guard rename(temporary, url.path) == 0 else { throw POSIXFailure("replace \(url.path)") }
                     // The new list must be on disk before the old journal goes: the list alone, with
@@ -855,16 +913,24 @@ final class PropertyListFile: Sendable {
                     contents.signature = FileSignature(descriptor: list.descriptor)
                     contents.opened = list
                     // Its rename is made durable after the locks are released: lost to power loss, it
-                    // leaves the new list and the old journal, which read the same.
+                    // leaves the new list and the old journal, which read the same, unless records
+                    // were appended to it meanwhile; a flush makes its name durable before it
+                    // returns (``flush()``).
                     let newJournal = try Self.writeJournal(FileStoreJournal.header + appended, to: journalURL, syncingFolder: false)
                     contents.journal = newJournal
                     contents.journalLength = FileStoreJournal.header.count + appended.count
                     contents.journalSignature = FileSignature(descriptor: newJournal.descriptor)
+                    contents.journalNameNeedsFlush = true
+                    return newJournal
                 }
             }
         }
+        guard let newJournal else { return }
         do {
             try Self.syncFolder(of: journalURL)
+            contents.withLock { contents in
+                if contents.journal === newJournal { contents.journalNameNeedsFlush = false }
+            }
         } catch {
             Self.report(url, "the compacted journal's new name may not survive a power loss (\(error)); every write is still in the list or the journal")
         }
@@ -1029,6 +1095,18 @@ final class PropertyListFile: Sendable {
             throw error
         }
         return (temporaryPath, file)
+    }
+
+    /// Writes `data` to a new file at `aside` (readable by the owner only, like the journal: the
+    /// bytes may hold a secret's value), on the disk with its name before this returns.
+    private static func writeAside(_ data: Data, to aside: URL) throws {
+        let (temporary, _) = try writeTemporary(data, beside: aside)
+        guard rename(temporary, aside.path) == 0 else {
+            let failure = POSIXFailure("name it \(aside.path)")
+            unlink(temporary)
+            throw failure
+        }
+        try syncFolder(of: aside)
     }
 
     /// Makes a rename in the folder of `url` durable.
