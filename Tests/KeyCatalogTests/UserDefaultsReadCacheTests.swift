@@ -24,6 +24,24 @@ struct UserDefaultsReadCacheTests {
         #expect(!suite.defaults.contains(count))
     }
 
+    /// A suite's `Data` is read from its bytes at once, not through `object(forKey:)`, whose copy
+    /// goes a byte at a time: the same bytes, for data KeyCatalog wrote and data other code did,
+    /// empty and large, and what replaces them.
+    @Test func dataIsReadAsTheSuiteHoldsIt() {
+        let suite = TemporarySuite()
+        let blob = PersistentKey<Data>("Blob", defaultValue: Data([9]))
+        let large = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        suite.defaults.set(blob, to: large)
+        #expect(suite.defaults.get(blob) == large)
+        suite.defaults.set(Data(), forKey: "Blob")
+        #expect(suite.defaults.get(blob) == Data())
+        suite.defaults.set(Data([1, 2, 3]), forKey: "Blob")
+        #expect(suite.defaults.get(blob) == Data([1, 2, 3]))
+        #expect(suite.defaults.persistentValue(forKey: "Blob") == .data(Data([1, 2, 3])))
+        suite.defaults.removeObject(forKey: "Blob")
+        #expect(suite.defaults.get(blob) == Data([9]))
+    }
+
     #if !canImport(Darwin)
     /// A key removed is dropped from the cache, and the cache keeps at most `capacity` keys: keys
     /// made from a parameter do not grow it without end.

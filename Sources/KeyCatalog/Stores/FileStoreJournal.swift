@@ -107,6 +107,24 @@ enum FileStoreJournal {
 
     // MARK: - Values
 
+    /// `value` alone in the journal's value encoding (``appendValue(_:to:)``): compact, exact and
+    /// cheap to write, for what else KeyCatalog keeps in a store as bytes (iCloud sync's stamps).
+    static func encoded(_ value: PropertyListValue) -> [UInt8] {
+        var bytes: [UInt8] = []
+        appendValue(value, to: &bytes)
+        return bytes
+    }
+
+    /// The one value `bytes` hold in the journal's value encoding (``encoded(_:)``); `nil` if they
+    /// do not read as exactly one.
+    static func decoded(_ bytes: Data) -> PropertyListValue? {
+        bytes.withUnsafeBytes { bytes in
+            var reader = Reader(bytes: bytes)
+            guard let value = reader.value(depth: 0), reader.isAtEnd else { return nil }
+            return value
+        }
+    }
+
     private enum Tag: UInt8 {
         case `false` = 0, `true`, int, uint, double, string, data, date, array, dictionary
     }

@@ -188,13 +188,22 @@ final class _UserDefaultsReadCache: @unchecked Sendable {
         // What `object(forKey:)` reads first: the argument domain, which overrides the suite.
         guard !defaults.isOverriddenByLaunchArgument(key) else { return read() }
         if let entry, entry.object === object, let value = entry.value { return value }
-        let value = read()
+        let value = Self.bytes(of: object) ?? read()
         // Kept only as the suite's object's value: that object still there, and no argument given
         // for the key meanwhile (on another thread), whose value the read would have returned.
         // (An argument given and taken away again within the read goes unseen: nothing tells.)
         guard let value, domain.object(forName: name) === object, !defaults.isOverriddenByLaunchArgument(key) else { return value }
         keep(Entry(name: name, object: object, value: value), forKey: key)
         return value
+    }
+
+    /// The value of a suite's `Data` object, copied at once: `object(forKey:)` copies its bytes
+    /// one at a time through Swift's bridging (about 1,000 instructions per 10 bytes: 1 million
+    /// for iCloud sync's stamps of 20 keys). `nil` for any other object, which `object(forKey:)`
+    /// reads.
+    private static func bytes(of object: AnyObject) -> PropertyListValue? {
+        guard let data = object as? NSData else { return nil }
+        return .data(Data(bytes: data.bytes, count: data.length))
     }
 
     private func keep(_ entry: Entry, forKey key: String) {

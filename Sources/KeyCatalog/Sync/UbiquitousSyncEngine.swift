@@ -738,7 +738,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
 
     private func save(_ id: ObjectIdentifier, _ state: inout State, _ effects: inout Effects) {
         guard let replica = state.replicas[id] else { return }
-        let metadata = replica.metadata.propertyListValue
+        let metadata = replica.metadata.storedValue
         do {
             try replica.store.setPersistentValue(metadata, forKey: UbiquitousSyncMetadata.storageKey)
             state.replicas[id]?.storedMetadata = metadata

@@ -33,7 +33,13 @@ struct UbiquitousSyncMetadata: Equatable {
         self.device = device
     }
 
+    /// The metadata `value` holds: ``storedValue``, or ``propertyListValue`` (how metadata was
+    /// stored before).
     init?(_ value: PropertyListValue?) {
+        var value = value
+        if case .data(let data)? = value, data.starts(with: Self.storedHeader) {
+            value = FileStoreJournal.decoded(data.dropFirst(Self.storedHeader.count))
+        }
         guard case .dictionary(let members)? = value, case .string(let device)? = members["device"] else { return nil }
         self.device = device
         if case .bool(let synced)? = members["synced"] { hasSynced = synced }
@@ -53,6 +59,18 @@ struct UbiquitousSyncMetadata: Equatable {
         }
     }
 
+    /// What a store keeps: ``propertyListValue`` as bytes, after ``storedHeader``, in the file
+    /// store journal's value encoding. (Kept as a dictionary, each save cost UserDefaults on Linux
+    /// about 17 million instructions with 20 synced keys, 1.8 ms: CoreFoundation validates,
+    /// converts and deep-copies a dictionary value; bytes it keeps as they are.)
+    var storedValue: PropertyListValue {
+        .data(Data(Self.storedHeader + FileStoreJournal.encoded(propertyListValue)))
+    }
+
+    /// What ``storedValue`` starts with: `KCSM` and the format, 1.
+    static let storedHeader: [UInt8] = [0x4B, 0x43, 0x53, 0x4D, 1]
+
+    /// The metadata as a property list dictionary.
     var propertyListValue: PropertyListValue {
         let keys = entries.mapValues { entry -> PropertyListValue in
             var fields: [String: PropertyListValue] = ["t": UbiquitousSyncEnvelope.storedTime(entry.stamp.time), "d": .string(entry.stamp.device), "p": .bool(entry.isPending)]

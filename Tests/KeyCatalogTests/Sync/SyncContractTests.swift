@@ -453,7 +453,32 @@ struct SyncContractTests {
         metadata.entries["Count"] = UbiquitousSyncMetadata.Entry(stamp: UbiquitousSyncStamp(time: .max, device: "A"), isPending: false, digest: nil)
         metadata.previousAccount["Theme"] = .string("sepia")
         metadata.awaitingAccountChange = ["Theme", "Font"]
+        #expect(UbiquitousSyncMetadata(metadata.storedValue) == metadata)
+        guard case .data(let bytes) = metadata.storedValue else { Issue.record("stored as bytes"); return }
+        #expect(bytes.starts(with: [0x4B, 0x43, 0x53, 0x4D, 1]))
+        // As stores kept it before: a dictionary.
         #expect(UbiquitousSyncMetadata(metadata.propertyListValue) == metadata)
+        // Damaged bytes read as no metadata.
+        #expect(UbiquitousSyncMetadata(.data(bytes.dropLast())) == nil)
+    }
+
+    @Test("metadata kept as a dictionary by an earlier version is read, and saved again as bytes")
+    func metadataKeptAsADictionaryIsRead() {
+        let cloud = SimulatedCloud()
+        let local = InMemoryKeyValueStore()
+        var earlier = UbiquitousSyncMetadata(device: "A")
+        earlier.hasSynced = true
+        earlier.entries["Theme"] = UbiquitousSyncMetadata.Entry(stamp: UbiquitousSyncStamp(time: 7, device: "A"), isPending: false, digest: nil)
+        local.setPersistentValue(earlier.propertyListValue, forKey: UbiquitousSyncMetadata.storageKey)
+        let a = cloud.makeDevice("A", local: local)
+        #expect(a.engine.isSyncing, "the store synced before")
+        #expect(a.stamp("Theme") == UbiquitousSyncStamp(time: 7, device: "A"))
+        a.store.set(K.fontSize, to: 3)
+        guard case .data? = local.persistentValue(forKey: UbiquitousSyncMetadata.storageKey) else {
+            Issue.record("saved again as bytes")
+            return
+        }
+        #expect(a.stamp("Theme") == UbiquitousSyncStamp(time: 7, device: "A"))
     }
 
     @Test("a later launch syncs at once: the store synced before, so iCloud's values are known")
