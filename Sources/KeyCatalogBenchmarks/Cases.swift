@@ -280,10 +280,11 @@ final class BenchmarkFixture {
 
     func cleanUp() {
         removeScratchSuite(named: suiteName)
+        removeScratchSuite(named: syncedSuiteName)
         try? FileManager.default.removeItem(at: directory)
     }
 
-    var cases: [BenchmarkCase] { userDefaultsCases + largeSuiteCases + memoryCases + fileCases }
+    var cases: [BenchmarkCase] { userDefaultsCases + largeSuiteCases + syncedWriteCases + memoryCases + fileCases }
 
     /// A suite holding 500 other keys (``fillSuite()``): a write, then a write followed by a read.
     var largeSuiteCases: [BenchmarkCase] {

@@ -1,0 +1,70 @@
+import Foundation
+import KeyCatalog
+
+/// iCloud's key-value store for the benchmarks: a dictionary behind a lock, announcing nothing.
+final class BenchmarkCloud: UbiquitousKeyValueBackend, @unchecked Sendable {
+    // @unchecked: `values` is only used behind `lock`.
+    private let lock = NSLock()
+    private var values: [String: Any] = [:]
+
+    func object(forKey aKey: String) -> Any? { lock.withLock { values[aKey] } }
+    func set(_ anObject: Any?, forKey aKey: String) { lock.withLock { values[aKey] = anObject } }
+    func removeObject(forKey aKey: String) { set(nil, forKey: aKey) }
+    func synchronize() -> Bool { true }
+    var dictionaryRepresentation: [String: Any] { lock.withLock { values } }
+    func observeExternalChanges(_ handler: @escaping @Sendable (UbiquitousExternalChange) -> Void) {}
+}
+
+/// A suite of its own whose 20 keys are synced, made on first use: the other rows' suite stays
+/// as it was.
+final class SyncedSuite {
+    let defaults: UserDefaults
+    let cloud = BenchmarkCloud()
+    let keys = (0..<20).map { PersistentKey<Int>("bench.synced.\($0)", defaultValue: 0) }
+    let store: AnyPersistentKeyValueStore
+
+    init(named name: String) {
+        defaults = UserDefaultsPersistence.suite(named: name)!
+        let engine = UbiquitousSyncEngine(backend: cloud, deviceID: "bench", initialSyncTimeout: nil)
+        store = engine.attach(defaults, keys: keys.map(\.id))
+        engine.assumeInitialSyncComplete()
+        for (index, key) in keys.enumerated() { store.set(key, to: index) }
+    }
+}
+
+extension BenchmarkFixture {
+    /// The suite of ``syncedWriteCases``.
+    var syncedSuiteName: String { suiteName + ".synced" }
+
+    /// A write of a synced key (``UbiquitousSyncEngine``), in a suite of 20 synced keys: the value,
+    /// its stamp saved in the suite, and the push. The raw side writes the value to the suite and
+    /// a dictionary holding it and a time to iCloud's store.
+    var syncedWriteCases: [BenchmarkCase] {
+        let name = syncedSuiteName
+        var made: SyncedSuite?
+        let suite = { () -> SyncedSuite in
+            if let made { return made }
+            let suite = SyncedSuite(named: name)
+            made = suite
+            return suite
+        }
+        return [
+            BenchmarkCase(
+                store: "UserDefaults", operation: "set", type: "Int (synced, 20 keys)",
+                typed: { n in
+                    let suite = suite()
+                    for i in 0..<n { suite.store.set(suite.keys[i % 20], to: i) }
+                },
+                raw: { n in
+                    let suite = suite()
+                    for i in 0..<n {
+                        let key = suite.keys[i % 20].id
+                        suite.defaults.set(i, forKey: key)
+                        suite.cloud.set(["v": i, "t": i], forKey: "kc:" + key)
+                    }
+                },
+                maxIterations: 500
+            )
+        ]
+    }
+}
