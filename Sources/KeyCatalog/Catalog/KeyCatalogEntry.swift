@@ -4,8 +4,10 @@ import Foundation
 /// with it without knowing its type. Settings screens, docs and "reset everything" iterate these.
 ///
 /// ```swift
+/// let stores = Keys().stores
 /// for entry in Keys.entries {
-///     print(entry.name, entry.storageKey, entry.typeName, entry.currentValueDescription(in: stores[entry.store]))
+///     guard let store = stores[entry.store] else { continue }
+///     print(entry.name, entry.storageKey, entry.typeName, entry.currentValueDescription(in: store))
 /// }
 /// ```
 public struct KeyCatalogEntry: Sendable, Identifiable {
@@ -139,12 +141,16 @@ public struct KeyCatalogEntry: Sendable, Identifiable {
     /// - Throws: ``ParseError`` naming why the value is not one the key accepts.
     func validatedWrite(of stored: PropertyListValue) throws -> Write {
         guard let operations else { throw ParseError(key: name, text: "\(stored)", reason: "a parameterized key needs its parameters") }
-        return try operations.validate(stored)
+        do {
+            return try operations.validate(stored)
+        } catch let error as ParseError {
+            throw ParseError(key: name, text: error.text, reason: error.reason)
+        }
     }
 
     /// A command-line value that is not a valid value of the key.
     public struct ParseError: Error, CustomStringConvertible, Equatable {
-        /// The key's storage key.
+        /// The key's name in the catalog, like `launchCount`.
         public var key: String
         /// The text that was given.
         public var text: String

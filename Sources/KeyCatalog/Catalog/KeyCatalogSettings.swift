@@ -12,15 +12,16 @@ import Foundation
 ///   "values" : {
 ///     "theme" : "dark",
 ///     "fontSize" : 15,
-///     "lastSync" : { "$date" : 785000000.25 },
+///     "lastSync" : 785000000.25,
 ///     "avatar" : { "$data" : "iVBORw0KGgo=" }
 ///   }
 /// }
 /// ```
 ///
 /// - The document holds the keys whose stored value differs from their default, by catalog name,
-///   each as its representation stores it. JSON has no dates, data or non-finite numbers, so
-///   those are written `{"$date": seconds since 2001-01-01}` (exact), `{"$data": base64}` and
+///   each as its representation stores it: a `Date` key as seconds since 2001 (a number) or an
+///   ISO 8601 string. JSON has no property-list dates, data or non-finite numbers, so those are
+///   written `{"$date": seconds since 2001-01-01}` (exact), `{"$data": base64}` and
 ///   `{"$double": "nan" | "inf" | "-inf"}`. A dictionary's member whose name starts with `$` is
 ///   written with one `$` more (`"$$date"`), so that it is never read as one of those; a document
 ///   holding such a member is version 2, every other one version 1, which every KeyCatalog reads.

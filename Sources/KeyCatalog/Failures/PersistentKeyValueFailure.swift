@@ -32,7 +32,7 @@ public struct PersistentKeyValueFailure: Error, Sendable, Equatable, CustomStrin
     public var operation: Operation
     /// The storage key, or `nil` for a failure of the whole store (a corrupt file).
     public var key: String?
-    /// A description of the store, like `UserDefaults(suite: "group.app")`.
+    /// A description of the store, like `UserDefaults(suiteName: "group.app")`.
     public var store: String
     /// What went wrong, in a sentence.
     public var message: String

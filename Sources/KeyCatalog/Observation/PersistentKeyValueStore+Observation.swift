@@ -13,8 +13,10 @@ extension PersistentKeyValueStore {
     /// changes from other devices. On Linux, where Foundation has neither KVO nor change
     /// notifications, file stores, `standard` and suites opened with
     /// ``UserDefaultsPersistence/suite(named:)`` also see other processes' writes (their files are
-    /// watched); other UserDefaults instances see the changes made through KeyCatalog in this
-    /// process.
+    /// watched); the changes made through KeyCatalog in this process reach the observers of every
+    /// instance of the same suite whose name KeyCatalog knows (`standard`, and suites opened with
+    /// ``UserDefaultsPersistence/suite(named:)``, as catalogs open them), while an instance made
+    /// with `UserDefaults(suiteName:)` has observers of its own.
     ///
     /// `onChange` may be called before `observe` returns, on the calling thread, with a change
     /// found as the observation starts (another process's write): do not hold a lock it takes

@@ -46,7 +46,7 @@ public protocol PersistentKeyValueStore: AnyObject {
     /// life (catalog keys find it once, to register their reads with Observation).
     var keyValueChanges: KeyValueChangeCenter { get }
 
-    /// A short description for failure reports, like `UserDefaults(suite: "group.app")`.
+    /// A short description for failure reports, like `UserDefaults(suiteName: "group.app")`.
     var persistentStoreDescription: String { get }
 
     /// Whether the store keeps decoded values beside what it holds (``InMemoryKeyValueStore``

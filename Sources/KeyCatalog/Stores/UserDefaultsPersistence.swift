@@ -52,7 +52,8 @@ public enum UserDefaultsPersistence {
     /// One instance per suite name is opened and kept: calling this again (as every catalog built
     /// with `Stores.live` does) returns the same instance.
     ///
-    /// - Returns: `nil` when Foundation refuses the name (the global domain, the app's own domain).
+    /// - Returns: `nil` when Foundation refuses the name: on Apple platforms, the global domain and
+    ///   the app's own domain (Foundation on Linux refuses neither).
     public static func suite(named name: String) -> UserDefaults? {
         let (defaults, isNew) = state.withLock { state -> (UserDefaults?, Bool) in
             if let defaults = state.suitesByName[name] { return (defaults.value, false) }

@@ -232,7 +232,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
     /// through.
     ///
     /// ```swift
-    /// let settings = UbiquitousSyncEngine.default.attach(.userDefaults(), keys: ["Theme", "FontSize"])
+    /// let settings = UbiquitousSyncEngine.default.attach(AnyPersistentKeyValueStore.userDefaults(), keys: ["Theme", "FontSize"])
     /// settings.set(.theme, to: .dark)
     /// ```
     ///
@@ -757,7 +757,7 @@ extension UbiquitousSyncEngine {
     /// mirror `"sync": "iCloud"` keys through.
     ///
     /// ```swift
-    /// let settings = UbiquitousSyncEngine.default.attach(.userDefaults(), keys: ["Theme"])
+    /// let settings = UbiquitousSyncEngine.default.attach(AnyPersistentKeyValueStore.userDefaults(), keys: ["Theme"])
     /// ```
     ///
     /// - Important: Where iCloud does not exist (Linux), the engine is over an in-memory stand-in
