@@ -50,6 +50,7 @@ struct HardeningCatalogTests {
         #expect(keys.tinyDouble == Double.leastNonzeroMagnitude)
         #expect(keys.floats == [Float("1e-40")!, 16_777_216, -Float.leastNonzeroMagnitude])
         #expect(keys.hugeDouble == Double(UInt64.max))
+        #expect(keys.largestFloat == Float.greatestFiniteMagnitude && keys.largestDouble == Double.greatestFiniteMagnitude)
         #expect(keys.größe == 3)
         #expect(keys.inSuite == "tab\tand\nline")
         #expect(keys.inVault == nil && keys.inPlist == 0)

@@ -70,6 +70,10 @@ struct SwiftRendererTests {
             ("16777216", true, "16777216"),
             ("0.5", false, "0.5"),
             ("1e300", false, "1e300"),
+            // Found by a review: read through the widest float type, then rounded again, these
+            // land on a halfway point and become infinity; the shortest decimal does not.
+            ("340282356779733661637539395458142568447.0", true, "3.4028235e+38"),
+            ("1.7976931348623158079e308", false, "1.7976931348623157e+308"),
         ])
     func floatingLiterals(text: String, isFloat: Bool, expected: String) {
         #expect(SwiftLiterals.floatingLiteral(text, isFloat: isFloat) == expected)

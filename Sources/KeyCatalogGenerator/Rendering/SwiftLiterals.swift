@@ -77,18 +77,36 @@ enum SwiftLiterals {
         }
         if isFloat {
             guard let value = Float(text) else { return text }
-            if value.isSubnormal || value.magnitude == .leastNormalMagnitude {
-                return "Swift.Float(bitPattern: 0x" + hex(UInt64(value.bitPattern), digits: 8) + ")"
-            }
+            let bitPattern = "Swift.Float(bitPattern: 0x" + hex(UInt64(value.bitPattern), digits: 8) + ")"
+            if value.isSubnormal || value.magnitude == .leastNormalMagnitude { return bitPattern }
             if let zero = zero(value) { return zero }
-            return isInteger && !exactly(Float.self) ? "\(value)" : text
+            return readable(isInteger && !exactly(Float.self) ? "\(value)" : text, of: value, else: bitPattern)
         }
         guard let value = Double(text) else { return text }
-        if value.isSubnormal || value.magnitude == .leastNormalMagnitude {
-            return "Swift.Double(bitPattern: 0x" + hex(value.bitPattern, digits: 16) + ")"
-        }
+        let bitPattern = "Swift.Double(bitPattern: 0x" + hex(value.bitPattern, digits: 16) + ")"
+        if value.isSubnormal || value.magnitude == .leastNormalMagnitude { return bitPattern }
         if let zero = zero(value) { return zero }
-        return isInteger && !exactly(Double.self) ? "\(value)" : text
+        return readable(isInteger && !exactly(Double.self) ? "\(value)" : text, of: value, else: bitPattern)
+    }
+
+    /// `literal` if the compiler reads it as `value`, else the shortest decimal that it does, else
+    /// `bitPattern`. The compiler reads a float literal as its widest built-in type (`Float80` on
+    /// x86, `Double` on arm64), then rounds that to the key's type: rounded twice, a decimal just
+    /// below a halfway point between two values can land on it, then go the other way
+    /// (`340282356779733661637539395458142568447.0`, a `Float` just under the largest's
+    /// halfway point to the next power of two, became infinity, with a warning). Every widest type
+    /// this host has is tried: one generated on arm64 is not checked for x86's `Float80`.
+    private static func readable<F: BinaryFloatingPoint & LosslessStringConvertible>(_ literal: String, of value: F, else bitPattern: String) -> String {
+        func readsBack(_ literal: String) -> Bool {
+            var readings = [F(literal), Double(literal).map { F($0) }]
+            #if arch(x86_64) || arch(i386)
+            readings.append(Float80(literal).map { F($0) })
+            #endif
+            return readings.allSatisfy { $0 == value }
+        }
+        if readsBack(literal) { return literal }
+        if readsBack("\(value)") { return "\(value)" }
+        return bitPattern
     }
 
     private static func hex(_ value: UInt64, digits: Int) -> String {

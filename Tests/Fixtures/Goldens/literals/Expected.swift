@@ -67,6 +67,11 @@ nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.
     fileprivate static var tinyFloat: Self {
         Self("tinyFloat", defaultValue: Swift.Float(bitPattern: 0x00000001))
     }
+
+    /// Read through the widest float type, then rounded again, this became infinity (found by a review).
+    fileprivate static var largestFloat: Self {
+        Self("largestFloat", defaultValue: 3.4028235e+38)
+    }
 }
 
 nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Double> {
@@ -77,6 +82,10 @@ nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.
     /// Not exactly representable as written.
     fileprivate static var hugeDouble: Self {
         Self("hugeDouble", defaultValue: 1.8446744073709552e+19)
+    }
+
+    fileprivate static var largestDouble: Self {
+        Self("largestDouble", defaultValue: 1.7976931348623157e+308)
     }
 }
 
@@ -213,6 +222,8 @@ internal struct LiteralKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
         self._tinyDouble = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Double>.tinyDouble, name: "tinyDouble", store: stores.standard, storeName: "standard")
         self._floats = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[Swift.Float]>.floats, name: "floats", store: stores.standard, storeName: "standard")
         self._hugeDouble = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Double>.hugeDouble, name: "hugeDouble", store: stores.standard, storeName: "standard")
+        self._largestFloat = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Float>.largestFloat, name: "largestFloat", store: stores.standard, storeName: "standard")
+        self._largestDouble = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Double>.largestDouble, name: "largestDouble", store: stores.standard, storeName: "standard")
         self._größe = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.Int>.größe, name: "größe", store: stores.standard, storeName: "standard")
         self._inSuite = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.String>.inSuite, name: "inSuite", store: stores.suited, storeName: "suited")
         self._inVault = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.String?>.inVault, name: "inVault", store: stores.vault, storeName: "vault")
@@ -241,6 +252,11 @@ internal struct LiteralKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     /// Not exactly representable as written.
     @KeyCatalog.CatalogKey internal var hugeDouble: Swift.Double
 
+    /// Read through the widest float type, then rounded again, this became infinity (found by a review).
+    @KeyCatalog.CatalogKey internal var largestFloat: Swift.Float
+
+    @KeyCatalog.CatalogKey internal var largestDouble: Swift.Double
+
     /// A doc with a NUL \u{0} and a bell \u{7}.
     @KeyCatalog.CatalogKey internal var größe: Swift.Int
 
@@ -263,7 +279,7 @@ internal struct LiteralKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     /// Every declared key, in manifest order: for settings screens, docs and resetting.
     nonisolated internal static let entries: [KeyCatalog.KeyCatalogEntry] = {
         var entries: [KeyCatalog.KeyCatalogEntry] = []
-        entries.reserveCapacity(14)
+        entries.reserveCapacity(16)
         entries.append(KeyCatalog.KeyCatalogEntry(name: "switches", key: KeyCatalog.PersistentKey<[GoldenSwitch?]>.switches, store: "standard", typeName: "[GoldenSwitch?]", doc: "A case named none in an optional context."))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "switchByName", key: KeyCatalog.PersistentKey<[Swift.String: GoldenSwitch?]>.switchByName, store: "standard", typeName: "[String: GoldenSwitch?]"))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "level", key: KeyCatalog.PersistentKey<GoldenLevel>.level, store: "standard", typeName: "GoldenLevel"))
@@ -271,6 +287,8 @@ internal struct LiteralKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
         entries.append(KeyCatalog.KeyCatalogEntry(name: "tinyDouble", key: KeyCatalog.PersistentKey<Swift.Double>.tinyDouble, store: "standard", typeName: "Double"))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "floats", key: KeyCatalog.PersistentKey<[Swift.Float]>.floats, store: "standard", typeName: "[Float]"))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "hugeDouble", key: KeyCatalog.PersistentKey<Swift.Double>.hugeDouble, store: "standard", typeName: "Double", doc: "Not exactly representable as written."))
+        entries.append(KeyCatalog.KeyCatalogEntry(name: "largestFloat", key: KeyCatalog.PersistentKey<Swift.Float>.largestFloat, store: "standard", typeName: "Float", doc: "Read through the widest float type, then rounded again, this became infinity (found by a review)."))
+        entries.append(KeyCatalog.KeyCatalogEntry(name: "largestDouble", key: KeyCatalog.PersistentKey<Swift.Double>.largestDouble, store: "standard", typeName: "Double"))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "größe", key: KeyCatalog.PersistentKey<Swift.Int>.größe, store: "standard", typeName: "Int", doc: "A doc with a NUL \0 and a bell \u{7}."))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "inSuite", key: KeyCatalog.PersistentKey<Swift.String>.inSuite, store: "suited", typeName: "String"))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "inVault", key: KeyCatalog.PersistentKey<Swift.String?>.inVault, store: "vault", typeName: "String?", isSecret: true))
