@@ -136,6 +136,12 @@ struct CommandTests {
         try Self.withFiles(["keys.json": text, "bad.json": Self.bad]) { folder in
             let result = KeyCatalogCommand.run(["docs", folder.appendingPathComponent("keys.json").path])
             #expect(result.exitCode == 0)
+            // After "--", a manifest named like an option is a manifest (found by a review: refused
+            // as an unknown option); here there is no such file.
+            let dashed = KeyCatalogCommand.run(["docs", "--", "--x.json"])
+            #expect(dashed.exitCode == 1 && dashed.standardError.hasPrefix("--x.json:1:1: error: no such file"), "\(dashed.standardError)")
+            let twice = KeyCatalogCommand.run(["docs", "--", folder.appendingPathComponent("keys.json").path])
+            #expect(twice.standardOutput == result.standardOutput)
             #expect(
                 result.standardOutput == """
                     # Keys

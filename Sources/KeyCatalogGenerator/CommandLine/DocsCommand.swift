@@ -4,7 +4,7 @@ enum DocsCommand {
         OVERVIEW: Print a Markdown table of a manifest's keys (name, storage key, store, type,
         default, doc).
 
-        USAGE: keycatalog docs <file>
+        USAGE: keycatalog docs [--] <file>
 
         ARGUMENTS:
           <file>       The manifest.
@@ -17,9 +17,12 @@ enum DocsCommand {
         """
 
     @Sendable static func run(_ arguments: [String]) -> CommandResult {
-        if let option = arguments.first(where: { $0.hasPrefix("-") && $0.count > 1 }) {
+        // "--" ends the options, as for lint and generate: a manifest may be named "-x.json".
+        let options = arguments.prefix { $0 != "--" }
+        if let option = options.first(where: { $0.hasPrefix("-") && $0.count > 1 }) {
             return KeyCatalogCommand.usageError("unknown option '\(option)' for 'keycatalog docs'", help: help)
         }
+        let arguments = Array(options) + arguments.dropFirst(options.count + 1)
         guard arguments.count == 1, let file = arguments.first else {
             return KeyCatalogCommand.usageError(
                 arguments.isEmpty ? "missing manifest; use 'keycatalog docs keys.json'" : "give exactly one manifest, not \(arguments.count)",
