@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Every golden catalog type-checks with no error and no warning under the settings a client target
+# may choose, in Swift 6 and Swift 5 modes:
+# - default isolation on the main actor (SwiftPM's `.defaultIsolation(MainActor.self)`, Xcode
+#   26's new app targets), beside the app types and transforms the goldens name, declared
+#   `nonisolated` as such an app declares them;
+# - imports internal by default (the upcoming feature InternalImportsByDefault).
+# (The compile fuzz checks random manifests with the first; the end-to-end tests build one such
+# target through the plugin.)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+swift build --target KeyCatalog
+modules="$(swift build --show-bin-path)/Modules"
+check() {
+    local label=$1; shift
+    swiftc -typecheck -I "$modules" -package-name Goldens -warnings-as-errors "$@" \
+        Tests/GeneratedCatalogTests/Goldens/*.swift \
+        Tests/GeneratedCatalogTests/Support/GoldenTypes.swift \
+        Tests/GeneratedCatalogTests/Support/TransformFunctions.swift
+    echo "goldens, $label: no errors, no warnings"
+}
+for mode in 6 5; do
+    check "Swift $mode, default isolation MainActor" -swift-version "$mode" -default-isolation MainActor
+    check "Swift $mode, InternalImportsByDefault" -swift-version "$mode" -enable-upcoming-feature InternalImportsByDefault
+done
