@@ -272,6 +272,58 @@ struct FileStoreJournalTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.contains(".corrupt-") }.isEmpty)
     }
 
+    /// Found by a review of 1be06b6: writes refused because a damaged tail could not be saved stayed
+    /// refused after another process's writer saved and cut it off.
+    @Test func writesResumeOnceAnotherWriterCutTheDamagedTailOff() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("settings.plist")
+        let journalURL = URL(fileURLWithPath: url.path + ".journal")
+        var damaged = try FileStoreJournal.record(key: "b", value: .int(2))
+        damaged[damaged.count - 1] ^= 1
+        let intact = FileStoreJournal.header + (try FileStoreJournal.record(key: "a", value: .int(1)))
+        try Data(intact + damaged).write(to: journalURL)
+        #expect(FileManager.default.createFile(atPath: url.path + ".lock", contents: nil))
+        let store = FileKeyValueStore(url: url)
+        let a = PersistentKey<Int>("a", defaultValue: 0)
+        let d = PersistentKey<Int>("d", defaultValue: 0)
+        #expect(store.get(a) == 1)
+
+        let restore = try #require(Self.refusingNewFiles(directory.url))
+        let refused = FailureRecorder()
+        refused.record { store.set(d, to: 4) }
+        restore()
+        #expect(refused.failures.first?.message.contains("could not be moved aside") == true, "\(refused.failures)")
+
+        // Another process's writer, which could save the bytes, cut them off (as catchUp does).
+        #expect(truncate(journalURL.path, off_t(intact.count)) == 0)
+        let later = FailureRecorder()
+        later.record { store.set(d, to: 5) }
+        #expect(later.failures.isEmpty, "\(later.failures.map(\.message))")
+        #expect(try FileStoreOnDisk.read(url) == ["a": .int(1), "d": .int(5)])
+    }
+
+    /// A newer format's journal that its process appends to stays whole: a writer here reads it
+    /// again (it never reads its bytes as records, which would be cut off as a damaged tail).
+    @Test func aJournalOfANewerFormatStaysWholeAsItGrows() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("settings.plist")
+        let journalURL = URL(fileURLWithPath: url.path + ".journal")
+        var newer = FileStoreJournal.header + (try FileStoreJournal.record(key: "n", value: .int(42)))
+        newer[4] = 2
+        try Data(newer).write(to: journalURL)
+        let recorder = FailureRecorder()
+        let store = recorder.record { FileKeyValueStore(url: url) }
+        let n = PersistentKey<Int>("n", defaultValue: 0)
+        #expect(store.get(n) == 0)
+        // The newer version appends.
+        newer += try FileStoreJournal.record(key: "m", value: .int(7))
+        try Data(newer).write(to: journalURL)
+        recorder.record { store.set(n, to: 1) }
+        #expect(recorder.failures.contains { $0.message.contains("writes are refused, so that a new journal does not hide them") }, "\(recorder.failures.map(\.message))")
+        #expect(try Self.journalBytes(url) == Data(newer), "nothing is cut off or moved aside")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.contains(".damaged-") || $0.contains(".corrupt-") }.isEmpty)
+    }
+
     /// Found by a review: a value of 4 GiB or more trapped in the record's length field.
     @Test func aRecordLongerThanItsLengthFieldHoldsIsRefused() throws {
         let refusal = #expect(throws: FileStoreUnavailable.self) {

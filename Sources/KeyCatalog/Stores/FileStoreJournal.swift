@@ -116,11 +116,12 @@ enum FileStoreJournal {
     }
 
     /// The one value `bytes` hold in the journal's value encoding (``encoded(_:)``); `nil` if they
-    /// do not read as exactly one.
-    static func decoded(_ bytes: Data) -> PropertyListValue? {
+    /// do not read as exactly one. `extraDepth`: levels of nesting around the values the bytes
+    /// keep, which do not count against a stored value's limit.
+    static func decoded(_ bytes: Data, extraDepth: Int = 0) -> PropertyListValue? {
         bytes.withUnsafeBytes { bytes in
             var reader = Reader(bytes: bytes)
-            guard let value = reader.value(depth: 0), reader.isAtEnd else { return nil }
+            guard let value = reader.value(depth: -extraDepth), reader.isAtEnd else { return nil }
             return value
         }
     }

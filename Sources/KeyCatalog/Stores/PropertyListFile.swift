@@ -522,7 +522,8 @@ final class PropertyListFile: Sendable {
         // A writer looks again at a file that blocked writes; a reader does once it changes.
         if listSignature == contents.signature, lockURL != nil || contents.writeBlock == nil {
             if journalSignature == contents.journalSignature, lockURL != nil || !contents.journalHasDamagedTail { return nil }
-            if let journal = contents.journal, let journalSignature, let known = contents.journalSignature,
+            // (Not a journal whose header did not read, `journalLength` 0: its bytes are no records.)
+            if let journal = contents.journal, contents.journalLength > 0, let journalSignature, let known = contents.journalSignature,
                 journalSignature.isSameFile(as: known), journalSignature.size >= Int64(contents.journalLength)
             {
                 return catchUp(
@@ -649,6 +650,8 @@ final class PropertyListFile: Sendable {
         contents.journalSignature = signature
         contents.journalHasDamagedTail = scan.hasDamagedTail
         contents.journalUnreadableRecords += scan.unreadable
+        // A damaged tail this process could not save aside, and another cut off since.
+        if !scan.hasDamagedTail { contents.journalBlock = nil }
         let skipped =
             scan.unreadable == 0
             ? nil
@@ -740,7 +743,7 @@ final class PropertyListFile: Sendable {
                     contents.setStored(value, forKey: key)
                     contents.unreadable = unreadable
                     let flush = !contents.isFlushScheduled
-                    let compaction = !contents.isCompactionScheduled && contents.isCompactionDue
+                    let compaction = !contents.isCompactionScheduled && contents.isCompactionDue && contents.compactionHold == nil
                     contents.isFlushScheduled = true
                     contents.isCompactionScheduled = contents.isCompactionScheduled || compaction
                     defer { contents.madeFolder = false }

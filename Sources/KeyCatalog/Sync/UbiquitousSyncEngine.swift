@@ -69,6 +69,12 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
         /// The metadata as stored when this engine last read or saved it: stored otherwise since,
         /// another engine saved it (see ``UbiquitousSyncEngine/reloadMetadata(_:)``).
         var storedMetadata: PropertyListValue?
+        /// Another engine saved the store's first sync: kept in what this engine saves, but not
+        /// taken as its own (its own iCloud cache may not hold iCloud's values yet).
+        var othersSynced = false
+        /// Why this engine saves no metadata in the store: another engine saved it in a newer
+        /// format, which saving over would lose.
+        var newerMetadata: String?
     }
 
     private struct State {
@@ -132,9 +138,15 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
     private func reloadMetadata(_ state: inout State) {
         for (id, replica) in state.replicas {
             let stored = replica.store.persistentValue(forKey: UbiquitousSyncMetadata.storageKey)
-            guard stored != replica.storedMetadata, var metadata = UbiquitousSyncMetadata(stored) else { continue }
+            guard stored != replica.storedMetadata else { continue }
+            if replica.newerMetadata == nil, let format = UbiquitousSyncMetadata.newerFormat(of: stored) {
+                state.replicas[id]?.newerMetadata = newerMetadataReport(format, in: replica.store)
+                continue
+            }
+            guard var metadata = UbiquitousSyncMetadata(stored) else { continue }
             if let deviceID { metadata.device = deviceID }
-            metadata.hasSynced = metadata.hasSynced || replica.metadata.hasSynced
+            state.replicas[id]?.othersSynced = replica.othersSynced || metadata.hasSynced
+            metadata.hasSynced = replica.metadata.hasSynced
             state.newestSeen = metadata.entries.values.reduce(state.newestSeen) { max($0, $1.stamp.time) }
             state.replicas[id]?.metadata = metadata
             state.replicas[id]?.storedMetadata = stored
@@ -250,10 +262,15 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
         var attached: Set<String> = []
         var effects = Effects()
         let cacheHoldsSyncedKeys = backend.dictionaryRepresentation.keys.contains { $0.hasPrefix(Self.keyPrefix) }
+        let stored = base.persistentValue(forKey: UbiquitousSyncMetadata.storageKey)
+        if let format = UbiquitousSyncMetadata.newerFormat(of: stored) {
+            // Its stamps are a newer version's: synced here, they would be saved over.
+            PersistentKeyValueFailure.report(failure(.load, UbiquitousSyncMetadata.storageKey, newerMetadataReport(format, in: base)))
+            return AnyPersistentKeyValueStore(base)
+        }
         withState { state in
             let wasCloudKnown = isCloudKnown(state)
             if state.replicas[id] == nil {
-                let stored = base.persistentValue(forKey: UbiquitousSyncMetadata.storageKey)
                 var metadata = UbiquitousSyncMetadata(stored) ?? UbiquitousSyncMetadata(device: deviceID ?? UUID().uuidString)
                 if let deviceID { metadata.device = deviceID }
                 state.newestSeen = metadata.entries.values.reduce(state.newestSeen) { max($0, $1.stamp.time) }
@@ -738,13 +755,24 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
 
     private func save(_ id: ObjectIdentifier, _ state: inout State, _ effects: inout Effects) {
         guard let replica = state.replicas[id] else { return }
-        let metadata = replica.metadata.storedValue
+        if let newer = replica.newerMetadata {
+            effects.failures.append(failure(.write, UbiquitousSyncMetadata.storageKey, newer))
+            return
+        }
+        var saved = replica.metadata
+        saved.hasSynced = saved.hasSynced || replica.othersSynced
+        let metadata = saved.storedValue
         do {
             try replica.store.setPersistentValue(metadata, forKey: UbiquitousSyncMetadata.storageKey)
             state.replicas[id]?.storedMetadata = metadata
         } catch {
             effects.failures.append(failure(.write, UbiquitousSyncMetadata.storageKey, "iCloud sync's stamps not saved in \(replica.store.persistentStoreDescription): \(error)"))
         }
+    }
+
+    private func newerMetadataReport(_ format: UInt8, in store: any PersistentKeyValueStore) -> String {
+        "iCloud sync's stamps in \(store.persistentStoreDescription) are of format \(format), which this version of KeyCatalog does not read "
+            + "(saved by a newer one, sharing the store?): its keys stay local here, and the stamps are not saved over"
     }
 
     private func failure(_ operation: PersistentKeyValueFailure.Operation, _ key: String?, _ message: String) -> PersistentKeyValueFailure {

@@ -38,7 +38,9 @@ struct UbiquitousSyncMetadata: Equatable {
     init?(_ value: PropertyListValue?) {
         var value = value
         if case .data(let data)? = value, data.starts(with: Self.storedHeader) {
-            value = FileStoreJournal.decoded(data.dropFirst(Self.storedHeader.count))
+            // A value kept aside from the previous account sits two levels down: it may be nested
+            // as deep as any stored value.
+            value = FileStoreJournal.decoded(data.dropFirst(Self.storedHeader.count), extraDepth: 2)
         }
         guard case .dictionary(let members)? = value, case .string(let device)? = members["device"] else { return nil }
         self.device = device
@@ -69,6 +71,14 @@ struct UbiquitousSyncMetadata: Equatable {
 
     /// What ``storedValue`` starts with: `KCSM` and the format, 1.
     static let storedHeader: [UInt8] = [0x4B, 0x43, 0x53, 0x4D, 1]
+
+    /// The format of metadata a newer version saved (`KCSM` and a format other than 1), if
+    /// `value` is such metadata.
+    static func newerFormat(of value: PropertyListValue?) -> UInt8? {
+        guard case .data(let data)? = value, data.count >= storedHeader.count, data.starts(with: storedHeader.prefix(4)) else { return nil }
+        let format = data[data.startIndex + 4]
+        return format == storedHeader[4] ? nil : format
+    }
 
     /// The metadata as a property list dictionary.
     var propertyListValue: PropertyListValue {

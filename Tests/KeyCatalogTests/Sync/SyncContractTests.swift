@@ -577,6 +577,80 @@ struct SyncContractTests {
         #expect(widget.engine.previousAccountValues(in: widget.local) == ["Theme": .string("personal")])
     }
 
+    /// Found by a review of 4ba2f5e: an extension's engine, over the shared suite and a store of
+    /// its own, read the app's engine's saved first sync as its own, took its own initial download
+    /// for an ordinary change, and pushed a provisional write over iCloud's value.
+    @Test("an extension's own store has its first sync, whatever the app's engine saved in the suite they share")
+    func anExtensionsOwnStoreStillHasItsFirstSync() {
+        let cloud = SimulatedCloud()
+        let clock = ManualClock()
+        let suite = TemporarySuite()
+        let other = cloud.makeDevice("O", clock: clock.reading())
+        cloud.deliverAll()
+        clock.advance(by: 1000)
+        other.store.set(K.fontSize, to: 30)
+        cloud.deliverAll()
+
+        let appBackend = cloud.addDevice()
+        let app = UbiquitousSyncEngine(backend: appBackend, deviceID: "A", clock: clock.reading(), initialSyncTimeout: nil)
+        _ = app.attach(suite.defaults, keys: ["Theme"])
+        let widgetBackend = cloud.addDevice()
+        let widget = UbiquitousSyncEngine(backend: widgetBackend, deviceID: "A", clock: clock.reading(), initialSyncTimeout: nil)
+        _ = widget.attach(UserDefaultsPersistence.suite(named: suite.name)!, keys: ["Theme"])
+        let own = InMemoryKeyValueStore()
+        let ownSettings = widget.attach(own, keys: ["FontSize"])
+        clock.advance(by: 1000)
+        ownSettings.set(K.fontSize, to: 20)  // provisional: iCloud's values are not known yet
+        #expect(!widget.isSyncing)
+
+        cloud.deliverFirst { $0 == .initialSync(device: appBackend.index) }
+        cloud.deliverAll()  // the extension's initial download, then whatever it pushes
+        #expect(ownSettings.get(K.fontSize) == 30, "at its first sync iCloud's value wins over a provisional write")
+        #expect(UbiquitousSyncEnvelope(cloud.server()["kc:FontSize"])?.value == .int(30), "the provisional write is not pushed over it")
+        #expect(other.get(K.fontSize) == 30)
+    }
+
+    /// Found by a review of d2dc988: a value nested 510 deep (a store allows 511), kept aside at
+    /// an account change, sits two levels down in the stamps' bytes, past their reader's limit:
+    /// the whole metadata read as none at the next launch.
+    @Test("stamps keeping aside a value nested as deep as a store allows read back")
+    func metadataKeepingADeepValueReadsBack() throws {
+        var deep = PropertyListValue.int(1)
+        for _ in 0..<510 { deep = .array([deep]) }
+        try deep.validateForPropertyList()
+        let cloud = SimulatedCloud()
+        let local = InMemoryKeyValueStore()
+        let a = cloud.makeDevice("A", local: local)
+        cloud.deliverAll()
+        try a.store.setPersistentValue(deep, forKey: "Note")
+        cloud.deliverAll()
+        cloud.switchAccount(a.backend, to: "work")
+        #expect(a.engine.previousAccountValues(in: local)["Note"].map { $0 == deep } == true)
+        #expect(UbiquitousSyncMetadata(local.persistentValue(forKey: UbiquitousSyncMetadata.storageKey)) != nil, "the saved stamps read back")
+        let next = cloud.relaunch("A", backend: a.backend, local: local)
+        #expect(next.engine.isSyncing, "the store synced before")
+        #expect(next.engine.previousAccountValues(in: local)["Note"].map { $0 == deep } == true, "the value kept aside")
+    }
+
+    /// Found by a review of d2dc988: stamps of a newer format were taken as none, without a word,
+    /// and saved over.
+    @Test("stamps a newer version saved are reported, their keys stay local, and they are not saved over")
+    func stampsOfANewerFormatAreReportedAndKept() throws {
+        var newer = UbiquitousSyncMetadata(device: "A")
+        newer.hasSynced = true
+        newer.entries["Theme"] = UbiquitousSyncMetadata.Entry(stamp: UbiquitousSyncStamp(time: 1_900_000_000_000, device: "A"), isPending: true, digest: nil)
+        guard case .data(var bytes) = newer.storedValue else { Issue.record("bytes"); return }
+        bytes[4] = 2
+        let local = InMemoryKeyValueStore(["Theme": .string("written by the newer version, not pushed yet")])
+        local.setPersistentValue(.data(bytes), forKey: UbiquitousSyncMetadata.storageKey)
+        let cloud = SimulatedCloud()
+        let recorder = FailureRecorder()
+        let a = recorder.record { cloud.makeDevice("A", local: local) }
+        recorder.record { a.store.set(K.fontSize, to: 3) }
+        #expect(recorder.failures.contains { $0.message.contains("format") }, "\(recorder.failures.map(\.message))")
+        #expect(local.persistentValue(forKey: UbiquitousSyncMetadata.storageKey) == .data(bytes), "the newer stamps are kept")
+    }
+
     @Test("without iCloud's initial download, the app can decide to start pushing")
     func assumeInitialSyncComplete() {
         let cloud = SimulatedCloud()
