@@ -136,7 +136,7 @@ struct PluginEndToEndTests {
         let unknownTarget = try client.swift("package", "lint-keys", "--target", "NoSuchTarget")
         #expect(unknownTarget.status != 0)
         #expect(unknownTarget.output.contains("error: no source target named 'NoSuchTarget'"), "\(unknownTarget.output)")
-        #expect(unknownTarget.output.contains("targets with a keys.json: BrokenManifest, MissingTransform, PluginClient"), "\(unknownTarget.output)")
+        #expect(unknownTarget.output.contains("targets with a keys.json: BrokenManifest, MainActorClient, MissingTransform, PluginClient"), "\(unknownTarget.output)")
         #expect(!unknownTarget.output.contains("error: error:"), "\(unknownTarget.output)")
     }
 
