@@ -160,6 +160,16 @@ struct CommandTests {
         }
     }
 
+    /// Found by a review: `CommandLine.arguments` turns bytes that are not UTF-8 into U+FFFD, so
+    /// lint reported a file that exists as missing, and generate wrote into another folder.
+    @Test("an argument that is not valid UTF-8 is a usage error, not another path")
+    func argumentsThatAreNotUTF8() {
+        let refused = KeyCatalogCommand.invalidArgument(in: [Array("lint".utf8), [0xFF] + Array(".json".utf8)])
+        #expect(refused?.exitCode == 64)
+        #expect(refused?.standardError.hasPrefix(#"error: the argument '\xFF.json' is not valid UTF-8"#) == true, "\(refused?.standardError ?? "")")
+        #expect(KeyCatalogCommand.invalidArgument(in: [Array("lint".utf8), Array("café/keys.json".utf8)]) == nil)
+    }
+
     @Test("a missing file is an error, not a crash")
     func missingFile() {
         let result = KeyCatalogCommand.run(["lint", "/nonexistent/keys.json"])

@@ -90,7 +90,11 @@ public enum KeyCatalogCommand {
 
     /// Runs the process's arguments, writes both streams and exits with the command's code.
     public static func main() -> Never {
-        let result = run(Array(CommandLine.arguments.dropFirst()))
+        let raw = (1..<Int(CommandLine.argc)).map { index -> [UInt8] in
+            guard let argument = CommandLine.unsafeArgv[index] else { return [] }
+            return Array(UnsafeBufferPointer(start: argument, count: strlen(argument))).map { UInt8(bitPattern: $0) }
+        }
+        let result = invalidArgument(in: raw) ?? run(Array(CommandLine.arguments.dropFirst()))
         FileHandle.standardOutput.write(Data(result.standardOutput.utf8))
         FileHandle.standardError.write(Data(result.standardError.utf8))
         exit(result.exitCode)
@@ -105,6 +109,15 @@ public enum KeyCatalogCommand {
     }
 
     /// A usage error for `subcommand`: the message, then its help.
+    /// The usage error for the first argument that is not valid UTF-8, if any. Such an argument
+    /// (a path a file system allows) would reach the commands with its bad bytes replaced by
+    /// U+FFFD, naming another file: lint would find none, and generate would write elsewhere.
+    static func invalidArgument(in raw: [[UInt8]]) -> CommandResult? {
+        guard let argument = raw.first(where: { String(validating: $0, as: UTF8.self) == nil }) else { return nil }
+        let shown = argument.map { $0 < 0x80 ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16, uppercase: true) }.joined()
+        return usageError("the argument '\(shown)' is not valid UTF-8; keycatalog takes paths and names as UTF-8 text, so rename the file or its folder", help: help)
+    }
+
     static func usageError(_ message: String, help: String) -> CommandResult {
         CommandResult(exitCode: CommandResult.usage, standardError: "error: \(message)\n\n" + help)
     }
