@@ -24,3 +24,16 @@ for mode in 6 5; do
     check "Swift $mode, default isolation MainActor" -swift-version "$mode" -default-isolation MainActor
     check "Swift $mode, InternalImportsByDefault" -swift-version "$mode" -enable-upcoming-feature InternalImportsByDefault
 done
+# Each golden alone beside files with plain imports, as a client's other files are: together, one
+# catalog's imports would hide another's (a `package import` beside a plain one is an error).
+# (The transforms golden declares the type the support's transforms extend.)
+transforms=Tests/GeneratedCatalogTests/Goldens/Transforms.generated.swift
+for golden in Tests/GeneratedCatalogTests/Goldens/*.swift; do
+    companions=(Tests/GeneratedCatalogTests/Support/GoldenTypes.swift Tests/GeneratedCatalogTests/Support/TransformFunctions.swift)
+    [ "$golden" = "$transforms" ] || companions+=("$transforms")
+    for settings in "" "-enable-upcoming-feature InternalImportsByDefault"; do
+        # shellcheck disable=SC2086
+        swiftc -typecheck -I "$modules" -package-name Goldens -warnings-as-errors -swift-version 6 $settings "$golden" "${companions[@]}"
+    done
+done
+echo "each golden alone, beside plain imports, with and without InternalImportsByDefault: no errors, no warnings"
