@@ -924,8 +924,24 @@ struct LintRuleTests {
                 }
                 """#,
             expected: [
-                #"keys.json:3:14: error: type name '_KeysBoundKey' is also the property wrapper the generated file declares for the catalog 'Keys'; rename the type"#,
+                #"keys.json:3:14: error: type name '_KeysBoundKey' has the form of the property wrapper a generated catalog declares in its file ('_<Catalog>BoundKey'): beside the catalog 'Keys' in the module, the two clash; rename the type"#,
                 #"keys.json:5:15: error: key name '_KeysBoundKey' is also the property wrapper the generated file declares for the catalog 'Keys', which this key's property would hide in it; rename the key, as in '_KeysBoundKeyValue'"#,
+            ]
+        ),
+        // Found by a review: another catalog's wrapper, named by a type here, or a key's own type.
+        RuleCase(
+            rule: "catalog-member-name-bound-key-other-catalog",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "catalog": "OtherKeys",
+                  "keys": [
+                    { "name": "frames", "type": "[_AppKeysBoundKey]", "default": [], "representation": "codable" }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:5:33: error: type '_AppKeysBoundKey' of key 'frames' has the form of the property wrapper a generated catalog declares in its file ('_<Catalog>BoundKey'): beside the catalog 'AppKeys' in the module, the two clash; rename the type"#
             ]
         ),
         RuleCase(

@@ -46,6 +46,21 @@ struct CatalogMemberNameRule: LintRule {
     /// The property wrapper a catalog of many keys declares beside itself (`CatalogRenderer`).
     static func boundKeyWrapperName(catalog: String) -> String { "_" + catalog + "BoundKey" }
 
+    /// Whether `name` has the form of ``boundKeyWrapperName(catalog:)``: a type of that name
+    /// clashes with the wrapper of a catalog in the same module, whichever manifest declares it.
+    static func hasBoundKeyWrapperForm(_ name: some StringProtocol) -> Bool {
+        name.utf8.count > 9 && name.hasPrefix("_") && name.hasSuffix("BoundKey")
+    }
+
+    static func boundKeyWrapperMessage(_ what: String, _ name: some StringProtocol) -> String {
+        "\(what) has the form of the property wrapper a generated catalog declares in its file ('_<Catalog>BoundKey'): beside the catalog '\(name.dropFirst().dropLast(8))' in the module, the two clash; rename the type"
+    }
+
+    /// The identifiers in a type's text, like `Swift` and `Int` in `[Swift.Int]`.
+    static func identifiers(in text: String) -> [String] {
+        text.split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init)
+    }
+
     /// Members of every generated enum, besides its cases.
     /// (Cases named `allCases`, `rawValue` or `hashValue` compile and round-trip with Swift 6.3:
     /// the generated goldens' compile check covers them, so they are not reserved.)
@@ -69,8 +84,8 @@ struct CatalogMemberNameRule: LintRule {
         for type in context.types where type.name != catalog {
             if Self.moduleNames.contains(type.name) {
                 findings.append(error(Self.moduleMessage("type name", type.name, what: "the type"), at: type.nameLocation))
-            } else if type.name == Self.boundKeyWrapperName(catalog: catalog) {
-                findings.append(error("type name '\(type.name)' is also the property wrapper the generated file declares for the catalog '\(catalog)'; rename the type", at: type.nameLocation))
+            } else if Self.hasBoundKeyWrapperForm(type.name) {
+                findings.append(error(Self.boundKeyWrapperMessage("type name '\(type.name)'", type.name), at: type.nameLocation))
             } else if Self.nestedTypeNames.contains(type.name) {
                 findings.append(error("type name '\(type.name)' is also a type nested in the generated catalog '\(catalog)' ('\(catalog).\(type.name)'), which hides it there; rename the type", at: type.nameLocation))
             } else if Self.keyTypeMemberNames.contains(type.name) {
@@ -124,6 +139,11 @@ struct CatalogMemberNameRule: LintRule {
         let declaredTypes = Set(context.types.map(\.name))
         for key in context.keys {
             guard let type = key.value["type"], let text = type.string else { continue }
+            if text.contains("BoundKey") {
+                for name in Self.identifiers(in: text) where Self.hasBoundKeyWrapperForm(name) && !declaredTypes.contains(name) {
+                    findings.append(error(Self.boundKeyWrapperMessage("type '\(name)' of \(key.label)", name), at: type.location))
+                }
+            }
             for name in Self.unqualifiedHiddenTypeNames(in: text) where !declaredTypes.contains(name) {
                 findings.append(error("type '\(name)' of \(key.label) is, inside the generated catalog, \(name == "Value" ? "the key type's 'Value'" : "its nested '\(catalog).\(name)'"); rename your type, or name it with its module, as in 'MyApp.\(name)'", at: type.location))
             }
