@@ -79,6 +79,43 @@ struct SwiftRendererTests {
         #expect(SwiftLiterals.floatingLiteral(text, isFloat: isFloat) == expected)
     }
 
+    /// The check of a literal read through x86's 80-bit float is exact arithmetic, the same on
+    /// every host (found by a review: using the host's `Float80`, an arm64 host wrote literals
+    /// that x86 reads as another value). Known cases everywhere; on x86, against `Float80` itself
+    /// for decimals on, beside and between halfway points.
+    @Test("a literal's double rounding through an 80-bit float is worked out alike on every host")
+    func doubleRoundingIsExact() {
+        #expect(!DoubleRounding.changes("1e23", value: 1e23 as Double))
+        #expect(DoubleRounding.changes("1.7976931348623158079e308", value: Double.greatestFiniteMagnitude))
+        #expect(DoubleRounding.changes("340282356779733661637539395458142568447.0", value: Float.greatestFiniteMagnitude))
+        #expect(!DoubleRounding.changes("0.1", value: 0.1 as Double))
+        #expect(!DoubleRounding.changes("1.7976931348623157e+308", value: Double.greatestFiniteMagnitude))
+        #if arch(x86_64) || arch(i386)
+        var generator = SystemRandomNumberGenerator()
+        var changed = 0
+        func check<F: BinaryFloatingPoint & LosslessStringConvertible>(_ text: String, as _: F.Type) {
+            guard let value = F(text), value.isNormal, let extended = Float80(text) else { return }
+            let reference = F(extended) != value
+            if reference { changed += 1 }
+            #expect(DoubleRounding.changes(text, value: value) == reference, "\(text) as \(F.self)")
+        }
+        for _ in 0..<3_000 {
+            let value = Double(bitPattern: UInt64.random(in: 0x0010_0000_0000_0000...0x7FEF_FFFF_FFFF_FFFF, using: &generator))
+            // The halfway point above, exactly, and decimals just beside it.
+            let halfway = Float80(value) / 2 + Float80(value.nextUp) / 2
+            for text in ["\(halfway)", "\(value)", "\(Float80(value) + Float80(value.ulp) / 4096)", "\(Float80(value).nextUp)"] {
+                check(text, as: Double.self)
+            }
+            let small = Float(value.magnitude.truncatingRemainder(dividingBy: 1e30) + 1e-3)
+            if small.isNormal {
+                check("\(Float80(small) / 2 + Float80(small.nextUp) / 2)", as: Float.self)
+                check("\(small)", as: Float.self)
+            }
+        }
+        #expect(changed > 100, "the decimals put on halfway points change: \(changed)")
+        #endif
+    }
+
     @Test("comments never hold a control character")
     func commentControls() {
         #expect(SwiftSyntax.lines(of: "a\u{0}b\u{7}\tc\nd") == [#"a\u{0}b\u{7}"# + "\tc", "d"])

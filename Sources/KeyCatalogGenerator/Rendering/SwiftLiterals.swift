@@ -92,17 +92,13 @@ enum SwiftLiterals {
     /// `literal` if the compiler reads it as `value`, else the shortest decimal that it does, else
     /// `bitPattern`. The compiler reads a float literal as its widest built-in type (`Float80` on
     /// x86, `Double` on arm64), then rounds that to the key's type: rounded twice, a decimal just
-    /// below a halfway point between two values can land on it, then go the other way
+    /// beside a halfway point between two values can land on it, then go the other way
     /// (`340282356779733661637539395458142568447.0`, a `Float` just under the largest's
-    /// halfway point to the next power of two, became infinity, with a warning). Every widest type
-    /// this host has is tried: one generated on arm64 is not checked for x86's `Float80`.
+    /// halfway point to the next power of two, became infinity, with a warning). Both readings
+    /// are checked on every host (``DoubleRounding``), so the output does not depend on it.
     private static func readable<F: BinaryFloatingPoint & LosslessStringConvertible>(_ literal: String, of value: F, else bitPattern: String) -> String {
         func readsBack(_ literal: String) -> Bool {
-            var readings = [F(literal), Double(literal).map { F($0) }]
-            #if arch(x86_64) || arch(i386)
-            readings.append(Float80(literal).map { F($0) })
-            #endif
-            return readings.allSatisfy { $0 == value }
+            F(literal) == value && Double(literal).map { F($0) } == value && !DoubleRounding.changes(literal, value: value)
         }
         if readsBack(literal) { return literal }
         if readsBack("\(value)") { return "\(value)" }
