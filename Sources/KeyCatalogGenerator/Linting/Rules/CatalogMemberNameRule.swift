@@ -139,7 +139,8 @@ struct CatalogMemberNameRule: LintRule {
         let declaredTypes = Set(context.types.map(\.name))
         for key in context.keys {
             guard let type = key.value["type"], let text = type.string else { continue }
-            if text.contains("BoundKey") {
+            // (An `_` first, by bytes: `String.contains` of a string cost 4,500 instructions a key.)
+            if text.utf8.contains(UInt8(ascii: "_")) {
                 for name in Self.identifiers(in: text) where Self.hasBoundKeyWrapperForm(name) && !declaredTypes.contains(name) {
                     findings.append(error(Self.boundKeyWrapperMessage("type '\(name)' of \(key.label)", name), at: type.location))
                 }
