@@ -81,6 +81,8 @@ struct PluginEndToEndTests {
     /// migrations could not use them (errors).
     @Test(.timeLimit(.minutes(15)))
     func aTargetWhoseDefaultIsolationIsTheMainActorBuildsWithoutWarnings() throws {
+        // The target builds with warnings as errors (see the fixture's Package.swift), so a build
+        // that succeeds, even one found up to date on a rerun, had none.
         let build = try client.swift("build", "--target", "MainActorClient")
         #expect(build.status == 0, "\(build.output)")
         let generated = build.output.split(separator: "\n").filter { $0.contains(".swift:") && ($0.contains(": warning:") || $0.contains(": error:")) }

@@ -22,7 +22,8 @@ let package = Package(
         .target(
             name: "MainActorClient",
             dependencies: [.product(name: "KeyCatalog", package: "KeyCatalog")],
-            swiftSettings: [.defaultIsolation(MainActor.self)],
+            // Warnings as errors: a build that succeeded, also one found up to date, had none.
+            swiftSettings: [.defaultIsolation(MainActor.self), .unsafeFlags(["-warnings-as-errors"])],
             plugins: [.plugin(name: "KeyCatalogPlugin", package: "KeyCatalog")]
         ),
         // Its keys.json names a migration transform this target does not define.
