@@ -15,7 +15,7 @@ enum DoubleRounding {
     /// through an 80-bit float gives another value than `value`, its correctly rounded value, a
     /// finite normal nonzero `F`.
     static func changes<F: BinaryFloatingPoint>(_ literal: String, value: F) -> Bool {
-        guard value.isNormal, let decimal = Decimal(literal) else { return false }
+        guard value.isNormal, let decimal = DecimalNumber(literal) else { return false }
         // Landing on a halfway point, the second rounding goes to the neighbour with an even
         // significand: the value itself, unless its significand is odd.
         let precision = F.significandBitCount + 1
@@ -31,7 +31,7 @@ enum DoubleRounding {
     }
 
     /// A decimal number, digits x 10^exponent (its magnitude: the sign changes nothing here).
-    private struct Decimal {
+    private struct DecimalNumber {
         var digits: BigUInt
         var exponent: Int
 
@@ -86,7 +86,7 @@ enum DoubleRounding {
     }
 
     /// An unsigned integer of any size: 32-bit words, least significant first, no zero words on
-    /// top. Only what ``Decimal`` needs.
+    /// top. Only what ``DecimalNumber`` needs.
     struct BigUInt: Comparable {
         private(set) var words: [UInt32]
 
