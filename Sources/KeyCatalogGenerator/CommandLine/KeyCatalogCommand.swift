@@ -113,7 +113,8 @@ public enum KeyCatalogCommand {
     /// (a path a file system allows) would reach the commands with its bad bytes replaced by
     /// U+FFFD, naming another file: lint would find none, and generate would write elsewhere.
     static func invalidArgument(in raw: [[UInt8]]) -> CommandResult? {
-        guard let argument = raw.first(where: { String(validating: $0, as: UTF8.self) == nil }) else { return nil }
+        // Valid when decoding replaces nothing (`String(validating:as:)` needs macOS 15).
+        guard let argument = raw.first(where: { !String(decoding: $0, as: UTF8.self).utf8.elementsEqual($0) }) else { return nil }
         let shown = argument.map { $0 < 0x80 ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16, uppercase: true) }.joined()
         return usageError("the argument '\(shown)' is not valid UTF-8; keycatalog takes paths and names as UTF-8 text, so rename the file or its folder", help: help)
     }

@@ -570,8 +570,13 @@ struct SyncContractTests {
         app.store.set(K.theme, to: "personal")
         other.store.set(K.theme, to: "work")
         cloud.deliverAll()
-        cloud.switchAccount(app.backend, to: "work")
-        cloud.switchAccount(widget.backend, to: "work")
+        let reports = FailureRecorder()
+        reports.record {
+            cloud.switchAccount(app.backend, to: "work")
+            cloud.switchAccount(widget.backend, to: "work")
+        }
+        #expect(reports.failures.map(\.operation) == [.load, .load], "each engine reports the account change")
+        #expect(reports.failures.first?.message.contains("the previous values of 'Theme' were kept aside") == true, "\(reports.failures)")
         #expect(app.get(K.theme) == "work" && widget.get(K.theme) == "work")
         #expect(app.engine.previousAccountValues(in: app.local) == ["Theme": .string("personal")])
         #expect(widget.engine.previousAccountValues(in: widget.local) == ["Theme": .string("personal")])
@@ -624,7 +629,9 @@ struct SyncContractTests {
         cloud.deliverAll()
         try a.store.setPersistentValue(deep, forKey: "Note")
         cloud.deliverAll()
-        cloud.switchAccount(a.backend, to: "work")
+        let reports = FailureRecorder()
+        reports.record { cloud.switchAccount(a.backend, to: "work") }
+        #expect(reports.failures.first?.message.contains("the previous values of 'Note' were kept aside") == true, "\(reports.failures)")
         #expect(a.engine.previousAccountValues(in: local)["Note"].map { $0 == deep } == true)
         #expect(UbiquitousSyncMetadata(local.persistentValue(forKey: UbiquitousSyncMetadata.storageKey)) != nil, "the saved stamps read back")
         let next = cloud.relaunch("A", backend: a.backend, local: local)
