@@ -372,7 +372,10 @@ struct FileStoreJournalTests {
         let directory = TemporaryDirectory()
         let url = directory.file("settings.plist")
         try Data("not a journal".utf8).write(to: URL(fileURLWithPath: url.path + ".journal"))
-        let store = FileKeyValueStore(url: url)
+        // Opening it reports the journal it cannot read (and the write moves it aside, reported).
+        let opening = FailureRecorder()
+        let store = opening.record { FileKeyValueStore(url: url) }
+        #expect(opening.failures.first?.message.contains("does not start with a KeyCatalog journal's header") == true, "\(opening.failures)")
         let key = PersistentKey<Int>("n", defaultValue: 0)
         let readByHandler = Locked<[Int]>([])
         PersistentKeyValueFailure.withTaskHandler({ _ in readByHandler.append(store.get(key)) }) {
