@@ -36,7 +36,7 @@ struct DurabilityTests {
         let home = TemporaryDirectory()
         let environment = TestHelperExecutable.environment(configurationIn: home)
         let key = "KeyCatalogDurability"
-        func helper(_ arguments: String...) throws -> (status: Int32, output: String) {
+        func helper(_ arguments: String...) throws -> (status: Int32, output: String, errors: String) {
             try TestHelperExecutable.run(["defaults", "standard"] + arguments, environment: environment)
         }
         #expect(try helper("set", key, "41").status == 0)

@@ -103,10 +103,22 @@ struct PreferencesDomainTests {
         plain.set(100, forKey: all[0].id)
         plain.set(101, forKey: all[2].id)
         agree("after Foundation wrote two again")
-        keys.defaults.set(all[0], to: 102)
-        keys.defaults.set(all[2], to: 103)
+        // KeyCatalog refuses, and reports, a write of a key with a leading U+FEFF: the suite's
+        // XML property list cannot hold it exactly. (Foundation's own writes of such keys above
+        // read back under "x" and "\u{E9}" once the file is read again: measured in a second
+        // process. So after the flush they may read -1; `agree` checks KeyCatalog reads what
+        // Foundation reads.)
+        let refused = FailureRecorder()
+        refused.record {
+            keys.defaults.set(all[0], to: 102)
+            keys.defaults.set(all[1], to: 12)
+            keys.defaults.set(all[2], to: 103)
+        }
+        #expect(refused.failures.count == 2, "\(refused.failures)")
+        #expect(refused.failures.allSatisfy { $0.message.contains("cannot hold a leading U+FEFF exactly; not written") }, "\(refused.failures)")
         try keys.defaults.flushPersistentValues()
         agree("after KeyCatalog's writes")
+        #expect(keys.defaults.get(all[1]) == 12, "the key beside them is written")
     }
 
     /// Writes kept while a suite synchronizes are kept by their keys' bytes too: two keys that are

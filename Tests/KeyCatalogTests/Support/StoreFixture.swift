@@ -117,13 +117,30 @@ enum TestHelperExecutable {
         return environment
     }
 
-    /// Runs the helper to completion; returns its exit status and standard output.
-    static func run(_ arguments: [String], environment: [String: String]? = nil) throws -> (status: Int32, output: String) {
-        let process = try start(arguments, environment: environment)
-        let output = process.standardOutput as! Pipe
-        let data = output.fileHandleForReading.readDataToEndOfFile()
+    /// Runs the helper to completion; returns its exit status, its standard output, and, with
+    /// `capturingErrors`, its standard error (so that failures it reports are asserted rather
+    /// than printed; without, they reach this process's standard error and `errors` is empty).
+    static func run(
+        _ arguments: [String], environment: [String: String]? = nil, capturingErrors: Bool = false
+    ) throws -> (status: Int32, output: String, errors: String) {
+        let process = try start(arguments, environment: environment, capturingErrors: capturingErrors)
+        // Standard error is read on another thread: a child blocked on a full pipe would never
+        // close the other one.
+        let errors = (process.standardError as? Pipe).map { pipe in
+            let read = DispatchGroup(), box = ErrorsBox()
+            DispatchQueue.global().async(group: read) { box.data = pipe.fileHandleForReading.readDataToEndOfFile() }
+            return (read, box)
+        }
+        let output = (process.standardOutput as! Pipe).fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        errors?.0.wait()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors?.1.data ?? Data(), as: UTF8.self))
+    }
+
+    /// What a child wrote to standard error, written by the thread that read it before the
+    /// group's `wait()` returns.
+    private final class ErrorsBox: @unchecked Sendable {
+        var data = Data()
     }
 
     /// Starts the helper with standard output on a pipe (and standard error too, with

@@ -424,9 +424,10 @@ struct SyncContractTests {
         let suite = store == "standard" ? "standard" : "keycatalog.tests.sync-arguments.\(UUID().uuidString)"
         let child = try TestHelperExecutable.run(
             ["defaults", suite, "sync-under-argument", "Theme", "-Theme", "argument"],
-            environment: TestHelperExecutable.environment(configurationIn: home))
+            environment: TestHelperExecutable.environment(configurationIn: home), capturingErrors: true)
         #expect(child.status == 0)
         #expect(child.output == "first stored\npushed written read argument\napplied argument\n")
+        #expect(child.errors == "", "nothing reported")
     }
 
     /// The same through a `UserDefaults(suiteName:)` KeyCatalog did not open, whose domain name it
@@ -439,9 +440,15 @@ struct SyncContractTests {
         let home = TemporaryDirectory()
         let child = try TestHelperExecutable.run(
             ["defaults", "keycatalog.tests.sync-arguments.\(UUID().uuidString)", "sync-under-argument-unnamed", "Theme", "-Theme", "argument"],
-            environment: TestHelperExecutable.environment(configurationIn: home))
+            environment: TestHelperExecutable.environment(configurationIn: home), capturingErrors: true)
         #expect(child.status == 0)
         #expect(child.output == "first nothing\npushed nothing read argument\nstored written\nadopted other cloud other previous string(\"written\")\n")
+        // The account change is reported twice: when it is heard, with nothing kept aside (the
+        // value beneath the argument cannot be read), and when the value is adopted and kept aside.
+        let reports = child.errors.split(separator: "\n")
+        #expect(reports.count == 2, "\(child.errors)")
+        #expect(reports.allSatisfy { $0.hasPrefix("KeyCatalog: load of iCloud sync (Cloud) failed: the iCloud account changed") }, "\(child.errors)")
+        #expect(reports.last?.contains("the previous values of 'Theme' were kept aside on this device, not pushed") == true, "\(child.errors)")
     }
 
     /// What a synced store remembers is read back whole at the next launch.
