@@ -112,6 +112,9 @@ struct CatalogKeyTests {
         #expect(fired.values == ["sharedCounter", "again", "document"], "another document's key does not trigger")
         keys.setPerDocumentFlag(true, id: Self.document)
         #expect(fired.values == ["sharedCounter", "again", "document", "document again"])
+        // The suites live to the end: in an optimized build their last use above would end them,
+        // and their deinit would remove each suite while later writes still go to it.
+        withExtendedLifetime(suites) {}
     }
 
     private static let document = UUID()

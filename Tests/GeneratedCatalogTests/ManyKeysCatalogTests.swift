@@ -57,6 +57,9 @@ struct ManyKeysCatalogTests {
         #else
         #expect(!keys.showsDebugMenu)
         #endif
+        // The suites live to the end: in an optimized build their last use above would end them,
+        // and their deinit would remove each suite while later writes still go to it.
+        withExtendedLifetime(suites) {}
     }
 
     @Test("the registration table lists every key in manifest order, and reset() reaches both halves")
