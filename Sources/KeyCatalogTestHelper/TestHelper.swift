@@ -22,6 +22,7 @@ import KeyCatalog
 /// KeyCatalogTestHelper file <path> get-scalars <key-scalars>
 /// KeyCatalogTestHelper file <path> compact-set <key> <int>
 /// KeyCatalogTestHelper home <service>
+/// KeyCatalogTestHelper keychain-fallback <service>
 /// ```
 ///
 /// `set` writes through KeyCatalog and returns from `main` (a normal exit, no explicit
@@ -53,7 +54,8 @@ import KeyCatalog
 /// `get-scalars` takes and prints strings as Unicode scalar values in hex, separated by `.`;
 /// `compact-set` compacts the file store (a new list and journal), then sets the key;
 /// `home` writes `1` under `Home` to `~/home.plist`, `relative.plist` and the keychain's
-/// service, and prints the file stores' descriptions.
+/// service, and prints the file stores' descriptions; `keychain-fallback`: see
+/// KeychainFallback.swift.
 enum TestHelper {
     static func main(_ arguments: [String]) {
         if arguments.first == "home", arguments.count == 2 {
@@ -67,6 +69,10 @@ enum TestHelper {
                 store.set(key, to: 1)
                 print(store.persistentStoreDescription)
             }
+            return
+        }
+        if arguments.first == "keychain-fallback", arguments.count == 2 {
+            KeychainFallback.run(service: arguments[1])
             return
         }
         guard arguments.count >= 4 else { fail("usage: (defaults <suite> | file <path>) (set | get | write-forever) <key> …") }

@@ -348,23 +348,19 @@ struct KeychainSharingTests {
     }
 
     #if !canImport(Security)
+    /// In a child process whose `HOME` is a folder of this test's own: the stand-in's file is
+    /// in the home folder's `.local/share`, which the real one's must not be.
     @Test func withoutAKeychainTwoCallsShareTheFallbackFile() throws {
-        let fallbackService = "com.example.keycatalog.tests.\(UUID().uuidString)"
-        let first = AnyPersistentKeyValueStore.keychain(service: fallbackService)
-        let second = AnyPersistentKeyValueStore.keychain(service: fallbackService, accessibility: .whenUnlockedThisDeviceOnly)
-        let file = try #require(first.base as? FileKeyValueStore)
-        defer {
-            for suffix in ["", ".journal", ".lock"] { try? FileManager.default.removeItem(atPath: file.url.path + suffix) }
-        }
-        #expect(first.keyValueChanges === second.keyValueChanges)
-        let seen = Locked<[String?]>([])
-        let observation = second.observe(token) { seen.append($0) }
-        first.set(token, to: "t")
-        #expect(seen.current == ["t"])
-        #expect(second.get(token) == "t")
-        let permissions = try FileManager.default.attributesOfItem(atPath: file.url.path + ".journal")[.posixPermissions] as? Int
-        #expect(permissions == 0o600)
-        observation.cancel()
+        let home = TemporaryDirectory()
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = home.url.path
+        environment["XDG_DATA_HOME"] = nil
+        let service = "com.example.keycatalog.tests.\(UUID().uuidString)"
+        let child = try TestHelperExecutable.run(["keychain-fallback", service], environment: environment, capturingErrors: true)
+        #expect(child.status == 0, "\(child.errors)")
+        #expect(child.errors == "")
+        let file = home.url.appendingPathComponent(".local/share/keycatalog/keychain/\(service).plist").path
+        #expect(child.output == "shared true\nheard t\nread t\n\(file)\nmode 600\n")
     }
     #endif
 
