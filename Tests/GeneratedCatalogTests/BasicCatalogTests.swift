@@ -62,9 +62,12 @@ struct BasicCatalogTests {
         }
     }
 
+    /// In a child process: `.standard` is process-wide.
     @Test("live stores are UserDefaults.standard")
-    func live() {
-        #expect(Keys.Stores.live.standard.base as? UserDefaults === UserDefaults.standard)
-        #expect(Keys().stores.standard.base as? UserDefaults === UserDefaults.standard)
+    func live() async {
+        await #expect(processExitsWith: .success) {
+            #expect(Keys.Stores.live.standard.base as? UserDefaults === UserDefaults.standard)
+            #expect(Keys().stores.standard.base as? UserDefaults === UserDefaults.standard)
+        }
     }
 }

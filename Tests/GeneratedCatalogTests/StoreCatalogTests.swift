@@ -59,6 +59,9 @@ struct StoreCatalogTests {
         #expect(suites[0].defaults.object(forKey: "sharedCounter") == nil)
         keys.reset()
         #expect(keys.sharedCounter == 0 && keys.sessionToken == nil && keys.scratchItems == [])
+        // The suites live to the end: in an optimized build their last use above would end them,
+        // and their deinit would remove each suite while later writes still go to it.
+        withExtendedLifetime(suites) {}
     }
 
     @Test("register(in:) takes the UserDefaults-backed keys, register() every key in its store")
@@ -82,31 +85,39 @@ struct StoreCatalogTests {
         }
     }
 
+    /// In a child process whose home folder is its own: live stores are `.standard`, the process's
+    /// one iCloud stand-in, and files in the home folder.
     @Test("live stores open what the manifest describes")
-    func live() throws {
-        let (stores, failures) = recordFailures { StoreKeys.Stores.live }
-        #expect(stores.standard.base as? UserDefaults === UserDefaults.standard)
-        #expect(stores.shared.base is UserDefaults)
-        #expect(stores.scratch.base is InMemoryKeyValueStore)
-        let file = try #require(stores.settingsFile.base as? FileKeyValueStore)
-        #expect(file.url.path.hasSuffix("/KeyCatalogGoldens/settings.plist"))
-        #if os(Linux)
-        #expect(stores.cloud.base is UbiquitousKeyValueStore, "no iCloud on Linux: an in-memory stand-in keeping iCloud's limits")
-        // Once per process: iCloud is unavailable, and the stand-in's launch synchronize() is false.
-        #expect(failures.count <= 2)
-        #expect(failures.allSatisfy { $0.message.contains("iCloud") })
-        let secrets = try #require(stores.secrets.base as? FileKeyValueStore)
-        #expect(secrets.url.path.hasSuffix("/.local/share/keycatalog/keychain/com.example.keycatalog.goldens.plist"))
-        let groupSecrets = try #require(stores.groupSecrets.base as? FileKeyValueStore, "no keychain on Linux: group and class are ignored")
-        #expect(groupSecrets.url.lastPathComponent == "com.example.keycatalog.goldens.group.plist")
-        #else
-        _ = failures
-        let secrets = try #require(stores.secrets.base as? KeychainKeyValueStore)
-        #expect(secrets.service == "com.example.keycatalog.goldens" && secrets.accessGroup == nil && secrets.accessibility == .afterFirstUnlock)
-        let groupSecrets = try #require(stores.groupSecrets.base as? KeychainKeyValueStore)
-        #expect(groupSecrets.accessGroup == "TEAMID.com.example.shared" && groupSecrets.accessibility == .afterFirstUnlockThisDeviceOnly)
-        #endif
-        #expect(StoreKeys.Stores.live.secrets.keyValueChanges === stores.secrets.keyValueChanges, "two catalogs see each other's writes")
+    func live() async {
+        await #expect(processExitsWith: .success) {
+            let home = try useTemporaryHome()
+            defer { try? FileManager.default.removeItem(at: home) }
+            let (stores, failures) = recordFailures { StoreKeys.Stores.live }
+            #expect(stores.standard.base as? UserDefaults === UserDefaults.standard)
+            #expect(stores.shared.base is UserDefaults)
+            #expect(stores.scratch.base is InMemoryKeyValueStore)
+            let file = try #require(stores.settingsFile.base as? FileKeyValueStore)
+            #expect(file.url.path.hasSuffix("/KeyCatalogGoldens/settings.plist"))
+            #if os(Linux)
+            #expect(stores.cloud.base is UbiquitousKeyValueStore, "no iCloud on Linux: an in-memory stand-in keeping iCloud's limits")
+            // The process's first opening reports that iCloud is unavailable, and that the
+            // stand-in's launch synchronize() is false.
+            #expect(failures.count == 2, "\(failures)")
+            #expect(failures.allSatisfy { $0.message.contains("iCloud") }, "\(failures)")
+            #expect(file.url.path.hasPrefix(home.path + "/"), "in the home folder: \(file.url.path)")
+            let secrets = try #require(stores.secrets.base as? FileKeyValueStore)
+            #expect(secrets.url.path == home.path + "/.local/share/keycatalog/keychain/com.example.keycatalog.goldens.plist")
+            let groupSecrets = try #require(stores.groupSecrets.base as? FileKeyValueStore, "no keychain on Linux: group and class are ignored")
+            #expect(groupSecrets.url.lastPathComponent == "com.example.keycatalog.goldens.group.plist")
+            #else
+            _ = failures
+            let secrets = try #require(stores.secrets.base as? KeychainKeyValueStore)
+            #expect(secrets.service == "com.example.keycatalog.goldens" && secrets.accessGroup == nil && secrets.accessibility == .afterFirstUnlock)
+            let groupSecrets = try #require(stores.groupSecrets.base as? KeychainKeyValueStore)
+            #expect(groupSecrets.accessGroup == "TEAMID.com.example.shared" && groupSecrets.accessibility == .afterFirstUnlockThisDeviceOnly)
+            #endif
+            #expect(StoreKeys.Stores.live.secrets.keyValueChanges === stores.secrets.keyValueChanges, "two catalogs see each other's writes")
+        }
     }
 
     @Test("entries name their stores; secrets are marked")

@@ -104,33 +104,36 @@ struct FileStoreJournalTests {
 
     /// A reload opens the journal, then reads the list. Another process that compacts twice in
     /// between, with a write between, leaves a list newer than the records of the journal opened:
-    /// laid over it, they would undo that write.
-    @Test func aReloadBetweenTwoCompactionsOfAnotherProcessReadsTheNewestValues() throws {
-        let directory = TemporaryDirectory()
-        let url = directory.file("settings.plist")
-        let key = PersistentKey<Int>("n", defaultValue: -1)
-        @Sendable func child(_ arguments: String...) {
-            #expect((try? TestHelperExecutable.run(["file", url.path] + arguments))?.status == 0, "\(arguments)")
-        }
-        child("set", "n", "0")
-        let store = FileKeyValueStore(url: url)
-        #expect(store.get(key) == 0)
-        // A new list (n = 0) and a journal holding n = 1: the next read reloads both.
-        child("compact-set", "n", "1")
-        let path = PropertyListFile.canonicalPath(of: url)
-        let compacted = Locked(false)
-        PropertyListFile._journalOpenedForReload.withLock { hook in
-            hook = { opened in
-                guard PropertyListFile.canonicalPath(of: opened) == path, !compacted.current else { return }
-                compacted.withLock { $0 = true }
-                // The list then holds n = 2; the journal opened still says n = 1.
-                child("compact-set", "n", "2")
-                child("compact-set", "other", "0")
+    /// laid over it, they would undo that write. In a child process: the seam it goes through
+    /// (`PropertyListFile._journalOpenedForReload`) is process-wide.
+    @Test func aReloadBetweenTwoCompactionsOfAnotherProcessReadsTheNewestValues() async {
+        await #expect(processExitsWith: .success) {
+            let directory = TemporaryDirectory()
+            let url = directory.file("settings.plist")
+            let key = PersistentKey<Int>("n", defaultValue: -1)
+            @Sendable func child(_ arguments: String...) {
+                #expect((try? TestHelperExecutable.run(["file", url.path] + arguments))?.status == 0, "\(arguments)")
             }
+            child("set", "n", "0")
+            let store = FileKeyValueStore(url: url)
+            #expect(store.get(key) == 0)
+            // A new list (n = 0) and a journal holding n = 1: the next read reloads both.
+            child("compact-set", "n", "1")
+            let path = PropertyListFile.canonicalPath(of: url)
+            let compacted = Locked(false)
+            PropertyListFile._journalOpenedForReload.withLock { hook in
+                hook = { opened in
+                    guard PropertyListFile.canonicalPath(of: opened) == path, !compacted.current else { return }
+                    compacted.withLock { $0 = true }
+                    // The list then holds n = 2; the journal opened still says n = 1.
+                    child("compact-set", "n", "2")
+                    child("compact-set", "other", "0")
+                }
+            }
+            defer { PropertyListFile._journalOpenedForReload.withLock { $0 = nil } }
+            #expect(store.get(key) == 2)
+            #expect(compacted.current, "the reload went through the seam")
         }
-        defer { PropertyListFile._journalOpenedForReload.withLock { $0 = nil } }
-        #expect(store.get(key) == 2)
-        #expect(compacted.current, "the reload went through the seam")
     }
 
     @Test func aTornTailIsIgnoredByReadersThenMovedAsideAndCutOffByTheNextWriter() throws {

@@ -208,18 +208,21 @@ struct UserDefaultsReadCacheTests {
 
     /// A value read while an argument for the key was given (set on another thread after the
     /// cache looked for one) is not kept as the suite's: once the argument is gone, the suite's is
-    /// read (found by a review: the argument's value was read for good).
-    @Test func aValueAnArgumentGaveDuringTheReadIsNotKept() throws {
-        let suite = TemporarySuite()
-        suite.defaults.set(5, forKey: "Count")
-        let cache = try #require(UserDefaultsPersistence.readCache(of: suite.defaults))
-        let read = cache.value(forKey: "Count", in: suite.defaults) {
-            suite.defaults.setVolatileDomain(["Count": 9], forName: UserDefaults.argumentDomain)
-            return suite.defaults.object(forKey: "Count").flatMap(PropertyListValue.init(foundationObject:))
+    /// read (found by a review: the argument's value was read for good). In a child process: the
+    /// argument domain is process-wide on Apple platforms.
+    @Test func aValueAnArgumentGaveDuringTheReadIsNotKept() async {
+        await #expect(processExitsWith: .success) {
+            let suite = TemporarySuite()
+            suite.defaults.set(5, forKey: "Count")
+            let cache = try #require(UserDefaultsPersistence.readCache(of: suite.defaults))
+            let read = cache.value(forKey: "Count", in: suite.defaults) {
+                suite.defaults.setVolatileDomain(["Count": 9], forName: UserDefaults.argumentDomain)
+                return suite.defaults.object(forKey: "Count").flatMap(PropertyListValue.init(foundationObject:))
+            }
+            #expect(read == .int(9))
+            suite.defaults.removeVolatileDomain(forName: UserDefaults.argumentDomain)
+            #expect(cache.read("Count", in: suite.defaults) == .int(5))
         }
-        #expect(read == .int(9))
-        suite.defaults.removeVolatileDomain(forName: UserDefaults.argumentDomain)
-        #expect(cache.read("Count", in: suite.defaults) == .int(5))
     }
 
     /// The cache found last is checked against the instance asked about: another instance of the
@@ -243,16 +246,19 @@ struct UserDefaultsReadCacheTests {
     }
     #endif
 
-    @Test func aRegisteredDefaultIsReadWhenTheSuiteHoldsNothing() {
-        let suite = TemporarySuite()
-        let key = PersistentKey<String>("Greeting.\(UUID().uuidString)", defaultValue: "none")
-        suite.defaults.set(key, to: "stored")
-        #expect(suite.defaults.get(key) == "stored")
-        suite.defaults.register(defaults: [key.id: "registered"])
-        suite.defaults.remove(key)
-        #expect(suite.defaults.get(key) == "registered")
-        suite.defaults.set(key, to: "again")
-        #expect(suite.defaults.get(key) == "again")
+    /// In a child process: the registration domain is process-wide, shared by every suite.
+    @Test func aRegisteredDefaultIsReadWhenTheSuiteHoldsNothing() async {
+        await #expect(processExitsWith: .success) {
+            let suite = TemporarySuite()
+            let key = PersistentKey<String>("Greeting", defaultValue: "none")
+            suite.defaults.set(key, to: "stored")
+            #expect(suite.defaults.get(key) == "stored")
+            suite.defaults.register(defaults: [key.id: "registered"])
+            suite.defaults.remove(key)
+            #expect(suite.defaults.get(key) == "registered")
+            suite.defaults.set(key, to: "again")
+            #expect(suite.defaults.get(key) == "again")
+        }
     }
 
     @Test func aCodableValueWrittenOutsideKeyCatalogIsDecodedAgain() throws {

@@ -85,3 +85,15 @@ extension Trait where Self == ConditionTrait {
         .enabled(if: BuildConfiguration.current == .debug, "asserts what a Debug build does")
     }
 }
+
+/// Points this process's home folder (`HOME`) and UserDefaults' configuration folder
+/// (`XDG_CONFIG_HOME`) at a new temporary folder, and returns it. Only in a child process (an exit
+/// test): the environment is process-wide.
+func useTemporaryHome() throws -> URL {
+    let home = FileManager.default.temporaryDirectory.appendingPathComponent("keycatalog.goldens.home.\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+    setenv("HOME", home.path, 1)
+    setenv("XDG_CONFIG_HOME", home.appendingPathComponent(".config").path, 1)
+    unsetenv("XDG_DATA_HOME")
+    return home
+}

@@ -214,29 +214,33 @@ struct UserDefaultsChangeWatcherTests {
     /// The watcher reads a key as it starts watching it, and on each check: a value that is no
     /// property-list value is reported then, and the failure handler may use the suite (here, it
     /// observes another key, whose first observer comes back to the watcher). The watcher reads
-    /// outside its locks, so the handler neither deadlocks nor traps.
-    @Test func aFailureHandlerMayUseTheSuiteWhileTheWatcherReads() throws {
-        let watcher = _UserDefaultsChangeWatcher.attach(to: defaults)
-        // The registration domain is process-wide: a key of this run alone.
-        let odd = "Watcher.\(UUID().uuidString).odd"
-        defaults.register(defaults: [odd: NSObject()])
-        let other = PersistentKey<Int>("Other", defaultValue: 0)
-        let reported = Locked<[String]>([])
-        let observationsByHandler = Locked<[PersistentKeyObservation]>([])
-        PersistentKeyValueFailure.withTaskHandler({ failure in
-            reported.append(failure.message)
-            observationsByHandler.append(self.defaults.observe(other) { _ in })
-        }) {
-            let observation = defaults.observe(PersistentKey<Int>(odd, defaultValue: 0)) { _ in }
-            #expect(watcher.watchedKeys.contains(odd))
-            watcher.defaultsDidChange()
-            observation.cancel()
+    /// outside its locks, so the handler neither deadlocks nor traps. In a child process: the
+    /// value is registered, and the registration domain is process-wide.
+    @Test func aFailureHandlerMayUseTheSuiteWhileTheWatcherReads() async {
+        await #expect(processExitsWith: .success) {
+            let suite = TemporarySuite()
+            let instance = UnopenedSuiteInstance(suite)
+            let defaults = instance.defaults
+            let watcher = _UserDefaultsChangeWatcher.attach(to: defaults)
+            defaults.register(defaults: ["Odd": NSObject()])
+            let other = PersistentKey<Int>("Other", defaultValue: 0)
+            let reported = Locked<[String]>([])
+            let observationsByHandler = Locked<[PersistentKeyObservation]>([])
+            PersistentKeyValueFailure.withTaskHandler({ failure in
+                reported.append(failure.message)
+                observationsByHandler.append(instance.defaults.observe(other) { _ in })
+            }) {
+                let observation = defaults.observe(PersistentKey<Int>("Odd", defaultValue: 0)) { _ in }
+                #expect(watcher.watchedKeys.contains("Odd"))
+                watcher.defaultsDidChange()
+                observation.cancel()
+            }
+            #expect(!reported.current.isEmpty)
+            #expect(reported.current.allSatisfy { $0.contains("is not a property-list value") }, "\(reported.current)")
+            #expect(watcher.watchedKeys == ["Other"])
+            for observation in observationsByHandler.current { observation.cancel() }
+            #expect(watcher.watchedKeys.isEmpty)
         }
-        #expect(!reported.current.isEmpty)
-        #expect(reported.current.allSatisfy { $0.contains("is not a property-list value") }, "\(reported.current)")
-        #expect(watcher.watchedKeys == ["Other"])
-        for observation in observationsByHandler.current { observation.cancel() }
-        #expect(watcher.watchedKeys.isEmpty)
     }
 }
 

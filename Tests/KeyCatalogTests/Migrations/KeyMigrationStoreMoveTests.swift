@@ -246,11 +246,14 @@ struct KeyMigrationStoreMoveTests {
 /// never written: a migration moves what the suite stores beneath it, and compares the key by
 /// what it stores (found by a review: the argument's value moved, and the stored one was removed
 /// with the source).
+///
+/// Each test runs in a child process of its own: the argument domain is process-wide on Apple
+/// platforms (on Linux each instance has its own, but a test must not count on that).
 @Suite("Migrations: launch arguments")
 struct KeyMigrationLaunchArgumentTests {
-    let key = PersistentKey<Int>("LaunchCount", defaultValue: 0)
+    static let key = PersistentKey<Int>("LaunchCount", defaultValue: 0)
 
-    func run(_ suite: TemporarySuite) -> KeyMigrationReport {
+    static func run(_ suite: TemporarySuite) -> KeyMigrationReport {
         let migration = KeyMigration(
             name: "launchCount", key: key, store: "suite",
             sources: [KeyMigrationSource(fromKey: "launches", store: "suite", representationOf: key)])
@@ -258,36 +261,39 @@ struct KeyMigrationLaunchArgumentTests {
     }
 
     @Test("the value stored beneath a source's argument moves, not the argument's")
-    func theStoredValueMoves() throws {
-        let suite = TemporarySuite()
-        try suite.defaults.setPersistentValue(.int(42), forKey: "launches")
-        suite.defaults.setVolatileDomain(["launches": 5], forName: UserDefaults.argumentDomain)
-        defer { suite.defaults.removeVolatileDomain(forName: UserDefaults.argumentDomain) }
-        #expect(run(suite).migrated.map(\.fromKey) == ["launches"])
-        suite.defaults.removeVolatileDomain(forName: UserDefaults.argumentDomain)
-        #expect(suite.defaults.get(key) == 42 && !suite.defaults.contains(PersistentKey<Int>("launches", defaultValue: 0)))
+    func theStoredValueMoves() async {
+        await #expect(processExitsWith: .success) {
+            let suite = TemporarySuite()
+            try suite.defaults.setPersistentValue(.int(42), forKey: "launches")
+            suite.defaults.setVolatileDomain(["launches": 5], forName: UserDefaults.argumentDomain)
+            #expect(Self.run(suite).migrated.map(\.fromKey) == ["launches"])
+            suite.defaults.removeVolatileDomain(forName: UserDefaults.argumentDomain)
+            #expect(suite.defaults.get(Self.key) == 42 && !suite.defaults.contains(PersistentKey<Int>("launches", defaultValue: 0)))
+        }
     }
 
     @Test("a key whose argument equals the source's value does not count as holding it")
-    func theKeysArgumentIsNotItsValue() throws {
-        let suite = TemporarySuite()
-        try suite.defaults.setPersistentValue(.int(7), forKey: key.id)
-        try suite.defaults.setPersistentValue(.int(42), forKey: "launches")
-        suite.defaults.setVolatileDomain([key.id: 42], forName: UserDefaults.argumentDomain)
-        defer { suite.defaults.removeVolatileDomain(forName: UserDefaults.argumentDomain) }
-        #expect(run(suite).skipped.map(\.fromKey) == ["launches"], "the key stores another value")
-        suite.defaults.removeVolatileDomain(forName: UserDefaults.argumentDomain)
-        #expect(suite.defaults.get(key) == 7 && suite.defaults.persistentValue(forKey: "launches") == .int(42))
+    func theKeysArgumentIsNotItsValue() async {
+        await #expect(processExitsWith: .success) {
+            let suite = TemporarySuite()
+            try suite.defaults.setPersistentValue(.int(7), forKey: Self.key.id)
+            try suite.defaults.setPersistentValue(.int(42), forKey: "launches")
+            suite.defaults.setVolatileDomain([Self.key.id: 42], forName: UserDefaults.argumentDomain)
+            #expect(Self.run(suite).skipped.map(\.fromKey) == ["launches"], "the key stores another value")
+            suite.defaults.removeVolatileDomain(forName: UserDefaults.argumentDomain)
+            #expect(suite.defaults.get(Self.key) == 7 && suite.defaults.persistentValue(forKey: "launches") == .int(42))
+        }
     }
 
     @Test("a source that is only an argument moves nothing")
-    func anArgumentAloneIsNotMoved() {
-        let suite = TemporarySuite()
-        suite.defaults.setVolatileDomain(["launches": 5], forName: UserDefaults.argumentDomain)
-        defer { suite.defaults.removeVolatileDomain(forName: UserDefaults.argumentDomain) }
-        #expect(run(suite).isEmpty)
-        suite.defaults.removeVolatileDomain(forName: UserDefaults.argumentDomain)
-        #expect(!suite.defaults.contains(key))
+    func anArgumentAloneIsNotMoved() async {
+        await #expect(processExitsWith: .success) {
+            let suite = TemporarySuite()
+            suite.defaults.setVolatileDomain(["launches": 5], forName: UserDefaults.argumentDomain)
+            #expect(Self.run(suite).isEmpty)
+            suite.defaults.removeVolatileDomain(forName: UserDefaults.argumentDomain)
+            #expect(!suite.defaults.contains(Self.key))
+        }
     }
 }
 
