@@ -35,6 +35,6 @@ struct KeywordCatalogTests {
     @Test("the table uses the plain names")
     func entries() {
         let keys = KeywordKeys(stores: .inMemory())
-        checkEntries(KeywordKeys.entries, names: ["default", "class", "where", "func", "in", "static", "async", "actor", "mode", "transfer"], store: { keys.stores[$0] })
+        checkEntries(KeywordKeys.entries, names: ["default", "class", "where", "func", "in", "static", "async", "actor", "mode", "transfer", "isolation", "__shared"], store: { keys.stores[$0] })
     }
 }

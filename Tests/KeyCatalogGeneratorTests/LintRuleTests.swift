@@ -925,7 +925,86 @@ struct LintRuleTests {
                 """#,
             expected: [
                 #"keys.json:3:14: error: type name '_KeysBoundKey' has the form of the property wrapper a generated catalog declares in its file ('_<Catalog>BoundKey'): beside the catalog 'Keys' in the module, the two clash; rename the type"#,
-                #"keys.json:5:15: error: key name '_KeysBoundKey' is also the property wrapper the generated file declares for the catalog 'Keys', which this key's property would hide in it; rename the key, as in '_KeysBoundKeyValue'"#,
+                #"keys.json:5:15: error: key name '_KeysBoundKey' is also the property wrapper the generated file declares for the catalog 'Keys' ('_<Catalog>BoundKey'), which this key's member would hide in it; rename the key, as in 'KeysBoundKeyValue'"#,
+            ]
+        ),
+        // Found by a review's fuzzing: every other name the generated file declares at file scope
+        // (`FileScopeNames`), as this catalog's key or parameter, or as any catalog's type,
+        // transform or catalog name.
+        RuleCase(
+            rule: "catalog-member-name-file-scope",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "types": { "_KeysMigrations": { "kind": "enum", "rawType": "Int", "cases": ["a"] } },
+                  "keys": [
+                    { "name": "_Keys_foo_Default", "type": "_KeysMigrations", "default": "a" },
+                    { "name": "_KeysDeprecatedKeyDefinitions", "type": "[_Other_theme_DebugDefault]", "default": [], "representation": "codable" },
+                    { "name": "foo", "key": "foo{_KeysMigration0}", "parameters": { "_KeysMigration0": "String" }, "type": "Int", "default": 0,
+                      "migrations": [{ "fromKey": "bar", "fromType": "String", "transform": "_AppTransform2" }] },
+                    { "name": "_OtherMigrations", "type": "Int", "default": 0 }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:3:14: error: type name '_KeysMigrations' has the form of the migration table a generated catalog declares in its file ('_<Catalog>Migrations'): beside the catalog 'Keys' in the module, the two clash; rename the type"#,
+                #"keys.json:5:15: error: key name '_Keys_foo_Default' is also the builder of a key's default the generated file declares for the catalog 'Keys' ('_<Catalog>_<key>_Default'), which this key's member would hide in it; rename the key, as in 'Keys_foo_DefaultValue'"#,
+                #"keys.json:6:15: error: key name '_KeysDeprecatedKeyDefinitions' is also the alias of the deprecated keys' definitions the generated file declares for the catalog 'Keys' ('_<Catalog>DeprecatedKeyDefinitions'), which this key's member would hide in it; rename the key, as in 'KeysDeprecatedKeyDefinitionsValue'"#,
+                #"keys.json:6:56: error: type '_Other_theme_DebugDefault' of key '_KeysDeprecatedKeyDefinitions' has the form of the builder of a key's debug default a generated catalog declares in its file ('_<Catalog>_<key>_DebugDefault'): beside the catalog 'Other' in the module, the two clash; rename the type"#,
+                #"keys.json:7:69: error: parameter name '_KeysMigration0' of key 'foo' is also the migration of a parameterized key the generated file declares for the catalog 'Keys' ('_<Catalog>Migration<N>'), which the parameter would hide in the key's functions; rename the parameter and its placeholder"#,
+                #"keys.json:8:77: error: migration transform '_AppTransform2' of key 'foo' has the form of the forwarder of a migration transform a generated catalog declares in its file ('_<Catalog>Transform<N>'): beside the catalog 'App' in the module, the two clash; rename the function"#,
+            ]
+        ),
+        RuleCase(
+            rule: "catalog-member-name-file-scope-catalog",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "catalog": "_AppBoundKey",
+                  "keys": [
+                    { "name": "a", "type": "Int", "default": 1 }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:3:14: error: catalog name '_AppBoundKey' has the form of the property wrapper a generated catalog declares in its file ('_<Catalog>BoundKey'): beside the catalog 'App' in the module, the two clash; rename the catalog"#
+            ]
+        ),
+        // Found by a review's fuzzing: a type placeholder, and storage keys UserDefaults on Linux
+        // refuses.
+        RuleCase(
+            rule: "type-placeholder",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "keys": [
+                    { "name": "a", "type": "_", "default": { "swift": "x" } },
+                    { "name": "b", "type": "Box<_>", "default": { "swift": "x" } }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:4:28: error: malformed type '_': '_' is Swift's placeholder for a type the compiler infers, not a type's name; write a type such as 'Int', '[String]', '[String: Int]' or 'Date?' (key 'a')"#,
+                #"keys.json:5:28: error: malformed type 'Box<_>': '_' is Swift's placeholder for a type the compiler infers, not a type's name; write a type such as 'Int', '[String]', '[String: Int]' or 'Date?' (key 'b')"#,
+            ]
+        ),
+        RuleCase(
+            rule: "storage-key-character",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "stores": { "file": { "kind": "file", "path": "settings.plist" } },
+                  "keys": [
+                    { "name": "mode", "key": "mode\u0001", "type": "Int", "default": 0 },
+                    { "name": "bom", "key": "\ufeffbom", "type": "Int", "default": 0 },
+                    { "name": "cafe", "key": "caf\u00e9\tok", "type": "Int", "default": 0 },
+                    { "name": "inFile", "key": "mode\u0001", "type": "Int", "default": 0, "store": "file" }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:5:30: warning: storage key 'mode\u{1}' of key 'mode' contains the control character U+0001, which UserDefaults on Linux cannot store (a suite there is an XML property list), so every write of the key would be refused there; remove it"#,
+                #"keys.json:6:29: warning: storage key '\u{FEFF}bom' of key 'bom' starts with U+FEFF, which UserDefaults on Linux reads back without it (a suite there is an XML property list), so every write of the key would be refused there; remove it"#,
             ]
         ),
         // Found by a review: another catalog's wrapper, named by a type here, or a key's own type.

@@ -26,6 +26,7 @@ enum Linter {
         EmptySwiftExpressionRule(),
         RepresentationRule(),
         EmptyStorageKeyRule(),
+        StorageKeyCharacterRule(),
         DuplicateStorageKeyRule(),
         PlaceholderRule(),
         ParameterTypeRule(),

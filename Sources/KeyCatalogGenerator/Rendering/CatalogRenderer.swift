@@ -26,7 +26,7 @@ struct CatalogRenderer {
     /// The wrapper of a catalog's key properties when the keys are bound by helper functions:
     /// declared at file scope (nested in the catalog, Swift 6.3 finds a circular reference in it
     /// in Swift 5 mode when the module's default isolation is the main actor).
-    private var boundKeyName: String { CatalogMemberNameRule.boundKeyWrapperName(catalog: catalog.name) }
+    private var boundKeyName: String { FileScopeNames.boundKey(catalog: catalog.name) }
 
     /// The indices of the keys that are bound properties (not parameterized), in manifest order.
     private var boundKeyIndices: [Int] {

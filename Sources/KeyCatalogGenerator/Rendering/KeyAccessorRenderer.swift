@@ -83,7 +83,7 @@ struct KeyAccessorRenderer {
     private var deprecatedAlias: String { Self.deprecatedAlias(of: catalog) }
 
     /// ``deprecatedAlias`` of `catalog`; declared whenever one of its keys is deprecated.
-    static func deprecatedAlias(of catalog: Catalog) -> String { "_" + catalog.name + "DeprecatedKeyDefinitions" }
+    static func deprecatedAlias(of catalog: Catalog) -> String { FileScopeNames.deprecatedAlias(catalog: catalog.name) }
 
     /// The deprecated keys' definitions, as an extension of the catalog, and the alias the
     /// accessors use; nothing when no key is deprecated.

@@ -71,11 +71,10 @@ struct LargeDefaultRenderer {
         isLarge(value) || holdsSwift(value)
     }
 
-    /// The builder of a key's default: `_AppKeys_holidaysDefault`, or `…DebugDefault` and
-    /// `…ReleaseDefault` for a debug key.
+    /// The builder of a key's default: `_AppKeys_holidays_Default`, or `…_DebugDefault` and
+    /// `…_ReleaseDefault` for a debug key.
     static func builderName(catalog: String, key: KeyDeclaration, role: String) -> String {
-        // `_` before the role: key `a`'s debug default and key `aDebug`'s default differ.
-        "_\(catalog)_\(key.name)_\(role)Default"
+        FileScopeNames.defaultBuilder(catalog: catalog, key: key.name, role: role)
     }
 
     func render(into writer: inout CodeWriter) {

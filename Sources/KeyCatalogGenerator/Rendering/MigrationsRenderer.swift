@@ -39,9 +39,6 @@ struct MigrationsRenderer {
     /// The keys with migrations, in manifest order.
     private var migrating: [KeyDeclaration] { catalog.keys.filter { !$0.migrations.isEmpty } }
 
-    /// `_AppKeys`: the prefix of the file-scope helpers, from the catalog's name.
-    private var prefix: String { "_" + catalog.name }
-
     /// The members inside the catalog: the table, `migrate()`, and `migrate…(parameters)`.
     func render(into writer: inout CodeWriter) {
         let migrating = self.migrating
@@ -49,7 +46,7 @@ struct MigrationsRenderer {
 
         writer.line("/// Where keys' values used to live (the manifest's `migrations`), in manifest order.")
         writer.block("nonisolated \(access) static var migrations: [KeyCatalog.KeyMigration] {") { writer in
-            writer.line(hasTable ? "\(prefix)Migrations()" : "[]")
+            writer.line(hasTable ? "\(FileScopeNames.migrations(catalog: catalog.name))()" : "[]")
         }
         writer.blank()
         writer.line("/// Moves values from where they used to live into their keys, never losing one: run it at")
@@ -64,7 +61,7 @@ struct MigrationsRenderer {
             writer.blank()
             writer.line("/// Runs the migrations of `\(key.name)` for one set of parameters.")
             writer.block("nonisolated \(access) func \(name)(\(KeyAccessorRenderer.parameterList(of: key))) -> KeyCatalog.KeyMigrationReport {") { writer in
-                writer.line("KeyCatalog.KeyMigrator.run([\(prefix)Migration\(index)(\(arguments.joined(separator: ", ")))]) { self.stores[$0] }")
+                writer.line("KeyCatalog.KeyMigrator.run([\(FileScopeNames.migration(catalog: catalog.name, index: index))(\(arguments.joined(separator: ", ")))]) { self.stores[$0] }")
             }
         }
     }
@@ -74,14 +71,14 @@ struct MigrationsRenderer {
     func renderFileScope(into writer: inout CodeWriter) {
         let migrating = self.migrating
         guard !migrating.isEmpty else { return }
-        var forwarders = Forwarders(prefix: prefix)
+        var forwarders = Forwarders(catalog: catalog.name)
         writer.blank()
         writer.line("// MARK: - Migrations of \(SwiftSyntax.identifier(catalog.name))")
         let table = migrating.filter { !$0.isParameterized }
         if !table.isEmpty {
             writer.blank()
             writer.line("/// `\(SwiftSyntax.identifier(catalog.name)).migrations`, built outside the catalog so its members cannot hide the names it uses.")
-            writer.block("nonisolated private func \(prefix)Migrations() -> [KeyCatalog.KeyMigration] {") { writer in
+            writer.block("nonisolated private func \(FileScopeNames.migrations(catalog: catalog.name))() -> [KeyCatalog.KeyMigration] {") { writer in
                 writer.line("var migrations: [KeyCatalog.KeyMigration] = []")
                 writer.line("migrations.reserveCapacity(\(table.count))")
                 for key in table {
@@ -93,7 +90,7 @@ struct MigrationsRenderer {
         for (index, key) in migrating.enumerated() where key.isParameterized {
             writer.blank()
             writer.line("/// The migration of `\(key.name)` for one set of parameters.")
-            writer.block("nonisolated private func \(prefix)Migration\(index)(\(KeyAccessorRenderer.parameterList(of: key))) -> KeyCatalog.KeyMigration {") { writer in
+            writer.block("nonisolated private func \(FileScopeNames.migration(catalog: catalog.name, index: index))(\(KeyAccessorRenderer.parameterList(of: key))) -> KeyCatalog.KeyMigration {") { writer in
                 renderMigration(of: key, opening: "", closing: ")", forwarders: &forwarders, into: &writer)
             }
         }
@@ -119,11 +116,11 @@ struct MigrationsRenderer {
             var newType: String
         }
 
-        let prefix: String
+        let catalog: String
         private(set) var all: [Forwarder] = []
         private var indices: [String: Int] = [:]
 
-        init(prefix: String) { self.prefix = prefix }
+        init(catalog: String) { self.catalog = catalog }
 
         /// The forwarder's name for `transform` from `oldType` to `newType`, made on first use.
         mutating func name(for transform: String, from oldType: ValueType, to newType: ValueType) -> String {
@@ -133,7 +130,7 @@ struct MigrationsRenderer {
             if let index = indices[signature] { return all[index].name }
             let components = MigrationsRenderer.components(of: transform)
             let forwarder = Forwarder(
-                name: "\(prefix)Transform\(all.count)",
+                name: FileScopeNames.transform(catalog: catalog, index: all.count),
                 transform: transform,
                 call: components.map(SwiftSyntax.identifier).joined(separator: "."),
                 firstComponent: components.first ?? transform,

@@ -5,8 +5,11 @@ enum SwiftSyntax {
     ///
     /// The linter already rejects the names that stay unusable even in backticks (`self`, `init`,
     /// `Type`...); everything else here is escaped wherever the name appears.
+    /// (`isolated`, `__owned`, `__shared` and `_const` as a type at the end of a line, as in
+    /// `var theme: isolated`, are read as specifiers of the next line's declaration.)
     static let keywords: Set<String> = SwiftIdentifier.keywords.union([
         "actor", "async", "borrowing", "consuming", "each", "macro", "nonisolated", "sending",
+        "isolated", "__owned", "__shared", "_const",
     ])
 
     /// `name`, in backticks when it is a keyword: `` `default` ``, `launchCount`.
@@ -14,11 +17,11 @@ enum SwiftSyntax {
         isKeyword(name) ? "`\(name)`" : name
     }
 
-    /// `true` for a name in ``keywords``. Every keyword is 15 ASCII letters or fewer, so most
-    /// names (`key12`, `isEnabled_v2`, long ones) are told apart without hashing.
+    /// `true` for a name in ``keywords``. Every keyword is 15 ASCII letters and `_` or fewer, so
+    /// most names (`key12`, long ones) are told apart without hashing.
     static func isKeyword(_ name: String) -> Bool {
         let utf8 = name.utf8
-        guard utf8.count <= 15, utf8.allSatisfy({ ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z") }) else { return false }
+        guard utf8.count <= 15, utf8.allSatisfy({ $0 == UInt8(ascii: "_") || ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z") }) else { return false }
         return keywords.contains(name)
     }
 

@@ -86,13 +86,13 @@ struct TypeParser {
         guard SwiftIdentifier.isHead(first) else {
             throw failure("unexpected '\(Character(first))'")
         }
-        var name = identifier()
+        var name = try typeName()
         while peek == "." {
             index += 1
             guard let next = peek, SwiftIdentifier.isHead(next) else {
                 throw failure("expected a name after '.'")
             }
-            name += "." + identifier()
+            name += "." + (try typeName())
         }
         skipSpaces()
         var arguments: [ValueType] = []
@@ -129,6 +129,18 @@ struct TypeParser {
             throw Failure(message: "dictionary key type '\(key)' in '\(text.truncatedForMessage)' is not supported; stores only have String keys, so use '[String: \(value)]'")
         }
         return .dictionary(value)
+    }
+
+    /// One name of a type's path: `_` alone is Swift's placeholder for a type it infers, which
+    /// no declaration can be named (in backticks it can, but a key's type must say which type).
+    private mutating func typeName() throws(Failure) -> String {
+        let start = index
+        let name = identifier()
+        if name == "_" {
+            index = start
+            throw failure("'_' is Swift's placeholder for a type the compiler infers, not a type's name")
+        }
+        return name
     }
 
     private mutating func identifier() -> String {

@@ -9,8 +9,11 @@
 ///   as a key, parameter, catalog or type name;
 /// - a type named `Stores` or `_DeprecatedKeyDefinitions`, or a store named `Stores` (the
 ///   catalog's nested types);
-/// - a type or key named like the property wrapper the generated file declares beside the
-///   catalog (`_KeysBoundKey` for the catalog `Keys`);
+/// - a name of the forms the generated file declares at file scope (`FileScopeNames`: the
+///   property wrapper `_KeysBoundKey`, `_KeysMigrations`, `_Keys_theme_Default`… for the catalog
+///   `Keys`): as a type name (declared, or named by a key's type), a migration transform's or the
+///   catalog's name, whichever catalog of the module it fits; as a key or parameter name, when it
+///   is one of this catalog's;
 /// - an enum case named like a member of the generated enum (`persistentKeyValueRepresentation`,
 ///   `RawValue`) or like a module its code names (`KeyCatalog`, `Swift`, `Foundation`);
 /// - a store named like a member of the generated `Stores` (`live`, `inMemory`);
@@ -43,17 +46,11 @@ struct CatalogMemberNameRule: LintRule {
     /// The types the generated catalog nests; a type of the same name is hidden inside it.
     static let nestedTypeNames: Set<String> = ["Stores", "_DeprecatedKeyDefinitions"]
 
-    /// The property wrapper a catalog of many keys declares beside itself (`CatalogRenderer`).
-    static func boundKeyWrapperName(catalog: String) -> String { "_" + catalog + "BoundKey" }
-
-    /// Whether `name` has the form of ``boundKeyWrapperName(catalog:)``: a type of that name
-    /// clashes with the wrapper of a catalog in the same module, whichever manifest declares it.
-    static func hasBoundKeyWrapperForm(_ name: some StringProtocol) -> Bool {
-        name.utf8.count > 9 && name.hasPrefix("_") && name.hasSuffix("BoundKey")
-    }
-
-    static func boundKeyWrapperMessage(_ what: String, _ name: some StringProtocol) -> String {
-        "\(what) has the form of the property wrapper a generated catalog declares in its file ('_<Catalog>BoundKey'): beside the catalog '\(name.dropFirst().dropLast(8))' in the module, the two clash; rename the type"
+    /// A type (or function, or catalog) named like what a generated file declares at file scope
+    /// (`FileScopeNames`) clashes with it beside that catalog in the same module, whichever
+    /// manifest declares either.
+    static func fileScopeFormMessage(_ what: String, _ form: FileScopeNames.Form, rename: String) -> String {
+        "\(what) has the form of \(form.role) a generated catalog declares in its file ('\(form.pattern)'): beside the catalog '\(form.catalog)' in the module, the two clash; rename \(rename)"
     }
 
     /// The identifiers in a type's text, like `Swift` and `Int` in `[Swift.Int]`.
@@ -77,15 +74,19 @@ struct CatalogMemberNameRule: LintRule {
         var findings: [Diagnostic] = []
         let catalog = context.root["catalog"]?.string ?? Catalog.defaultName
 
-        if let value = context.root["catalog"], let name = value.string, Self.moduleNames.contains(name) {
-            findings.append(error(Self.moduleMessage("catalog name", name, what: "the catalog"), at: value.location))
+        if let value = context.root["catalog"], let name = value.string {
+            if Self.moduleNames.contains(name) {
+                findings.append(error(Self.moduleMessage("catalog name", name, what: "the catalog"), at: value.location))
+            } else if let form = FileScopeNames.form(of: name) {
+                findings.append(error(Self.fileScopeFormMessage("catalog name '\(name)'", form, rename: "the catalog"), at: value.location))
+            }
         }
         // A type named like the catalog is duplicate-name's to report.
         for type in context.types where type.name != catalog {
             if Self.moduleNames.contains(type.name) {
                 findings.append(error(Self.moduleMessage("type name", type.name, what: "the type"), at: type.nameLocation))
-            } else if Self.hasBoundKeyWrapperForm(type.name) {
-                findings.append(error(Self.boundKeyWrapperMessage("type name '\(type.name)'", type.name), at: type.nameLocation))
+            } else if let form = FileScopeNames.form(of: type.name) {
+                findings.append(error(Self.fileScopeFormMessage("type name '\(type.name)'", form, rename: "the type"), at: type.nameLocation))
             } else if Self.nestedTypeNames.contains(type.name) {
                 findings.append(error("type name '\(type.name)' is also a type nested in the generated catalog '\(catalog)' ('\(catalog).\(type.name)'), which hides it there; rename the type", at: type.nameLocation))
             } else if Self.keyTypeMemberNames.contains(type.name) {
@@ -141,8 +142,9 @@ struct CatalogMemberNameRule: LintRule {
             guard let type = key.value["type"], let text = type.string else { continue }
             // (An `_` first, by bytes: `String.contains` of a string cost 4,500 instructions a key.)
             if text.utf8.contains(UInt8(ascii: "_")) {
-                for name in Self.identifiers(in: text) where Self.hasBoundKeyWrapperForm(name) && !declaredTypes.contains(name) {
-                    findings.append(error(Self.boundKeyWrapperMessage("type '\(name)' of \(key.label)", name), at: type.location))
+                for name in Self.identifiers(in: text) where !declaredTypes.contains(name) {
+                    guard let form = FileScopeNames.form(of: name) else { continue }
+                    findings.append(error(Self.fileScopeFormMessage("type '\(name)' of \(key.label)", form, rename: "the type"), at: type.location))
                 }
             }
             for name in Self.unqualifiedHiddenTypeNames(in: text) where !declaredTypes.contains(name) {
@@ -162,8 +164,8 @@ struct CatalogMemberNameRule: LintRule {
             guard let value = key.value["name"], let name = key.name else { continue }
             if name.hasPrefix("_"), storedKeyNames.contains(String(name.dropFirst())) {
                 findings.append(error("key name '\(name)' is also the storage the generated catalog '\(catalog)' declares for key '\(name.dropFirst())' ('\(catalog).\(name)'); rename this key", at: value.location))
-            } else if name == Self.boundKeyWrapperName(catalog: catalog) {
-                findings.append(error("key name '\(name)' is also the property wrapper the generated file declares for the catalog '\(catalog)', which this key's property would hide in it; rename the key, as in '\(name)Value'", at: value.location))
+            } else if let form = FileScopeNames.isDeclared(name, for: catalog) {
+                findings.append(error("key name '\(name)' is also \(form.role) the generated file declares for the catalog '\(catalog)' ('\(form.pattern)'), which this key's member would hide in it; rename the key, as in '\(name.dropFirst())Value'", at: value.location))
             } else if Self.reservedNames.contains(name) {
                 findings.append(error("key name '\(name)' is also a member of the generated catalog '\(catalog)' ('\(catalog).\(name)'); rename the key, as in '\(name)Value'", at: value.location))
             } else if Self.moduleNames.contains(name) {
@@ -174,10 +176,18 @@ struct CatalogMemberNameRule: LintRule {
                 findings.append(error("key name '\(name)' is also the \(owner.role) the generated catalog '\(catalog)' declares for parameterized key '\(owner.key)' ('\(catalog).\(name)(…)'); rename this key", at: value.location))
             }
             for migration in key.value["migrations"]?.elements ?? [] {
-                guard let transform = migration["transform"], let function = transform.string, Self.moduleNames.contains(function) else { continue }
+                guard let transform = migration["transform"], let function = transform.string else { continue }
+                if let form = FileScopeNames.form(of: function) {
+                    findings.append(error(Self.fileScopeFormMessage("migration transform '\(function)' of \(key.label)", form, rename: "the function"), at: transform.location))
+                }
+                guard Self.moduleNames.contains(function) else { continue }
                 findings.append(error("migration transform '\(function)' of \(key.label) hides the module '\(function)' in the generated code ('\(function).\(Self.exampleMember[function] ?? "")'); rename the function, as in '\(function.prefix(1).lowercased() + function.dropFirst())From\(SwiftSyntax.capitalized(name))'", at: transform.location))
             }
-            for parameter in key.value["parameters"]?.members ?? [] where Self.moduleNames.contains(parameter.name) {
+            for parameter in key.value["parameters"]?.members ?? [] {
+                if let form = FileScopeNames.isDeclared(parameter.name, for: catalog) {
+                    findings.append(error("parameter name '\(parameter.name)' of \(key.label) is also \(form.role) the generated file declares for the catalog '\(catalog)' ('\(form.pattern)'), which the parameter would hide in the key's functions; rename the parameter and its placeholder", at: parameter.nameLocation))
+                }
+                guard Self.moduleNames.contains(parameter.name) else { continue }
                 let example = parameter.name.prefix(1).lowercased() + parameter.name.dropFirst() + "Name"
                 findings.append(error(Self.moduleMessage("parameter name", parameter.name, of: " of \(key.label)", what: "the parameter and its placeholder, as in '\(example)'"), at: parameter.nameLocation))
             }

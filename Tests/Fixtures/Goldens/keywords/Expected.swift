@@ -34,6 +34,24 @@ nonisolated internal enum `sending`: Swift.String, Swift.Sendable, Swift.Hashabl
     }
 }
 
+nonisolated internal enum `isolated`: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable, KeyCatalog.KeyValuePersistible {
+    case a
+    case b
+
+    internal static var persistentKeyValueRepresentation: KeyCatalog.RawRepresentablePersistentKeyValueRepresentation<`isolated`> {
+        KeyCatalog.RawRepresentablePersistentKeyValueRepresentation()
+    }
+}
+
+nonisolated internal enum `__owned`: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable, KeyCatalog.KeyValuePersistible {
+    case a
+    case b
+
+    internal static var persistentKeyValueRepresentation: KeyCatalog.RawRepresentablePersistentKeyValueRepresentation<`__owned`> {
+        KeyCatalog.RawRepresentablePersistentKeyValueRepresentation()
+    }
+}
+
 // MARK: - Keys
 
 nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Swift.Int> {
@@ -92,6 +110,19 @@ nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.
 nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<`sending`> {
     fileprivate static var transfer: Self {
         Self("transfer", defaultValue: .b)
+    }
+}
+
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<`isolated`> {
+    /// Types named like specifiers that, at the end of a line, the compiler reads as the next declaration's (found by a review's fuzzing).
+    fileprivate static var isolation: Self {
+        Self("isolation", defaultValue: .a)
+    }
+}
+
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<`__owned`> {
+    fileprivate static var `__shared`: Self {
+        Self("__shared", defaultValue: .b)
     }
 }
 
@@ -172,6 +203,8 @@ internal struct KeywordKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
         self._actor = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Swift.String?>.`actor`, name: "actor", store: stores.`default`, storeName: "default")
         self._mode = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<`each`>.mode, name: "mode", store: stores.standard, storeName: "standard")
         self._transfer = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<`sending`>.transfer, name: "transfer", store: stores.standard, storeName: "standard")
+        self._isolation = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<`isolated`>.isolation, name: "isolation", store: stores.standard, storeName: "standard")
+        self.___shared = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<`__owned`>.`__shared`, name: "__shared", store: stores.standard, storeName: "standard")
     }
 
     // MARK: - Values
@@ -209,12 +242,17 @@ internal struct KeywordKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     @KeyCatalog.CatalogKey internal var transfer: `sending`
 
+    /// Types named like specifiers that, at the end of a line, the compiler reads as the next declaration's (found by a review's fuzzing).
+    @KeyCatalog.CatalogKey internal var isolation: `isolated`
+
+    @KeyCatalog.CatalogKey internal var `__shared`: `__owned`
+
     // MARK: - Registration table
 
     /// Every declared key, in manifest order: for settings screens, docs and resetting.
     nonisolated internal static let entries: [KeyCatalog.KeyCatalogEntry] = {
         var entries: [KeyCatalog.KeyCatalogEntry] = []
-        entries.reserveCapacity(10)
+        entries.reserveCapacity(12)
         entries.append(KeyCatalog.KeyCatalogEntry(name: "default", key: KeyCatalog.PersistentKey<Swift.Int>.`default`, store: "standard", typeName: "Int"))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "class", key: KeyCatalog.PersistentKey<Swift.String>.`class`, store: "standard", typeName: "String"))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "where", key: KeyCatalog.PersistentKey<Swift.Bool>.`where`, store: "standard", typeName: "Bool"))
@@ -225,6 +263,8 @@ internal struct KeywordKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
         entries.append(KeyCatalog.KeyCatalogEntry(name: "actor", key: KeyCatalog.PersistentKey<Swift.String?>.`actor`, store: "default", typeName: "String?"))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "mode", key: KeyCatalog.PersistentKey<`each`>.mode, store: "standard", typeName: "each", doc: "Types named like the contextual keywords of parameter packs and of `sending` (found by a review's fuzzing)."))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "transfer", key: KeyCatalog.PersistentKey<`sending`>.transfer, store: "standard", typeName: "sending"))
+        entries.append(KeyCatalog.KeyCatalogEntry(name: "isolation", key: KeyCatalog.PersistentKey<`isolated`>.isolation, store: "standard", typeName: "isolated", doc: "Types named like specifiers that, at the end of a line, the compiler reads as the next declaration's (found by a review's fuzzing)."))
+        entries.append(KeyCatalog.KeyCatalogEntry(name: "__shared", key: KeyCatalog.PersistentKey<`__owned`>.`__shared`, store: "standard", typeName: "__owned"))
         return entries
     }()
 
