@@ -133,9 +133,12 @@ struct PersistentValueBoxTests {
         #expect(box.model(for: key, explicitStore: nil, environmentStore: otherStore).value == "environment")
     }
 
+    /// Waits as the shared `eventually` does (10 s, asked every 10 ms), but sleeping the task: the
+    /// model updates on the main actor, which a blocked thread would hold.
     private func eventually(_ condition: () -> Bool) async throws {
-        for _ in 0..<200 where !condition() {
-            try await Task.sleep(for: .milliseconds(5))
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while !condition() && Date() < deadline {
+            try await Task.sleep(for: .milliseconds(10))
         }
     }
 }
