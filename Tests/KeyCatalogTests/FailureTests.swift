@@ -147,9 +147,9 @@ struct FailureTests {
         #expect(fixture.store.hasPersistentValue(forKey: "value"))
     }
 
-    @Test(arguments: StoreKind.allCases, UnwritableCase.all)
+    /// Each row on each of its stores only: a combination that was skipped would pass unchecked.
+    @Test(arguments: UnwritableCase.all.flatMap { row in row.kinds.map { (kind: $0, row: row) } })
     func unwritableValueIsNotWrittenAndIsReported(kind: StoreKind, row: UnwritableCase) throws {
-        guard row.kinds.contains(kind) else { return }
         let fixture = kind.makeFixture()
         let notified = Locked(0)
         let observation = fixture.store.keyValueChanges.addObserver(forKey: "value") { _ in notified.withLock { $0 += 1 } }
