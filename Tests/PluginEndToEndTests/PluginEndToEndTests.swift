@@ -9,6 +9,7 @@ import Testing
 @Suite(
     "Build plugin and command plugins, end to end",
     .enabled(if: Fixture.isEnabled, "set KEYCATALOG_END_TO_END=1 to run (CI does)"),
+    // Each test's `client` rewrites the one working copy (.build-e2e/PluginClient) the others build in.
     .serialized
 )
 struct PluginEndToEndTests {
