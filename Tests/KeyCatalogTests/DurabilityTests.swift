@@ -7,26 +7,21 @@ import Testing
 @Suite("Durability: values survive the process that wrote them")
 struct DurabilityTests {
     @Test func userDefaultsWrittenByAChildThatExitsNormallyAreOnDisk() throws {
+        // The children share a configuration folder of their own, so the real home folder is
+        // never touched (this process's suites are not there: only the children read them).
+        let home = TemporaryDirectory()
+        let environment = TestHelperExecutable.environment(configurationIn: home)
         let name = "keycatalog.tests.durability.\(UUID().uuidString)"
-        let fileURL = suiteFileURL(named: name)
-        defer {
-            UserDefaults(suiteName: name)?.removePersistentDomain(forName: name)
-            try? FileManager.default.removeItem(at: fileURL)
-        }
+        let fileURL = home.file("\(name).plist")
 
-        let writer = try TestHelperExecutable.run(["defaults", name, "set", "Count", "42", "Name", "héllo"])
+        let writer = try TestHelperExecutable.run(["defaults", name, "set", "Count", "42", "Name", "héllo"], environment: environment)
         #expect(writer.status == 0)
         #expect(FileManager.default.fileExists(atPath: fileURL.path), "the exit hook synchronized the suite")
         #expect(try StoreFixture.readPropertyListFile(fileURL) == ["Count": .int(42), "Name": .string("héllo")])
 
-        let reader = try TestHelperExecutable.run(["defaults", name, "get", "Count"])
+        let reader = try TestHelperExecutable.run(["defaults", name, "get", "Count"], environment: environment)
         #expect(reader.status == 0)
         #expect(reader.output == "42\n", "a new process reads it")
-
-        // This process never opened the suite before, so it reads the file too.
-        let defaults = try #require(UserDefaults(suiteName: name))
-        #expect(defaults.get(PersistentKey<Int>("Count", defaultValue: 0)) == 42)
-        #expect(defaults.get(PersistentKey<String>("Name", defaultValue: "")) == "héllo")
     }
 
     @Test func standardDefaultsWrittenAfterContainsAreReadByTheNextLaunch() throws {
