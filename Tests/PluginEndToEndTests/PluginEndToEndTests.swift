@@ -19,7 +19,7 @@ struct PluginEndToEndTests {
     func debugBuildGeneratesACatalogThatWorksAgainstRealStores() throws {
         let build = try client.swift("build", "--product", "PluginClient")
         #expect(build.status == 0, "\(build.output)")
-        let run = try client.run(".build/debug/PluginClient")
+        let run = try client.run(".build/debug/PluginClient", environment: client.home)
         #expect(run.status == 0, "\(run.output)")
         #expect(run.output.contains("PluginClient: all checks passed"))
     }
@@ -29,7 +29,7 @@ struct PluginEndToEndTests {
         let build = try client.swift("build", "-c", "release", "--product", "PluginClient")
         #expect(build.status == 0, "\(build.output)")
         // The client checks `verboseLogging` against its release default in a Release build.
-        let run = try client.run(".build/release/PluginClient")
+        let run = try client.run(".build/release/PluginClient", environment: client.home)
         #expect(run.status == 0, "\(run.output)")
         #expect(run.output.contains("PluginClient: all checks passed"))
     }
@@ -180,9 +180,8 @@ struct PluginEndToEndTests {
         let build = try app.swift("build")
         #expect(build.status == 0, "\(build.output)")
         #expect(!build.output.contains("warning: "), "\(build.output)")
-        let home = ["HOME": app.url.appendingPathComponent("home").path, "XDG_CONFIG_HOME": app.url.appendingPathComponent("home/.config").path]
-        let first = try app.run(".build/debug/MyApp", environment: home)
-        let second = try app.run(".build/debug/MyApp", environment: home)
+        let first = try app.run(".build/debug/MyApp", environment: app.home)
+        let second = try app.run(".build/debug/MyApp", environment: app.home)
         #expect(first.status == 0 && second.status == 0, "\(first.output)\(second.output)")
         #expect(first.output.contains("Launch #1, theme system") && second.output.contains("Launch #2, theme dark"), "\(first.output)\(second.output)")
         let test = try app.swift("test")
@@ -258,6 +257,12 @@ struct Fixture: Sendable {
         }
         try #require(written == 4, "the README's quick start has 4 marked files")
         return Fixture(url: copy)
+    }
+
+    /// A home folder inside the fixture, for what it runs: their suites and files go there, never
+    /// into the real home folder.
+    var home: [String: String] {
+        ["HOME": url.appendingPathComponent("home").path, "XDG_CONFIG_HOME": url.appendingPathComponent("home/.config").path]
     }
 
     /// Runs `swift ARGUMENTS` in the fixture, returning its status and combined output.
