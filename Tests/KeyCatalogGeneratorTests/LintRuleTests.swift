@@ -950,7 +950,7 @@ struct LintRuleTests {
                 #"keys.json:3:14: error: type name '_KeysMigrations' has the form of the migration table a generated catalog declares in its file ('_<Catalog>Migrations'): beside the catalog 'Keys' in the module, the two clash; rename the type"#,
                 #"keys.json:5:15: error: key name '_Keys_foo_Default' is also the builder of a key's default the generated file declares for the catalog 'Keys' ('_<Catalog>_<key>_Default'), which this key's member would hide in it; rename the key, as in 'Keys_foo_DefaultValue'"#,
                 #"keys.json:6:15: error: key name '_KeysDeprecatedKeyDefinitions' is also the alias of the deprecated keys' definitions the generated file declares for the catalog 'Keys' ('_<Catalog>DeprecatedKeyDefinitions'), which this key's member would hide in it; rename the key, as in 'KeysDeprecatedKeyDefinitionsValue'"#,
-                #"keys.json:6:56: error: type '_Other_theme_DebugDefault' of key '_KeysDeprecatedKeyDefinitions' has the form of the builder of a key's debug default a generated catalog declares in its file ('_<Catalog>_<key>_DebugDefault'): beside the catalog 'Other' in the module, the two clash; rename the type"#,
+                #"keys.json:6:56: error: type '_Other_theme_DebugDefault' of key '_KeysDeprecatedKeyDefinitions' has the form of the builder of a key's debug default a generated catalog declares in its file ('_<Catalog>_<key>_DebugDefault'): beside the catalog 'Other' (or one whose name starts with 'Other_') in the module, the two clash; rename the type"#,
                 #"keys.json:7:69: error: parameter name '_KeysMigration0' of key 'foo' is also the migration of a parameterized key the generated file declares for the catalog 'Keys' ('_<Catalog>Migration<N>'), which the parameter would hide in the key's functions; rename the parameter and its placeholder"#,
                 #"keys.json:8:77: error: migration transform '_AppTransform2' of key 'foo' has the form of the forwarder of a migration transform a generated catalog declares in its file ('_<Catalog>Transform<N>'): beside the catalog 'App' in the module, the two clash; rename the function"#,
             ]
@@ -998,7 +998,8 @@ struct LintRuleTests {
                     { "name": "mode", "key": "mode\u0001", "type": "Int", "default": 0 },
                     { "name": "bom", "key": "\ufeffbom", "type": "Int", "default": 0 },
                     { "name": "cafe", "key": "caf\u00e9\tok", "type": "Int", "default": 0 },
-                    { "name": "inFile", "key": "mode\u0001", "type": "Int", "default": 0, "store": "file" }
+                    { "name": "inFile", "key": "mode\u0001", "type": "Int", "default": 0, "store": "file" },
+                    { "name": "nonCharacter", "key": "mode\ufffe", "type": "Int", "default": 0 }
                   ]
                 }
                 """#,

@@ -26,6 +26,13 @@ enum FileScopeNames {
         let role: String
         let pattern: String
         let catalog: Substring
+
+        /// The catalog, as a message names it: for a default's builder, whose key may hold a
+        /// `_`, also the catalogs whose names go on past it (`App` or `App_Keys` for
+        /// `_App_Keys_theme_Default`).
+        var catalogDescription: String {
+            pattern.hasPrefix("_<Catalog>_<key>_") ? "'\(catalog)' (or one whose name starts with '\(catalog)_')" : "'\(catalog)'"
+        }
     }
 
     /// The form `name` has, or `nil`. Most names do not start with `_`, and are told apart by

@@ -50,7 +50,7 @@ struct CatalogMemberNameRule: LintRule {
     /// (`FileScopeNames`) clashes with it beside that catalog in the same module, whichever
     /// manifest declares either.
     static func fileScopeFormMessage(_ what: String, _ form: FileScopeNames.Form, rename: String) -> String {
-        "\(what) has the form of \(form.role) a generated catalog declares in its file ('\(form.pattern)'): beside the catalog '\(form.catalog)' in the module, the two clash; rename \(rename)"
+        "\(what) has the form of \(form.role) a generated catalog declares in its file ('\(form.pattern)'): beside the catalog \(form.catalogDescription) in the module, the two clash; rename \(rename)"
     }
 
     /// The identifiers in a type's text, like `Swift` and `Int` in `[Swift.Int]`.

@@ -21,17 +21,27 @@ struct StorageKeyCharacterRule: LintRule {
             let problem: String
             if template.text.unicodeScalars.first == "\u{FEFF}" {
                 problem = "starts with U+FEFF, which UserDefaults on Linux reads back without it"
-            } else if let scalar = DefaultRoundTripRule.forbiddenScalar(in: template.text) {
+            } else if let scalar = template.text.unicodeScalars.first(where: { $0.value < 0x20 && $0 != "\t" && $0 != "\n" && $0 != "\r" }) {
+                // What the runtime refuses (`PropertyListFileDecoding.xmlProblem`): U+FFFE and
+                // U+FFFF, which a default may not hold, a key does, and reads back.
                 problem = "contains the control character \(scalar.codePoint), which UserDefaults on Linux cannot store"
             } else {
                 continue
             }
-            let shown = template.text.unicodeScalars.map { $0.value < 0x20 || $0 == "\u{FEFF}" ? "\\u{\(String($0.value, radix: 16, uppercase: true))}" : String($0) }.joined()
+            let shown = template.text.unicodeScalars.map { Self.isInvisible($0) ? "\\u{\(String($0.value, radix: 16, uppercase: true))}" : String($0) }.joined()
             findings.append(
                 warning(
                     "storage key '\(shown.truncatedForMessage)' of \(key.label) \(problem) (a suite there is an XML property list), so every write of the key would be refused there; remove it",
                     at: key.storageKeyLocation))
         }
         return findings
+    }
+
+    /// A scalar a message shows by its code: controls, U+FEFF, noncharacters.
+    private static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00..<0x20, 0x7F..<0xA0, 0xFEFF, 0xFFFE, 0xFFFF: true
+        default: false
+        }
     }
 }
