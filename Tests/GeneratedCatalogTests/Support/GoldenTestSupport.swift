@@ -16,7 +16,11 @@ final class TemporarySuite: @unchecked Sendable {
     }
 
     deinit {
+        // Writes first: KeyCatalog may still hold some, or have a synchronization scheduled that,
+        // run after the removal, would write the file again.
+        try? defaults.flushPersistentValues()
         defaults.removePersistentDomain(forName: name)
+        defaults.synchronize()
         // Where Foundation writes the suite on Linux: `$XDG_CONFIG_HOME` (else `~/.config`).
         let configuration = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"] ?? NSHomeDirectory() + "/.config"
         try? FileManager.default.removeItem(at: URL(fileURLWithPath: configuration).appendingPathComponent("\(name).plist"))

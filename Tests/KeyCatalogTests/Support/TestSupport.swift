@@ -17,7 +17,12 @@ final class TemporarySuite: @unchecked Sendable {
     var fileURL: URL { suiteFileURL(named: name) }
 
     deinit {
+        // Writes first: KeyCatalog may still hold some (kept during a synchronization) or have a
+        // synchronization scheduled, which, run after the removal, would write the file again
+        // (found: a test's last writes left its suite's file in ~/.config).
+        try? defaults.flushPersistentValues()
         defaults.removePersistentDomain(forName: name)
+        defaults.synchronize()
         try? FileManager.default.removeItem(at: fileURL)
     }
 }
