@@ -131,7 +131,7 @@ struct FileStoreJournalTests {
                 }
             }
             defer { PropertyListFile._journalOpenedForReload.withLock { $0 = nil } }
-            #expect(store.get(key) == 2)
+            #expect(store.get(key) == 2, "\(store.get(key))")
             #expect(compacted.current, "the reload went through the seam")
         }
     }

@@ -219,9 +219,10 @@ struct UserDefaultsReadCacheTests {
                 suite.defaults.setVolatileDomain(["Count": 9], forName: UserDefaults.argumentDomain)
                 return suite.defaults.object(forKey: "Count").flatMap(PropertyListValue.init(foundationObject:))
             }
-            #expect(read == .int(9))
+            #expect(read == .int(9), "\(String(describing: read))")
             suite.defaults.removeVolatileDomain(forName: UserDefaults.argumentDomain)
-            #expect(cache.read("Count", in: suite.defaults) == .int(5))
+            let after = cache.read("Count", in: suite.defaults)
+            #expect(after == .int(5), "\(String(describing: after))")
         }
     }
 
@@ -255,9 +256,9 @@ struct UserDefaultsReadCacheTests {
             #expect(suite.defaults.get(key) == "stored")
             suite.defaults.register(defaults: [key.id: "registered"])
             suite.defaults.remove(key)
-            #expect(suite.defaults.get(key) == "registered")
+            #expect(suite.defaults.get(key) == "registered", "\(suite.defaults.get(key))")
             suite.defaults.set(key, to: "again")
-            #expect(suite.defaults.get(key) == "again")
+            #expect(suite.defaults.get(key) == "again", "\(suite.defaults.get(key))")
         }
     }
 

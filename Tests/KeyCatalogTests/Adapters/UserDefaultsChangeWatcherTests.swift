@@ -237,9 +237,9 @@ struct UserDefaultsChangeWatcherTests {
             }
             #expect(!reported.current.isEmpty)
             #expect(reported.current.allSatisfy { $0.contains("is not a property-list value") }, "\(reported.current)")
-            #expect(watcher.watchedKeys == ["Other"])
+            #expect(watcher.watchedKeys == ["Other"], "\(watcher.watchedKeys)")
             for observation in observationsByHandler.current { observation.cancel() }
-            #expect(watcher.watchedKeys.isEmpty)
+            #expect(watcher.watchedKeys.isEmpty, "\(watcher.watchedKeys)")
         }
     }
 }

@@ -266,9 +266,11 @@ struct KeyMigrationLaunchArgumentTests {
             let suite = TemporarySuite()
             try suite.defaults.setPersistentValue(.int(42), forKey: "launches")
             suite.defaults.setVolatileDomain(["launches": 5], forName: UserDefaults.argumentDomain)
-            #expect(Self.run(suite).migrated.map(\.fromKey) == ["launches"])
+            let report = Self.run(suite)
+            #expect(report.migrated.map(\.fromKey) == ["launches"], "\(report)")
             suite.defaults.removeVolatileDomain(forName: UserDefaults.argumentDomain)
-            #expect(suite.defaults.get(Self.key) == 42 && !suite.defaults.contains(PersistentKey<Int>("launches", defaultValue: 0)))
+            #expect(suite.defaults.get(Self.key) == 42, "\(suite.defaults.get(Self.key))")
+            #expect(!suite.defaults.contains(PersistentKey<Int>("launches", defaultValue: 0)), "the source is removed")
         }
     }
 
@@ -279,9 +281,11 @@ struct KeyMigrationLaunchArgumentTests {
             try suite.defaults.setPersistentValue(.int(7), forKey: Self.key.id)
             try suite.defaults.setPersistentValue(.int(42), forKey: "launches")
             suite.defaults.setVolatileDomain([Self.key.id: 42], forName: UserDefaults.argumentDomain)
-            #expect(Self.run(suite).skipped.map(\.fromKey) == ["launches"], "the key stores another value")
+            let report = Self.run(suite)
+            #expect(report.skipped.map(\.fromKey) == ["launches"], "the key stores another value: \(report)")
             suite.defaults.removeVolatileDomain(forName: UserDefaults.argumentDomain)
-            #expect(suite.defaults.get(Self.key) == 7 && suite.defaults.persistentValue(forKey: "launches") == .int(42))
+            #expect(suite.defaults.get(Self.key) == 7, "\(suite.defaults.get(Self.key))")
+            #expect(suite.defaults.persistentValue(forKey: "launches") == .int(42), "\(String(describing: suite.defaults.persistentValue(forKey: "launches")))")
         }
     }
 
@@ -290,7 +294,8 @@ struct KeyMigrationLaunchArgumentTests {
         await #expect(processExitsWith: .success) {
             let suite = TemporarySuite()
             suite.defaults.setVolatileDomain(["launches": 5], forName: UserDefaults.argumentDomain)
-            #expect(Self.run(suite).isEmpty)
+            let report = Self.run(suite)
+            #expect(report.isEmpty, "\(report)")
             suite.defaults.removeVolatileDomain(forName: UserDefaults.argumentDomain)
             #expect(!suite.defaults.contains(Self.key))
         }
