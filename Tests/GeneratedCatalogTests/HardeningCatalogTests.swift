@@ -67,6 +67,7 @@ struct HardeningCatalogTests {
         #expect(holidays["fr"]?.first == Date(timeIntervalSince1970: 1_767_225_600))
         #expect(keys.links.count == 4 && keys.links[3]["g2"]?["u1"] == URL(string: "https://example.com/2/1"))
         #expect(keys.bigLimits == Array(1...66), "a Swift element holding a comment")
+        #expect(keys.bigOffsets == [Array(1...66), [1]], "Swift elements name the app's globals, not the builder's variables")
         #if DEBUG
         #expect(keys.flags == Array(repeating: true, count: 70))
         #else

@@ -3,7 +3,9 @@
 /// what they mean in the app's module rather than members of `PersistentKey` (a type of yours
 /// named `id` would otherwise be the key's `id`).
 ///
-/// Big collections get the collection's type written on each variable.
+/// Big collections get the collection's type written on each variable. The variables' names start
+/// with `_` (`_value`, `_element1`): a default's element written in Swift is evaluated beside
+/// them, and would find a plain `value` instead of the app's global of that name.
 ///
 /// As one literal, a default of thousands of elements is type-checked as a single expression
 /// (1,000 dates took 0.9 GB to compile, 3,000 took 5.2 GB); as statements, each element is checked
@@ -12,16 +14,16 @@
 /// ```swift
 /// /// The default of `holidays` (1,000 values), built one element per statement so it compiles quickly.
 /// private func _AppKeys_holidays_Default() -> [Swift.String: [Foundation.Date]] {
-///     var value: [Swift.String: [Foundation.Date]] = [:]
-///     value.reserveCapacity(1)
+///     var _value: [Swift.String: [Foundation.Date]] = [:]
+///     _value.reserveCapacity(1)
 ///     do {
-///         var element1: [Foundation.Date] = []
-///         element1.reserveCapacity(1000)
-///         element1.append(Foundation.Date(timeIntervalSince1970: 1767225600)) // 2026-01-01T00:00:00Z
+///         var _element1: [Foundation.Date] = []
+///         _element1.reserveCapacity(1000)
+///         _element1.append(Foundation.Date(timeIntervalSince1970: 1767225600)) // 2026-01-01T00:00:00Z
 ///         …
-///         value["fr"] = element1
+///         _value["fr"] = _element1
 ///     }
-///     return value
+///     return _value
 /// }
 /// ```
 struct LargeDefaultRenderer {
@@ -99,8 +101,8 @@ struct LargeDefaultRenderer {
                 if Self.isLarge(value) {
                     writer.line("/// The \(what) of `\(key.name)`, built one element per statement so it compiles quickly.")
                     writer.block("nonisolated private func \(name)() -> \(SwiftTypes.name(of: key.type)) {") { writer in
-                        renderCollection(value, type: key.type, variable: "value", depth: 0, into: &writer)
-                        writer.line("return value")
+                        renderCollection(value, type: key.type, variable: "_value", depth: 0, into: &writer)
+                        writer.line("return _value")
                     }
                 } else {
                     writer.line("/// The \(what) of `\(key.name)`, written in Swift: evaluated here, where its names are your module's.")
@@ -131,7 +133,7 @@ struct LargeDefaultRenderer {
     private func renderCollection(_ value: DefaultValue, type: ValueType, variable: String, depth: Int, into writer: inout CodeWriter) {
         let collectionType = type.nonOptional
         let typeName = SwiftTypes.name(of: collectionType)
-        let inner = "element\(depth + 1)"
+        let inner = "_element\(depth + 1)"
         func add(_ element: DefaultValue, type elementType: ValueType, store: (String) -> String) {
             if Self.isNonEmptyCollection(element) {
                 writer.block("do {") { writer in

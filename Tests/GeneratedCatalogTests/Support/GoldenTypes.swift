@@ -69,3 +69,8 @@ nonisolated enum GoldenKeywords {
         init(rawValue: String) { self.rawValue = rawValue }
     }
 }
+
+/// Globals named as the large-defaults golden's builders named their variables before they took
+/// a leading `_` (`value`, `element1`): its key `bigOffsets` has Swift elements that name these.
+nonisolated let value = 1
+nonisolated let element1 = 2

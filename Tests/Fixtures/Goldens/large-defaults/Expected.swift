@@ -45,6 +45,13 @@ nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.
     }
 }
 
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[[Swift.Int]]> {
+    /// Swift elements naming the app's globals 'value' and 'element1', beside the builder's own variables (which are named with a leading '_' so as not to hide them).
+    fileprivate static var bigOffsets: Self {
+        Self("bigOffsets", defaultValue: _LargeKeys_bigOffsets_Default())
+    }
+}
+
 // MARK: - Catalog
 
 /// The keys of keys.json, each read and written through its declared store.
@@ -101,6 +108,7 @@ internal struct LargeKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
         self._links = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[[Swift.String: [Swift.String: Foundation.URL]]]>.links, name: "links", store: stores.standard, storeName: "standard")
         self._flags = KeyCatalog.CatalogKey(KeyCatalog.PersistentDebugKey<[Swift.Bool]>.flags, name: "flags", store: stores.standard, storeName: "standard")
         self._bigLimits = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[Swift.Int]>.bigLimits, name: "bigLimits", store: stores.standard, storeName: "standard")
+        self._bigOffsets = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[[Swift.Int]]>.bigOffsets, name: "bigOffsets", store: stores.standard, storeName: "standard")
     }
 
     // MARK: - Values
@@ -115,16 +123,20 @@ internal struct LargeKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     /// A large default holding a Swift element with a comment (found by a review's fuzzing).
     @KeyCatalog.CatalogKey internal var bigLimits: [Swift.Int]
 
+    /// Swift elements naming the app's globals 'value' and 'element1', beside the builder's own variables (which are named with a leading '_' so as not to hide them).
+    @KeyCatalog.CatalogKey internal var bigOffsets: [[Swift.Int]]
+
     // MARK: - Registration table
 
     /// Every declared key, in manifest order: for settings screens, docs and resetting.
     nonisolated internal static let entries: [KeyCatalog.KeyCatalogEntry] = {
         var entries: [KeyCatalog.KeyCatalogEntry] = []
-        entries.reserveCapacity(4)
+        entries.reserveCapacity(5)
         entries.append(KeyCatalog.KeyCatalogEntry(name: "holidays", key: KeyCatalog.PersistentKey<[Swift.String: [Foundation.Date]]>.holidays, store: "standard", typeName: "[String: [Date]]", doc: "80 dates: built statement by statement."))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "links", key: KeyCatalog.PersistentKey<[[Swift.String: [Swift.String: Foundation.URL]]]>.links, store: "standard", typeName: "[[String: [String: URL]]]"))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "flags", key: KeyCatalog.PersistentDebugKey<[Swift.Bool]>.flags, store: "standard", typeName: "[Bool]", isDebugKey: true))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "bigLimits", key: KeyCatalog.PersistentKey<[Swift.Int]>.bigLimits, store: "standard", typeName: "[Int]", doc: "A large default holding a Swift element with a comment (found by a review's fuzzing)."))
+        entries.append(KeyCatalog.KeyCatalogEntry(name: "bigOffsets", key: KeyCatalog.PersistentKey<[[Swift.Int]]>.bigOffsets, store: "standard", typeName: "[[Int]]", doc: "Swift elements naming the app's globals 'value' and 'element1', beside the builder's own variables (which are named with a leading '_' so as not to hide them)."))
         return entries
     }()
 
@@ -188,409 +200,493 @@ internal struct LargeKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
 /// The default of `holidays`, built one element per statement so it compiles quickly.
 nonisolated private func _LargeKeys_holidays_Default() -> [Swift.String: [Foundation.Date]] {
-    var value: [Swift.String: [Foundation.Date]] = [:]
-    value.reserveCapacity(2)
+    var _value: [Swift.String: [Foundation.Date]] = [:]
+    _value.reserveCapacity(2)
     do {
-        var element1: [Foundation.Date] = []
-        element1.reserveCapacity(40)
-        element1.append(Foundation.Date(timeIntervalSince1970: 1767225600)) // 2026-01-01T00:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1767268800)) // 2026-01-01T12:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1767312000)) // 2026-01-02T00:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1767355200)) // 2026-01-02T12:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1767398400)) // 2026-01-03T00:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1767441600)) // 2026-01-03T12:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1767484800)) // 2026-01-04T00:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1767528000)) // 2026-01-04T12:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1767571200)) // 2026-01-05T00:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1767614400)) // 2026-01-05T12:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1767657600)) // 2026-01-06T00:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1767700800)) // 2026-01-06T12:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1767744000)) // 2026-01-07T00:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1767787200)) // 2026-01-07T12:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1767830400)) // 2026-01-08T00:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1767873600)) // 2026-01-08T12:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1767916800)) // 2026-01-09T00:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1767960000)) // 2026-01-09T12:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1768003200)) // 2026-01-10T00:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1768046400)) // 2026-01-10T12:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1768089600)) // 2026-01-11T00:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1768132800)) // 2026-01-11T12:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1768176000)) // 2026-01-12T00:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1768219200)) // 2026-01-12T12:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1768262400)) // 2026-01-13T00:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1768305600)) // 2026-01-13T12:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1768348800)) // 2026-01-14T00:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1768392000)) // 2026-01-14T12:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1768435200)) // 2026-01-15T00:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1768478400)) // 2026-01-15T12:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1768521600)) // 2026-01-16T00:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1768564800)) // 2026-01-16T12:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1768608000)) // 2026-01-17T00:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1768651200)) // 2026-01-17T12:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1768694400)) // 2026-01-18T00:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1768737600)) // 2026-01-18T12:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1768780800)) // 2026-01-19T00:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1768824000)) // 2026-01-19T12:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1768867200)) // 2026-01-20T00:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1768910400)) // 2026-01-20T12:00:00Z
-        value["fr"] = element1
+        var _element1: [Foundation.Date] = []
+        _element1.reserveCapacity(40)
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1767225600)) // 2026-01-01T00:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1767268800)) // 2026-01-01T12:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1767312000)) // 2026-01-02T00:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1767355200)) // 2026-01-02T12:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1767398400)) // 2026-01-03T00:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1767441600)) // 2026-01-03T12:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1767484800)) // 2026-01-04T00:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1767528000)) // 2026-01-04T12:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1767571200)) // 2026-01-05T00:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1767614400)) // 2026-01-05T12:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1767657600)) // 2026-01-06T00:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1767700800)) // 2026-01-06T12:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1767744000)) // 2026-01-07T00:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1767787200)) // 2026-01-07T12:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1767830400)) // 2026-01-08T00:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1767873600)) // 2026-01-08T12:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1767916800)) // 2026-01-09T00:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1767960000)) // 2026-01-09T12:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1768003200)) // 2026-01-10T00:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1768046400)) // 2026-01-10T12:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1768089600)) // 2026-01-11T00:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1768132800)) // 2026-01-11T12:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1768176000)) // 2026-01-12T00:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1768219200)) // 2026-01-12T12:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1768262400)) // 2026-01-13T00:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1768305600)) // 2026-01-13T12:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1768348800)) // 2026-01-14T00:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1768392000)) // 2026-01-14T12:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1768435200)) // 2026-01-15T00:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1768478400)) // 2026-01-15T12:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1768521600)) // 2026-01-16T00:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1768564800)) // 2026-01-16T12:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1768608000)) // 2026-01-17T00:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1768651200)) // 2026-01-17T12:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1768694400)) // 2026-01-18T00:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1768737600)) // 2026-01-18T12:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1768780800)) // 2026-01-19T00:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1768824000)) // 2026-01-19T12:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1768867200)) // 2026-01-20T00:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1768910400)) // 2026-01-20T12:00:00Z
+        _value["fr"] = _element1
     }
     do {
-        var element1: [Foundation.Date] = []
-        element1.reserveCapacity(30)
-        element1.append(Foundation.Date(timeIntervalSince1970: 1767225600)) // 2026-01-01T00:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1767268800)) // 2026-01-01T12:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1767312000)) // 2026-01-02T00:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1767355200)) // 2026-01-02T12:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1767398400)) // 2026-01-03T00:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1767441600)) // 2026-01-03T12:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1767484800)) // 2026-01-04T00:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1767528000)) // 2026-01-04T12:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1767571200)) // 2026-01-05T00:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1767614400)) // 2026-01-05T12:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1767657600)) // 2026-01-06T00:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1767700800)) // 2026-01-06T12:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1767744000)) // 2026-01-07T00:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1767787200)) // 2026-01-07T12:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1767830400)) // 2026-01-08T00:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1767873600)) // 2026-01-08T12:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1767916800)) // 2026-01-09T00:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1767960000)) // 2026-01-09T12:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1768003200)) // 2026-01-10T00:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1768046400)) // 2026-01-10T12:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1768089600)) // 2026-01-11T00:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1768132800)) // 2026-01-11T12:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1768176000)) // 2026-01-12T00:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1768219200)) // 2026-01-12T12:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1768262400)) // 2026-01-13T00:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1768305600)) // 2026-01-13T12:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1768348800)) // 2026-01-14T00:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1768392000)) // 2026-01-14T12:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1768435200)) // 2026-01-15T00:00:00Z
-        element1.append(Foundation.Date(timeIntervalSince1970: 1768478400)) // 2026-01-15T12:00:00Z
-        value["de"] = element1
+        var _element1: [Foundation.Date] = []
+        _element1.reserveCapacity(30)
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1767225600)) // 2026-01-01T00:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1767268800)) // 2026-01-01T12:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1767312000)) // 2026-01-02T00:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1767355200)) // 2026-01-02T12:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1767398400)) // 2026-01-03T00:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1767441600)) // 2026-01-03T12:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1767484800)) // 2026-01-04T00:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1767528000)) // 2026-01-04T12:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1767571200)) // 2026-01-05T00:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1767614400)) // 2026-01-05T12:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1767657600)) // 2026-01-06T00:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1767700800)) // 2026-01-06T12:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1767744000)) // 2026-01-07T00:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1767787200)) // 2026-01-07T12:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1767830400)) // 2026-01-08T00:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1767873600)) // 2026-01-08T12:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1767916800)) // 2026-01-09T00:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1767960000)) // 2026-01-09T12:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1768003200)) // 2026-01-10T00:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1768046400)) // 2026-01-10T12:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1768089600)) // 2026-01-11T00:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1768132800)) // 2026-01-11T12:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1768176000)) // 2026-01-12T00:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1768219200)) // 2026-01-12T12:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1768262400)) // 2026-01-13T00:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1768305600)) // 2026-01-13T12:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1768348800)) // 2026-01-14T00:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1768392000)) // 2026-01-14T12:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1768435200)) // 2026-01-15T00:00:00Z
+        _element1.append(Foundation.Date(timeIntervalSince1970: 1768478400)) // 2026-01-15T12:00:00Z
+        _value["de"] = _element1
     }
-    return value
+    return _value
 }
 
 /// The default of `links`, built one element per statement so it compiles quickly.
 nonisolated private func _LargeKeys_links_Default() -> [[Swift.String: [Swift.String: Foundation.URL]]] {
-    var value: [[Swift.String: [Swift.String: Foundation.URL]]] = []
-    value.reserveCapacity(4)
+    var _value: [[Swift.String: [Swift.String: Foundation.URL]]] = []
+    _value.reserveCapacity(4)
     do {
-        var element1: [Swift.String: [Swift.String: Foundation.URL]] = [:]
-        element1.reserveCapacity(4)
+        var _element1: [Swift.String: [Swift.String: Foundation.URL]] = [:]
+        _element1.reserveCapacity(4)
         do {
-            var element2: [Swift.String: Foundation.URL] = [:]
-            element2.reserveCapacity(4)
-            element2["u0"] = Foundation.URL(string: "https://example.com/0/0")!
-            element2["u1"] = Foundation.URL(string: "https://example.com/0/1")!
-            element2["u2"] = Foundation.URL(string: "https://example.com/0/2")!
-            element2["u3"] = Foundation.URL(string: "https://example.com/0/3")!
-            element1["g0"] = element2
+            var _element2: [Swift.String: Foundation.URL] = [:]
+            _element2.reserveCapacity(4)
+            _element2["u0"] = Foundation.URL(string: "https://example.com/0/0")!
+            _element2["u1"] = Foundation.URL(string: "https://example.com/0/1")!
+            _element2["u2"] = Foundation.URL(string: "https://example.com/0/2")!
+            _element2["u3"] = Foundation.URL(string: "https://example.com/0/3")!
+            _element1["g0"] = _element2
         }
         do {
-            var element2: [Swift.String: Foundation.URL] = [:]
-            element2.reserveCapacity(4)
-            element2["u0"] = Foundation.URL(string: "https://example.com/1/0")!
-            element2["u1"] = Foundation.URL(string: "https://example.com/1/1")!
-            element2["u2"] = Foundation.URL(string: "https://example.com/1/2")!
-            element2["u3"] = Foundation.URL(string: "https://example.com/1/3")!
-            element1["g1"] = element2
+            var _element2: [Swift.String: Foundation.URL] = [:]
+            _element2.reserveCapacity(4)
+            _element2["u0"] = Foundation.URL(string: "https://example.com/1/0")!
+            _element2["u1"] = Foundation.URL(string: "https://example.com/1/1")!
+            _element2["u2"] = Foundation.URL(string: "https://example.com/1/2")!
+            _element2["u3"] = Foundation.URL(string: "https://example.com/1/3")!
+            _element1["g1"] = _element2
         }
         do {
-            var element2: [Swift.String: Foundation.URL] = [:]
-            element2.reserveCapacity(4)
-            element2["u0"] = Foundation.URL(string: "https://example.com/2/0")!
-            element2["u1"] = Foundation.URL(string: "https://example.com/2/1")!
-            element2["u2"] = Foundation.URL(string: "https://example.com/2/2")!
-            element2["u3"] = Foundation.URL(string: "https://example.com/2/3")!
-            element1["g2"] = element2
+            var _element2: [Swift.String: Foundation.URL] = [:]
+            _element2.reserveCapacity(4)
+            _element2["u0"] = Foundation.URL(string: "https://example.com/2/0")!
+            _element2["u1"] = Foundation.URL(string: "https://example.com/2/1")!
+            _element2["u2"] = Foundation.URL(string: "https://example.com/2/2")!
+            _element2["u3"] = Foundation.URL(string: "https://example.com/2/3")!
+            _element1["g2"] = _element2
         }
         do {
-            var element2: [Swift.String: Foundation.URL] = [:]
-            element2.reserveCapacity(4)
-            element2["u0"] = Foundation.URL(string: "https://example.com/3/0")!
-            element2["u1"] = Foundation.URL(string: "https://example.com/3/1")!
-            element2["u2"] = Foundation.URL(string: "https://example.com/3/2")!
-            element2["u3"] = Foundation.URL(string: "https://example.com/3/3")!
-            element1["g3"] = element2
+            var _element2: [Swift.String: Foundation.URL] = [:]
+            _element2.reserveCapacity(4)
+            _element2["u0"] = Foundation.URL(string: "https://example.com/3/0")!
+            _element2["u1"] = Foundation.URL(string: "https://example.com/3/1")!
+            _element2["u2"] = Foundation.URL(string: "https://example.com/3/2")!
+            _element2["u3"] = Foundation.URL(string: "https://example.com/3/3")!
+            _element1["g3"] = _element2
         }
-        value.append(element1)
+        _value.append(_element1)
     }
     do {
-        var element1: [Swift.String: [Swift.String: Foundation.URL]] = [:]
-        element1.reserveCapacity(4)
+        var _element1: [Swift.String: [Swift.String: Foundation.URL]] = [:]
+        _element1.reserveCapacity(4)
         do {
-            var element2: [Swift.String: Foundation.URL] = [:]
-            element2.reserveCapacity(4)
-            element2["u0"] = Foundation.URL(string: "https://example.com/0/0")!
-            element2["u1"] = Foundation.URL(string: "https://example.com/0/1")!
-            element2["u2"] = Foundation.URL(string: "https://example.com/0/2")!
-            element2["u3"] = Foundation.URL(string: "https://example.com/0/3")!
-            element1["g0"] = element2
+            var _element2: [Swift.String: Foundation.URL] = [:]
+            _element2.reserveCapacity(4)
+            _element2["u0"] = Foundation.URL(string: "https://example.com/0/0")!
+            _element2["u1"] = Foundation.URL(string: "https://example.com/0/1")!
+            _element2["u2"] = Foundation.URL(string: "https://example.com/0/2")!
+            _element2["u3"] = Foundation.URL(string: "https://example.com/0/3")!
+            _element1["g0"] = _element2
         }
         do {
-            var element2: [Swift.String: Foundation.URL] = [:]
-            element2.reserveCapacity(4)
-            element2["u0"] = Foundation.URL(string: "https://example.com/1/0")!
-            element2["u1"] = Foundation.URL(string: "https://example.com/1/1")!
-            element2["u2"] = Foundation.URL(string: "https://example.com/1/2")!
-            element2["u3"] = Foundation.URL(string: "https://example.com/1/3")!
-            element1["g1"] = element2
+            var _element2: [Swift.String: Foundation.URL] = [:]
+            _element2.reserveCapacity(4)
+            _element2["u0"] = Foundation.URL(string: "https://example.com/1/0")!
+            _element2["u1"] = Foundation.URL(string: "https://example.com/1/1")!
+            _element2["u2"] = Foundation.URL(string: "https://example.com/1/2")!
+            _element2["u3"] = Foundation.URL(string: "https://example.com/1/3")!
+            _element1["g1"] = _element2
         }
         do {
-            var element2: [Swift.String: Foundation.URL] = [:]
-            element2.reserveCapacity(4)
-            element2["u0"] = Foundation.URL(string: "https://example.com/2/0")!
-            element2["u1"] = Foundation.URL(string: "https://example.com/2/1")!
-            element2["u2"] = Foundation.URL(string: "https://example.com/2/2")!
-            element2["u3"] = Foundation.URL(string: "https://example.com/2/3")!
-            element1["g2"] = element2
+            var _element2: [Swift.String: Foundation.URL] = [:]
+            _element2.reserveCapacity(4)
+            _element2["u0"] = Foundation.URL(string: "https://example.com/2/0")!
+            _element2["u1"] = Foundation.URL(string: "https://example.com/2/1")!
+            _element2["u2"] = Foundation.URL(string: "https://example.com/2/2")!
+            _element2["u3"] = Foundation.URL(string: "https://example.com/2/3")!
+            _element1["g2"] = _element2
         }
         do {
-            var element2: [Swift.String: Foundation.URL] = [:]
-            element2.reserveCapacity(4)
-            element2["u0"] = Foundation.URL(string: "https://example.com/3/0")!
-            element2["u1"] = Foundation.URL(string: "https://example.com/3/1")!
-            element2["u2"] = Foundation.URL(string: "https://example.com/3/2")!
-            element2["u3"] = Foundation.URL(string: "https://example.com/3/3")!
-            element1["g3"] = element2
+            var _element2: [Swift.String: Foundation.URL] = [:]
+            _element2.reserveCapacity(4)
+            _element2["u0"] = Foundation.URL(string: "https://example.com/3/0")!
+            _element2["u1"] = Foundation.URL(string: "https://example.com/3/1")!
+            _element2["u2"] = Foundation.URL(string: "https://example.com/3/2")!
+            _element2["u3"] = Foundation.URL(string: "https://example.com/3/3")!
+            _element1["g3"] = _element2
         }
-        value.append(element1)
+        _value.append(_element1)
     }
     do {
-        var element1: [Swift.String: [Swift.String: Foundation.URL]] = [:]
-        element1.reserveCapacity(4)
+        var _element1: [Swift.String: [Swift.String: Foundation.URL]] = [:]
+        _element1.reserveCapacity(4)
         do {
-            var element2: [Swift.String: Foundation.URL] = [:]
-            element2.reserveCapacity(4)
-            element2["u0"] = Foundation.URL(string: "https://example.com/0/0")!
-            element2["u1"] = Foundation.URL(string: "https://example.com/0/1")!
-            element2["u2"] = Foundation.URL(string: "https://example.com/0/2")!
-            element2["u3"] = Foundation.URL(string: "https://example.com/0/3")!
-            element1["g0"] = element2
+            var _element2: [Swift.String: Foundation.URL] = [:]
+            _element2.reserveCapacity(4)
+            _element2["u0"] = Foundation.URL(string: "https://example.com/0/0")!
+            _element2["u1"] = Foundation.URL(string: "https://example.com/0/1")!
+            _element2["u2"] = Foundation.URL(string: "https://example.com/0/2")!
+            _element2["u3"] = Foundation.URL(string: "https://example.com/0/3")!
+            _element1["g0"] = _element2
         }
         do {
-            var element2: [Swift.String: Foundation.URL] = [:]
-            element2.reserveCapacity(4)
-            element2["u0"] = Foundation.URL(string: "https://example.com/1/0")!
-            element2["u1"] = Foundation.URL(string: "https://example.com/1/1")!
-            element2["u2"] = Foundation.URL(string: "https://example.com/1/2")!
-            element2["u3"] = Foundation.URL(string: "https://example.com/1/3")!
-            element1["g1"] = element2
+            var _element2: [Swift.String: Foundation.URL] = [:]
+            _element2.reserveCapacity(4)
+            _element2["u0"] = Foundation.URL(string: "https://example.com/1/0")!
+            _element2["u1"] = Foundation.URL(string: "https://example.com/1/1")!
+            _element2["u2"] = Foundation.URL(string: "https://example.com/1/2")!
+            _element2["u3"] = Foundation.URL(string: "https://example.com/1/3")!
+            _element1["g1"] = _element2
         }
         do {
-            var element2: [Swift.String: Foundation.URL] = [:]
-            element2.reserveCapacity(4)
-            element2["u0"] = Foundation.URL(string: "https://example.com/2/0")!
-            element2["u1"] = Foundation.URL(string: "https://example.com/2/1")!
-            element2["u2"] = Foundation.URL(string: "https://example.com/2/2")!
-            element2["u3"] = Foundation.URL(string: "https://example.com/2/3")!
-            element1["g2"] = element2
+            var _element2: [Swift.String: Foundation.URL] = [:]
+            _element2.reserveCapacity(4)
+            _element2["u0"] = Foundation.URL(string: "https://example.com/2/0")!
+            _element2["u1"] = Foundation.URL(string: "https://example.com/2/1")!
+            _element2["u2"] = Foundation.URL(string: "https://example.com/2/2")!
+            _element2["u3"] = Foundation.URL(string: "https://example.com/2/3")!
+            _element1["g2"] = _element2
         }
         do {
-            var element2: [Swift.String: Foundation.URL] = [:]
-            element2.reserveCapacity(4)
-            element2["u0"] = Foundation.URL(string: "https://example.com/3/0")!
-            element2["u1"] = Foundation.URL(string: "https://example.com/3/1")!
-            element2["u2"] = Foundation.URL(string: "https://example.com/3/2")!
-            element2["u3"] = Foundation.URL(string: "https://example.com/3/3")!
-            element1["g3"] = element2
+            var _element2: [Swift.String: Foundation.URL] = [:]
+            _element2.reserveCapacity(4)
+            _element2["u0"] = Foundation.URL(string: "https://example.com/3/0")!
+            _element2["u1"] = Foundation.URL(string: "https://example.com/3/1")!
+            _element2["u2"] = Foundation.URL(string: "https://example.com/3/2")!
+            _element2["u3"] = Foundation.URL(string: "https://example.com/3/3")!
+            _element1["g3"] = _element2
         }
-        value.append(element1)
+        _value.append(_element1)
     }
     do {
-        var element1: [Swift.String: [Swift.String: Foundation.URL]] = [:]
-        element1.reserveCapacity(4)
+        var _element1: [Swift.String: [Swift.String: Foundation.URL]] = [:]
+        _element1.reserveCapacity(4)
         do {
-            var element2: [Swift.String: Foundation.URL] = [:]
-            element2.reserveCapacity(4)
-            element2["u0"] = Foundation.URL(string: "https://example.com/0/0")!
-            element2["u1"] = Foundation.URL(string: "https://example.com/0/1")!
-            element2["u2"] = Foundation.URL(string: "https://example.com/0/2")!
-            element2["u3"] = Foundation.URL(string: "https://example.com/0/3")!
-            element1["g0"] = element2
+            var _element2: [Swift.String: Foundation.URL] = [:]
+            _element2.reserveCapacity(4)
+            _element2["u0"] = Foundation.URL(string: "https://example.com/0/0")!
+            _element2["u1"] = Foundation.URL(string: "https://example.com/0/1")!
+            _element2["u2"] = Foundation.URL(string: "https://example.com/0/2")!
+            _element2["u3"] = Foundation.URL(string: "https://example.com/0/3")!
+            _element1["g0"] = _element2
         }
         do {
-            var element2: [Swift.String: Foundation.URL] = [:]
-            element2.reserveCapacity(4)
-            element2["u0"] = Foundation.URL(string: "https://example.com/1/0")!
-            element2["u1"] = Foundation.URL(string: "https://example.com/1/1")!
-            element2["u2"] = Foundation.URL(string: "https://example.com/1/2")!
-            element2["u3"] = Foundation.URL(string: "https://example.com/1/3")!
-            element1["g1"] = element2
+            var _element2: [Swift.String: Foundation.URL] = [:]
+            _element2.reserveCapacity(4)
+            _element2["u0"] = Foundation.URL(string: "https://example.com/1/0")!
+            _element2["u1"] = Foundation.URL(string: "https://example.com/1/1")!
+            _element2["u2"] = Foundation.URL(string: "https://example.com/1/2")!
+            _element2["u3"] = Foundation.URL(string: "https://example.com/1/3")!
+            _element1["g1"] = _element2
         }
         do {
-            var element2: [Swift.String: Foundation.URL] = [:]
-            element2.reserveCapacity(4)
-            element2["u0"] = Foundation.URL(string: "https://example.com/2/0")!
-            element2["u1"] = Foundation.URL(string: "https://example.com/2/1")!
-            element2["u2"] = Foundation.URL(string: "https://example.com/2/2")!
-            element2["u3"] = Foundation.URL(string: "https://example.com/2/3")!
-            element1["g2"] = element2
+            var _element2: [Swift.String: Foundation.URL] = [:]
+            _element2.reserveCapacity(4)
+            _element2["u0"] = Foundation.URL(string: "https://example.com/2/0")!
+            _element2["u1"] = Foundation.URL(string: "https://example.com/2/1")!
+            _element2["u2"] = Foundation.URL(string: "https://example.com/2/2")!
+            _element2["u3"] = Foundation.URL(string: "https://example.com/2/3")!
+            _element1["g2"] = _element2
         }
         do {
-            var element2: [Swift.String: Foundation.URL] = [:]
-            element2.reserveCapacity(4)
-            element2["u0"] = Foundation.URL(string: "https://example.com/3/0")!
-            element2["u1"] = Foundation.URL(string: "https://example.com/3/1")!
-            element2["u2"] = Foundation.URL(string: "https://example.com/3/2")!
-            element2["u3"] = Foundation.URL(string: "https://example.com/3/3")!
-            element1["g3"] = element2
+            var _element2: [Swift.String: Foundation.URL] = [:]
+            _element2.reserveCapacity(4)
+            _element2["u0"] = Foundation.URL(string: "https://example.com/3/0")!
+            _element2["u1"] = Foundation.URL(string: "https://example.com/3/1")!
+            _element2["u2"] = Foundation.URL(string: "https://example.com/3/2")!
+            _element2["u3"] = Foundation.URL(string: "https://example.com/3/3")!
+            _element1["g3"] = _element2
         }
-        value.append(element1)
+        _value.append(_element1)
     }
-    return value
+    return _value
 }
 
 /// The debug default of `flags`, built one element per statement so it compiles quickly.
 nonisolated private func _LargeKeys_flags_DebugDefault() -> [Swift.Bool] {
-    var value: [Swift.Bool] = []
-    value.reserveCapacity(70)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    value.append(true)
-    return value
+    var _value: [Swift.Bool] = []
+    _value.reserveCapacity(70)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    _value.append(true)
+    return _value
 }
 
 /// The default of `bigLimits`, built one element per statement so it compiles quickly.
 nonisolated private func _LargeKeys_bigLimits_Default() -> [Swift.Int] {
-    var value: [Swift.Int] = []
-    value.reserveCapacity(66)
-    value.append(1 // one a day
+    var _value: [Swift.Int] = []
+    _value.reserveCapacity(66)
+    _value.append(1 // one a day
 )
-    value.append(2)
-    value.append(3)
-    value.append(4)
-    value.append(5)
-    value.append(6)
-    value.append(7)
-    value.append(8)
-    value.append(9)
-    value.append(10)
-    value.append(11)
-    value.append(12)
-    value.append(13)
-    value.append(14)
-    value.append(15)
-    value.append(16)
-    value.append(17)
-    value.append(18)
-    value.append(19)
-    value.append(20)
-    value.append(21)
-    value.append(22)
-    value.append(23)
-    value.append(24)
-    value.append(25)
-    value.append(26)
-    value.append(27)
-    value.append(28)
-    value.append(29)
-    value.append(30)
-    value.append(31)
-    value.append(32)
-    value.append(33)
-    value.append(34)
-    value.append(35)
-    value.append(36)
-    value.append(37)
-    value.append(38)
-    value.append(39)
-    value.append(40)
-    value.append(41)
-    value.append(42)
-    value.append(43)
-    value.append(44)
-    value.append(45)
-    value.append(46)
-    value.append(47)
-    value.append(48)
-    value.append(49)
-    value.append(50)
-    value.append(51)
-    value.append(52)
-    value.append(53)
-    value.append(54)
-    value.append(55)
-    value.append(56)
-    value.append(57)
-    value.append(58)
-    value.append(59)
-    value.append(60)
-    value.append(61)
-    value.append(62)
-    value.append(63)
-    value.append(64)
-    value.append(65)
-    value.append(66)
-    return value
+    _value.append(2)
+    _value.append(3)
+    _value.append(4)
+    _value.append(5)
+    _value.append(6)
+    _value.append(7)
+    _value.append(8)
+    _value.append(9)
+    _value.append(10)
+    _value.append(11)
+    _value.append(12)
+    _value.append(13)
+    _value.append(14)
+    _value.append(15)
+    _value.append(16)
+    _value.append(17)
+    _value.append(18)
+    _value.append(19)
+    _value.append(20)
+    _value.append(21)
+    _value.append(22)
+    _value.append(23)
+    _value.append(24)
+    _value.append(25)
+    _value.append(26)
+    _value.append(27)
+    _value.append(28)
+    _value.append(29)
+    _value.append(30)
+    _value.append(31)
+    _value.append(32)
+    _value.append(33)
+    _value.append(34)
+    _value.append(35)
+    _value.append(36)
+    _value.append(37)
+    _value.append(38)
+    _value.append(39)
+    _value.append(40)
+    _value.append(41)
+    _value.append(42)
+    _value.append(43)
+    _value.append(44)
+    _value.append(45)
+    _value.append(46)
+    _value.append(47)
+    _value.append(48)
+    _value.append(49)
+    _value.append(50)
+    _value.append(51)
+    _value.append(52)
+    _value.append(53)
+    _value.append(54)
+    _value.append(55)
+    _value.append(56)
+    _value.append(57)
+    _value.append(58)
+    _value.append(59)
+    _value.append(60)
+    _value.append(61)
+    _value.append(62)
+    _value.append(63)
+    _value.append(64)
+    _value.append(65)
+    _value.append(66)
+    return _value
+}
+
+/// The default of `bigOffsets`, built one element per statement so it compiles quickly.
+nonisolated private func _LargeKeys_bigOffsets_Default() -> [[Swift.Int]] {
+    var _value: [[Swift.Int]] = []
+    _value.reserveCapacity(2)
+    do {
+        var _element1: [Swift.Int] = []
+        _element1.reserveCapacity(66)
+        _element1.append(value)
+        _element1.append(element1)
+        _element1.append(3)
+        _element1.append(4)
+        _element1.append(5)
+        _element1.append(6)
+        _element1.append(7)
+        _element1.append(8)
+        _element1.append(9)
+        _element1.append(10)
+        _element1.append(11)
+        _element1.append(12)
+        _element1.append(13)
+        _element1.append(14)
+        _element1.append(15)
+        _element1.append(16)
+        _element1.append(17)
+        _element1.append(18)
+        _element1.append(19)
+        _element1.append(20)
+        _element1.append(21)
+        _element1.append(22)
+        _element1.append(23)
+        _element1.append(24)
+        _element1.append(25)
+        _element1.append(26)
+        _element1.append(27)
+        _element1.append(28)
+        _element1.append(29)
+        _element1.append(30)
+        _element1.append(31)
+        _element1.append(32)
+        _element1.append(33)
+        _element1.append(34)
+        _element1.append(35)
+        _element1.append(36)
+        _element1.append(37)
+        _element1.append(38)
+        _element1.append(39)
+        _element1.append(40)
+        _element1.append(41)
+        _element1.append(42)
+        _element1.append(43)
+        _element1.append(44)
+        _element1.append(45)
+        _element1.append(46)
+        _element1.append(47)
+        _element1.append(48)
+        _element1.append(49)
+        _element1.append(50)
+        _element1.append(51)
+        _element1.append(52)
+        _element1.append(53)
+        _element1.append(54)
+        _element1.append(55)
+        _element1.append(56)
+        _element1.append(57)
+        _element1.append(58)
+        _element1.append(59)
+        _element1.append(60)
+        _element1.append(61)
+        _element1.append(62)
+        _element1.append(63)
+        _element1.append(64)
+        _element1.append(65)
+        _element1.append(66)
+        _value.append(_element1)
+    }
+    do {
+        var _element1: [Swift.Int] = []
+        _element1.reserveCapacity(1)
+        _element1.append(value)
+        _value.append(_element1)
+    }
+    return _value
 }
