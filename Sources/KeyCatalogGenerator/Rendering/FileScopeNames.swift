@@ -60,8 +60,8 @@ enum FileScopeNames {
         return nil
     }
 
-    /// Whether `name` is one of the names the generated file declares, or could declare, for
-    /// `catalog`.
+    /// The form of `name` when it is one of the names the generated file declares, or could
+    /// declare, for `catalog`; else `nil`.
     static func isDeclared(_ name: some StringProtocol, for catalog: String) -> Form? {
         guard let form = form(of: name), name.dropFirst().hasPrefix(catalog) else { return nil }
         if form.catalog == catalog { return form }

@@ -22,8 +22,8 @@ struct StorageKeyCharacterRule: LintRule {
             if template.text.unicodeScalars.first == "\u{FEFF}" {
                 problem = "starts with U+FEFF, which UserDefaults on Linux reads back without it"
             } else if let scalar = template.text.unicodeScalars.first(where: { $0.value < 0x20 && $0 != "\t" && $0 != "\n" && $0 != "\r" }) {
-                // What the runtime refuses (`PropertyListFileDecoding.xmlProblem`): U+FFFE and
-                // U+FFFF, which a default may not hold, a key does, and reads back.
+                // What the runtime refuses (`PropertyListFileDecoding.xmlProblem`): not U+FFFE or
+                // U+FFFF, which a default may not hold but a key may (it reads back).
                 problem = "contains the control character \(scalar.codePoint), which UserDefaults on Linux cannot store"
             } else {
                 continue
