@@ -68,6 +68,8 @@ struct HardeningCatalogTests {
         #expect(keys.links.count == 4 && keys.links[3]["g2"]?["u1"] == URL(string: "https://example.com/2/1"))
         #expect(keys.bigLimits == Array(1...66), "a Swift element holding a comment")
         #expect(keys.bigOffsets == [Array(1...66), [1]], "Swift elements name the app's globals, not the builder's variables")
+        let sparse = keys.sparseScores
+        #expect(sparse.count == 70 && sparse.keys.contains("k0") && sparse["k0"] == Optional<Int?>.some(nil) && sparse["k1"] == 1, "nil values are entries: \(sparse.count)")
         #if DEBUG
         #expect(keys.flags == Array(repeating: true, count: 70))
         #else

@@ -13,6 +13,7 @@ struct KeywordCatalogTests {
         let keys = KeywordKeys(stores: setup == .inMemory ? .inMemory() : .init(standard: suite.store, struct: .memory(), default: other.store))
         checkRoundTrip("default", get: { keys.default }, set: { keys.default = $0 }, default: 1, sample: 2)
         checkRoundTrip("class", get: { keys.class }, set: { keys.class = $0 }, default: "A", sample: "B")
+        checkRoundTrip("boxedMode", get: { keys.boxedMode }, set: { keys.boxedMode = $0 }, default: GoldenBox(value: .b), sample: GoldenBox(value: .a))
         checkRoundTrip("where", get: { keys.where }, set: { keys.where = $0 }, default: true, sample: false)
         checkRoundTrip("func", get: { keys.func }, set: { keys.func = $0 }, default: .switch, sample: .out)
         checkRoundTrip("in", get: { keys.in }, set: { keys.in = $0 }, default: [.in, .repeat], sample: [])
@@ -35,6 +36,6 @@ struct KeywordCatalogTests {
     @Test("the table uses the plain names")
     func entries() {
         let keys = KeywordKeys(stores: .inMemory())
-        checkEntries(KeywordKeys.entries, names: ["default", "class", "where", "func", "in", "static", "async", "actor", "mode", "transfer", "isolation", "__shared"], store: { keys.stores[$0] })
+        checkEntries(KeywordKeys.entries, names: ["default", "class", "where", "func", "in", "static", "async", "actor", "mode", "transfer", "isolation", "__shared", "boxedMode"], store: { keys.stores[$0] })
     }
 }

@@ -911,6 +911,22 @@ struct LintRuleTests {
                 #"keys.json:3:15: warning: store 'cloud' is declared but no key uses it; remove it or move keys to it with "store""#
             ]
         ),
+        // Found by a review: a type used only in a generic argument of an app type is used.
+        RuleCase(
+            rule: "unused-declaration-generic-argument",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "types": { "Theme": { "kind": "enum", "rawType": "String", "cases": ["a"] }, "Mode": { "kind": "enum", "rawType": "String", "cases": ["b"] } },
+                  "keys": [
+                    { "name": "a", "type": "Box<Theme>", "default": { "swift": "Box(value: .a)" }, "representation": "codable" }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:3:80: warning: type 'Mode' is declared but no key uses it; remove it or use it in a key's "type""#
+            ]
+        ),
         RuleCase(
             rule: "catalog-member-name-bound-key",
             manifest: #"""

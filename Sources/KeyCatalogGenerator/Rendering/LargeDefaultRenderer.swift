@@ -156,8 +156,12 @@ struct LargeDefaultRenderer {
         case (.dictionary(let entries), .dictionary(let valueType)):
             writer.line("var \(variable): \(typeName) = [:]")
             writer.line("\(variable).reserveCapacity(\(entries.count))")
+            // Values that may be nil go in by `updateValue`: `_value["k"] = nil` removes the
+            // entry, where the literal `["k": nil]` keeps it, holding nil.
+            let keepsNil = if case .optional = valueType { true } else { false }
             for entry in entries {
-                add(entry.value, type: valueType) { "\(variable)[\(SwiftSyntax.stringLiteral(entry.key))] = \($0)" }
+                let key = SwiftSyntax.stringLiteral(entry.key)
+                add(entry.value, type: valueType) { keepsNil ? "\(variable).updateValue(\($0), forKey: \(key))" : "\(variable)[\(key)] = \($0)" }
             }
         default:
             writer.line("let \(variable): \(typeName) = \(SwiftLiterals.expression(for: value, type: collectionType))")

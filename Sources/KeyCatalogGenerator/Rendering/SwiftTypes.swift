@@ -34,17 +34,42 @@ enum SwiftTypes {
         }
     }
 
-    /// A type of the app's own, each component of its path in backticks when it is a keyword
-    /// (`` `default` ``, `Outer.`class``); `Any`, `Self`, `Type` and `Protocol` keep their meaning.
-    /// Generic arguments are written as the manifest spells them.
+    /// A type of the app's own, each name in it in backticks when it is a keyword
+    /// (`` `default` ``, `Outer.`class``, `Box<Outer.`default`>`); `Any`, `Self`, `Type` and
+    /// `Protocol` keep their meaning. Generic arguments are otherwise written as the manifest
+    /// spells them (`Box<Int>`).
     static func typePath(_ name: String) -> String {
-        let angle = name.firstIndex(of: "<") ?? name.endIndex
-        let path = name[..<angle].split(separator: ".", omittingEmptySubsequences: false).map { component in
-            let text = String(component)
-            return ["Any", "Self", "Type", "Protocol"].contains(text) ? text : SwiftSyntax.identifier(text)
+        // Most names hold no keyword: a name is rebuilt only when one of its words is one.
+        var words: [(range: Range<String.Index>, escaped: String)] = []
+        var start: String.Index?
+        func endWord(at end: String.Index) {
+            guard let first = start else { return }
+            start = nil
+            let word = String(name[first..<end])
+            guard !keptWords.contains(word), SwiftSyntax.isKeyword(word) else { return }
+            words.append((first..<end, SwiftSyntax.identifier(word)))
         }
-        return path.joined(separator: ".") + name[angle...]
+        let scalars = name.unicodeScalars
+        for index in scalars.indices {
+            if SwiftIdentifier.isCharacter(scalars[index]) {
+                if start == nil { start = index }
+            } else {
+                endWord(at: index)
+            }
+        }
+        endWord(at: name.endIndex)
+        guard !words.isEmpty else { return name }
+        var result = ""
+        var last = name.startIndex
+        for word in words {
+            result += name[last..<word.range.lowerBound] + word.escaped
+            last = word.range.upperBound
+        }
+        return result + name[last...]
     }
+
+    /// Words of a type that keep their meaning unescaped.
+    private static let keptWords: Set<String> = ["Any", "Self", "Type", "Protocol"]
 
     /// The manifest's spelling of a type, as `ValueType.description` gives it (`[String: Int]?`),
     /// without its table lookup: the registration table spells every key's type.

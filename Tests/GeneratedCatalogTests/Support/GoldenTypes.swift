@@ -74,3 +74,9 @@ nonisolated enum GoldenKeywords {
 /// a leading `_` (`value`, `element1`): its key `bigOffsets` has Swift elements that name these.
 nonisolated let value = 1
 nonisolated let element1 = 2
+
+/// A generic type of the app's own: the keywords golden names it with a declared enum named like
+/// a keyword as its argument (`GoldenBox<each>`).
+nonisolated struct GoldenBox<Value: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
+    var value: Value
+}

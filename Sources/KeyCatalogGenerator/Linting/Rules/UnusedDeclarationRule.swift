@@ -33,6 +33,9 @@ struct UnusedDeclarationRule: LintRule {
         switch type {
         case .declaredEnum(let name): names.insert(name)
         case .array(let inner), .dictionary(let inner), .optional(let inner): collect(inner, into: &names)
+        // A type of the app's own with generic arguments, which may name declared types
+        // (`Box<Theme>`).
+        case .custom(let text) where text.utf8.contains(UInt8(ascii: "<")): collect(text, into: &names)
         default: break
         }
     }

@@ -126,6 +126,17 @@ nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.
     }
 }
 
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<GoldenBox<`each`>> {
+    /// A generic argument named like a keyword (found by a review: written without backticks).
+    fileprivate static var boxedMode: Self {
+        Self(
+            "boxedMode",
+            defaultValue: _KeywordKeys_boxedMode_Default(),
+            representation: KeyCatalog.CodablePersistentKeyValueRepresentation<GoldenBox<`each`>, Foundation.JSONEncoder, Foundation.JSONDecoder>()
+        )
+    }
+}
+
 // MARK: - Catalog
 
 /// The keys of keys.json, each read and written through its declared store.
@@ -205,6 +216,7 @@ internal struct KeywordKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
         self._transfer = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<`sending`>.transfer, name: "transfer", store: stores.standard, storeName: "standard")
         self._isolation = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<`isolated`>.isolation, name: "isolation", store: stores.standard, storeName: "standard")
         self.___shared = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<`__owned`>.`__shared`, name: "__shared", store: stores.standard, storeName: "standard")
+        self._boxedMode = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<GoldenBox<`each`>>.boxedMode, name: "boxedMode", store: stores.standard, storeName: "standard")
     }
 
     // MARK: - Values
@@ -247,12 +259,15 @@ internal struct KeywordKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
 
     @KeyCatalog.CatalogKey internal var `__shared`: `__owned`
 
+    /// A generic argument named like a keyword (found by a review: written without backticks).
+    @KeyCatalog.CatalogKey internal var boxedMode: GoldenBox<`each`>
+
     // MARK: - Registration table
 
     /// Every declared key, in manifest order: for settings screens, docs and resetting.
     nonisolated internal static let entries: [KeyCatalog.KeyCatalogEntry] = {
         var entries: [KeyCatalog.KeyCatalogEntry] = []
-        entries.reserveCapacity(12)
+        entries.reserveCapacity(13)
         entries.append(KeyCatalog.KeyCatalogEntry(name: "default", key: KeyCatalog.PersistentKey<Swift.Int>.`default`, store: "standard", typeName: "Int"))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "class", key: KeyCatalog.PersistentKey<Swift.String>.`class`, store: "standard", typeName: "String"))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "where", key: KeyCatalog.PersistentKey<Swift.Bool>.`where`, store: "standard", typeName: "Bool"))
@@ -265,6 +280,7 @@ internal struct KeywordKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
         entries.append(KeyCatalog.KeyCatalogEntry(name: "transfer", key: KeyCatalog.PersistentKey<`sending`>.transfer, store: "standard", typeName: "sending"))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "isolation", key: KeyCatalog.PersistentKey<`isolated`>.isolation, store: "standard", typeName: "isolated", doc: "Types named like specifiers that, at the end of a line, the compiler reads as the next declaration's (found by a review's fuzzing)."))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "__shared", key: KeyCatalog.PersistentKey<`__owned`>.`__shared`, store: "standard", typeName: "__owned"))
+        entries.append(KeyCatalog.KeyCatalogEntry(name: "boxedMode", key: KeyCatalog.PersistentKey<GoldenBox<`each`>>.boxedMode, store: "standard", typeName: "GoldenBox<each>", doc: "A generic argument named like a keyword (found by a review: written without backticks)."))
         return entries
     }()
 
@@ -322,4 +338,11 @@ internal struct KeywordKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     nonisolated internal func migrate() -> KeyCatalog.KeyMigrationReport {
         KeyCatalog.KeyMigrator.run(Self.migrations) { self.stores[$0] }
     }
+}
+
+// MARK: - Defaults of KeywordKeys built at file scope
+
+/// The default of `boxedMode`, written in Swift: evaluated here, where its names are your module's.
+nonisolated private func _KeywordKeys_boxedMode_Default() -> GoldenBox<`each`> {
+    GoldenBox(value: .b)
 }

@@ -45,6 +45,17 @@ nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.
     }
 }
 
+nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[Swift.String: Swift.Int?]> {
+    /// A large dictionary whose values may be nil: each null is kept as an entry holding nil (found by a review: the builder's assignments removed them).
+    fileprivate static var sparseScores: Self {
+        Self(
+            "sparseScores",
+            defaultValue: _LargeKeys_sparseScores_Default(),
+            representation: KeyCatalog.CodablePersistentKeyValueRepresentation<[Swift.String: Swift.Int?], Foundation.JSONEncoder, Foundation.JSONDecoder>()
+        )
+    }
+}
+
 nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<[[Swift.Int]]> {
     /// Swift elements naming the app's globals 'value' and 'element1', beside the builder's own variables (which are named with a leading '_' so as not to hide them).
     fileprivate static var bigOffsets: Self {
@@ -108,6 +119,7 @@ internal struct LargeKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
         self._links = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[[Swift.String: [Swift.String: Foundation.URL]]]>.links, name: "links", store: stores.standard, storeName: "standard")
         self._flags = KeyCatalog.CatalogKey(KeyCatalog.PersistentDebugKey<[Swift.Bool]>.flags, name: "flags", store: stores.standard, storeName: "standard")
         self._bigLimits = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[Swift.Int]>.bigLimits, name: "bigLimits", store: stores.standard, storeName: "standard")
+        self._sparseScores = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[Swift.String: Swift.Int?]>.sparseScores, name: "sparseScores", store: stores.standard, storeName: "standard")
         self._bigOffsets = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<[[Swift.Int]]>.bigOffsets, name: "bigOffsets", store: stores.standard, storeName: "standard")
     }
 
@@ -123,6 +135,9 @@ internal struct LargeKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     /// A large default holding a Swift element with a comment (found by a review's fuzzing).
     @KeyCatalog.CatalogKey internal var bigLimits: [Swift.Int]
 
+    /// A large dictionary whose values may be nil: each null is kept as an entry holding nil (found by a review: the builder's assignments removed them).
+    @KeyCatalog.CatalogKey internal var sparseScores: [Swift.String: Swift.Int?]
+
     /// Swift elements naming the app's globals 'value' and 'element1', beside the builder's own variables (which are named with a leading '_' so as not to hide them).
     @KeyCatalog.CatalogKey internal var bigOffsets: [[Swift.Int]]
 
@@ -131,11 +146,12 @@ internal struct LargeKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     /// Every declared key, in manifest order: for settings screens, docs and resetting.
     nonisolated internal static let entries: [KeyCatalog.KeyCatalogEntry] = {
         var entries: [KeyCatalog.KeyCatalogEntry] = []
-        entries.reserveCapacity(5)
+        entries.reserveCapacity(6)
         entries.append(KeyCatalog.KeyCatalogEntry(name: "holidays", key: KeyCatalog.PersistentKey<[Swift.String: [Foundation.Date]]>.holidays, store: "standard", typeName: "[String: [Date]]", doc: "80 dates: built statement by statement."))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "links", key: KeyCatalog.PersistentKey<[[Swift.String: [Swift.String: Foundation.URL]]]>.links, store: "standard", typeName: "[[String: [String: URL]]]"))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "flags", key: KeyCatalog.PersistentDebugKey<[Swift.Bool]>.flags, store: "standard", typeName: "[Bool]", isDebugKey: true))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "bigLimits", key: KeyCatalog.PersistentKey<[Swift.Int]>.bigLimits, store: "standard", typeName: "[Int]", doc: "A large default holding a Swift element with a comment (found by a review's fuzzing)."))
+        entries.append(KeyCatalog.KeyCatalogEntry(name: "sparseScores", key: KeyCatalog.PersistentKey<[Swift.String: Swift.Int?]>.sparseScores, store: "standard", typeName: "[String: Int?]", doc: "A large dictionary whose values may be nil: each null is kept as an entry holding nil (found by a review: the builder's assignments removed them)."))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "bigOffsets", key: KeyCatalog.PersistentKey<[[Swift.Int]]>.bigOffsets, store: "standard", typeName: "[[Int]]", doc: "Swift elements naming the app's globals 'value' and 'element1', beside the builder's own variables (which are named with a leading '_' so as not to hide them)."))
         return entries
     }()
@@ -604,6 +620,83 @@ nonisolated private func _LargeKeys_bigLimits_Default() -> [Swift.Int] {
     _value.append(64)
     _value.append(65)
     _value.append(66)
+    return _value
+}
+
+/// The default of `sparseScores`, built one element per statement so it compiles quickly.
+nonisolated private func _LargeKeys_sparseScores_Default() -> [Swift.String: Swift.Int?] {
+    var _value: [Swift.String: Swift.Int?] = [:]
+    _value.reserveCapacity(70)
+    _value.updateValue(nil, forKey: "k0")
+    _value.updateValue(1, forKey: "k1")
+    _value.updateValue(2, forKey: "k2")
+    _value.updateValue(3, forKey: "k3")
+    _value.updateValue(4, forKey: "k4")
+    _value.updateValue(5, forKey: "k5")
+    _value.updateValue(6, forKey: "k6")
+    _value.updateValue(7, forKey: "k7")
+    _value.updateValue(8, forKey: "k8")
+    _value.updateValue(9, forKey: "k9")
+    _value.updateValue(nil, forKey: "k10")
+    _value.updateValue(11, forKey: "k11")
+    _value.updateValue(12, forKey: "k12")
+    _value.updateValue(13, forKey: "k13")
+    _value.updateValue(14, forKey: "k14")
+    _value.updateValue(15, forKey: "k15")
+    _value.updateValue(16, forKey: "k16")
+    _value.updateValue(17, forKey: "k17")
+    _value.updateValue(18, forKey: "k18")
+    _value.updateValue(19, forKey: "k19")
+    _value.updateValue(nil, forKey: "k20")
+    _value.updateValue(21, forKey: "k21")
+    _value.updateValue(22, forKey: "k22")
+    _value.updateValue(23, forKey: "k23")
+    _value.updateValue(24, forKey: "k24")
+    _value.updateValue(25, forKey: "k25")
+    _value.updateValue(26, forKey: "k26")
+    _value.updateValue(27, forKey: "k27")
+    _value.updateValue(28, forKey: "k28")
+    _value.updateValue(29, forKey: "k29")
+    _value.updateValue(nil, forKey: "k30")
+    _value.updateValue(31, forKey: "k31")
+    _value.updateValue(32, forKey: "k32")
+    _value.updateValue(33, forKey: "k33")
+    _value.updateValue(34, forKey: "k34")
+    _value.updateValue(35, forKey: "k35")
+    _value.updateValue(36, forKey: "k36")
+    _value.updateValue(37, forKey: "k37")
+    _value.updateValue(38, forKey: "k38")
+    _value.updateValue(39, forKey: "k39")
+    _value.updateValue(nil, forKey: "k40")
+    _value.updateValue(41, forKey: "k41")
+    _value.updateValue(42, forKey: "k42")
+    _value.updateValue(43, forKey: "k43")
+    _value.updateValue(44, forKey: "k44")
+    _value.updateValue(45, forKey: "k45")
+    _value.updateValue(46, forKey: "k46")
+    _value.updateValue(47, forKey: "k47")
+    _value.updateValue(48, forKey: "k48")
+    _value.updateValue(49, forKey: "k49")
+    _value.updateValue(nil, forKey: "k50")
+    _value.updateValue(51, forKey: "k51")
+    _value.updateValue(52, forKey: "k52")
+    _value.updateValue(53, forKey: "k53")
+    _value.updateValue(54, forKey: "k54")
+    _value.updateValue(55, forKey: "k55")
+    _value.updateValue(56, forKey: "k56")
+    _value.updateValue(57, forKey: "k57")
+    _value.updateValue(58, forKey: "k58")
+    _value.updateValue(59, forKey: "k59")
+    _value.updateValue(nil, forKey: "k60")
+    _value.updateValue(61, forKey: "k61")
+    _value.updateValue(62, forKey: "k62")
+    _value.updateValue(63, forKey: "k63")
+    _value.updateValue(64, forKey: "k64")
+    _value.updateValue(65, forKey: "k65")
+    _value.updateValue(66, forKey: "k66")
+    _value.updateValue(67, forKey: "k67")
+    _value.updateValue(68, forKey: "k68")
+    _value.updateValue(69, forKey: "k69")
     return _value
 }
 
