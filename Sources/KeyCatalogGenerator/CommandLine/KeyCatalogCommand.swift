@@ -108,7 +108,6 @@ public enum KeyCatalogCommand {
         )
     }
 
-    /// A usage error for `subcommand`: the message, then its help.
     /// The usage error for the first argument that is not valid UTF-8, if any. Such an argument
     /// (a path a file system allows) would reach the commands with its bad bytes replaced by
     /// U+FFFD, naming another file: lint would find none, and generate would write elsewhere.
@@ -119,6 +118,7 @@ public enum KeyCatalogCommand {
         return usageError("the argument '\(shown)' is not valid UTF-8; keycatalog takes paths and names as UTF-8 text, so rename the file or its folder", help: help)
     }
 
+    /// A usage error for `subcommand`: the message, then its help.
     static func usageError(_ message: String, help: String) -> CommandResult {
         CommandResult(exitCode: CommandResult.usage, standardError: "error: \(message)\n\n" + help)
     }

@@ -134,10 +134,8 @@ struct TypeParser {
     /// One name of a type's path: `_` alone is Swift's placeholder for a type it infers, which
     /// no declaration can be named (in backticks it can, but a key's type must say which type).
     private mutating func typeName() throws(Failure) -> String {
-        let start = index
         let name = identifier()
         if name == "_" {
-            index = start
             throw failure("'_' is Swift's placeholder for a type the compiler infers, not a type's name")
         }
         return name

@@ -126,21 +126,17 @@ enum TestHelperExecutable {
         let process = try start(arguments, environment: environment, capturingErrors: capturingErrors)
         // Standard error is read on another thread: a child blocked on a full pipe would never
         // close the other one.
-        let errors = (process.standardError as? Pipe).map { pipe in
-            let read = DispatchGroup(), box = ErrorsBox()
-            DispatchQueue.global().async(group: read) { box.data = pipe.fileHandleForReading.readDataToEndOfFile() }
-            return (read, box)
+        let read = DispatchGroup(), errors = Locked(Data())
+        if let pipe = process.standardError as? Pipe {
+            DispatchQueue.global().async(group: read) {
+                let data = pipe.fileHandleForReading.readDataToEndOfFile()
+                errors.withLock { $0 = data }
+            }
         }
         let output = (process.standardOutput as! Pipe).fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        errors?.0.wait()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors?.1.data ?? Data(), as: UTF8.self))
-    }
-
-    /// What a child wrote to standard error, written by the thread that read it before the
-    /// group's `wait()` returns.
-    private final class ErrorsBox: @unchecked Sendable {
-        var data = Data()
+        read.wait()
+        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors.current, as: UTF8.self))
     }
 
     /// Starts the helper with standard output on a pipe (and standard error too, with
