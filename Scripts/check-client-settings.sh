@@ -9,6 +9,10 @@
 # target through the plugin.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The compiler driver leaves a folder in TMPDIR for each run: this script's own, removed at the end.
+TMPDIR=$(mktemp -d "${TMPDIR:-/tmp}/check-client-settings.XXXXXX")
+export TMPDIR
+trap 'rm -rf "$TMPDIR"' EXIT
 
 swift build --target KeyCatalog
 modules="$(swift build --show-bin-path)/Modules"

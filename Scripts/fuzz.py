@@ -691,9 +691,9 @@ def main_swift(tags):
 # --- Driver ---------------------------------------------------------------------------------
 
 class Fuzz:
-    def __init__(self, args):
+    def __init__(self, args, work):
         self.args = args
-        self.work = tempfile.mkdtemp(prefix="keycatalog-fuzz.")
+        self.work = work
         self.keycatalog = args.keycatalog
         self.swiftc = args.swiftc
         self.stats = dict(tried=0, lint=0, compiled=0, roundtrip=0)
@@ -1018,11 +1018,16 @@ def main():
     if args.emit is not None:
         print(json.dumps(Manifest(args.emit, Names()).doc, ensure_ascii=False, indent=1))
         return 0
+    work = tempfile.mkdtemp(prefix="keycatalog-fuzz.")
+    # The compiler driver (and SwiftPM) leave a folder in TMPDIR for each run: keep them in the
+    # work folder, which the run removes.
+    os.environ["TMPDIR"] = os.path.join(work, "tmp")
+    os.makedirs(os.environ["TMPDIR"])
     if args.keycatalog is None:
         subprocess.run(["swift", "build", "--product", "keycatalog"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
         bindir = subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT, check=True, capture_output=True, text=True).stdout.strip()
         args.keycatalog = os.path.join(bindir, "keycatalog")
-    return Fuzz(args).run()
+    return Fuzz(args, work).run()
 
 
 if __name__ == "__main__":

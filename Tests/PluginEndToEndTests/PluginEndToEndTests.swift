@@ -270,11 +270,15 @@ struct Fixture: Sendable {
         try run("/usr/bin/env", ["swift"] + arguments)
     }
 
+    /// Runs `executable` in the fixture, returning its status and combined output. Its temporary
+    /// folder (`TMPDIR`) is the fixture's own, removed after the run: the compiler driver leaves a
+    /// folder there for each compile, which would pile up in `/tmp`.
     func run(_ executable: String, _ arguments: [String] = [], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+        let temporary = url.appendingPathComponent(".tmp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: temporary) }
         let process = Process()
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary.path]) { $1 }.merging(environment) { $1 }
         process.executableURL = executable.hasPrefix("/") ? URL(fileURLWithPath: executable) : url.appendingPathComponent(executable)
         process.arguments = arguments
         process.currentDirectoryURL = url
