@@ -205,7 +205,18 @@ struct FileStoreTests {
         ("truncated XML", Data(#"<?xml version="1.0" encoding="UTF-8"?><plist version="1.0"><dict><key>a</key><integer>1</int"#.utf8)),
         ("an array at the top level", try! PropertyListSerialization.data(fromPropertyList: [1, 2], format: .xml, options: 0)),
         ("invalid UTF-8", Data([0xFF, 0xFE, 0x00, 0x3C])),
+        ("a binary list cut short, one of whose strings is XML", damagedBinaryListHoldingXML()),
+        ("text, then an XML list", Data(#"log: <plist version="1.0"><dict><key>x</key><integer>99999999999999999999999</integer></dict></plist>"#.utf8)),
     ]
+
+    /// A binary list cut short (its offsets and trailer gone), one of whose values is the text of
+    /// an XML property list with an entry that does not parse: not a list to read entry by entry.
+    private static func damagedBinaryListHoldingXML() -> Data {
+        let document = #"<plist version="1.0"><dict><key>x</key><integer>99999999999999999999999</integer></dict></plist>"#
+        let values: [String: Any] = ["exported": document, "important": String(repeating: "precious ", count: 200), "count": 42]
+        let whole = try! PropertyListSerialization.data(fromPropertyList: values, format: .binary, options: 0)
+        return whole.prefix(whole.count - 40)
+    }
 
     @Test(arguments: corruptContents.map(\.0))
     func corruptFileIsMovedAsideAndReported(label: String) throws {

@@ -129,6 +129,8 @@ final class PropertyListFile: Sendable {
     /// The file's path with every symbolic link resolved (``canonicalPath(of:)``): its key among
     /// the files open in this process.
     let canonicalPath: String
+    /// ``canonicalPath`` by its exact bytes: what the process's tables of files are keyed by.
+    var canonicalKey: _ExactKey { _ExactKey(canonicalPath) }
     /// The advisory lock that writers hold (`flock`): the store file itself is replaced by
     /// compaction, so it cannot carry the lock.
     let lockURL: URL
@@ -159,7 +161,8 @@ final class PropertyListFile: Sendable {
     /// The journal is compacted into the list once its records outgrow the list, and this size.
     static let minimumCompactionSize = 256 * 1024
 
-    /// The files open in this process, by canonical path. Held weakly: a file's state, with its
+    /// The files open in this process, by canonical path (its exact bytes: on Linux, `café`
+    /// composed and decomposed are two files, though one `String`). Held weakly: a file's state, with its
     /// open files, goes once nothing holds it (no store, no observer, no pending flush or
     /// compaction), and a store opened on it later reads it again, once that state's `deinit` is
     /// done. No state may be released under this lock: its `deinit` takes it.
@@ -167,13 +170,13 @@ final class PropertyListFile: Sendable {
     /// What outlasts a file's state, by canonical path, for the process: the values registered
     /// (as UserDefaults' registrations do), and Observation's view of the keys read through
     /// catalogs, whose trackers must hear of changes made through the file's later states.
-    private static let lasting = _Locked<[String: Lasting]>([:])
+    private static let lasting = _Locked<[_ExactKey: Lasting]>([:])
 
     private struct OpenFiles {
-        var states: [String: Slot] = [:]
+        var states: [_ExactKey: Slot] = [:]
         /// The files whose folder was cleaned of abandoned temporary files, once per process (at
         /// most ``cleanedLimit`` remembered: past that, a file may be cleaned once more).
-        var cleaned: Set<String> = []
+        var cleaned: Set<_ExactKey> = []
     }
 
     /// How many files' cleaning ``OpenFiles/cleaned`` remembers.
@@ -242,29 +245,30 @@ final class PropertyListFile: Sendable {
 
     /// The file's state at `path`, made if there is none; under the lock of ``openFiles``.
     private static func opening(_ path: String, in files: inout OpenFiles) -> Opening {
-        if let slot = files.states[path] {
+        let key = _ExactKey(path)
+        if let slot = files.states[key] {
             if let file = slot.file { return .open(file) }
             let ended = DispatchSemaphore(value: 0)
-            files.states[path]!.waiters.append(ended)
+            files.states[key]!.waiters.append(ended)
             return .ending(ended)
         }
         let file = PropertyListFile(canonicalPath: path)
         file.connectChangeCenter()
         // Before the state is shared: a catalog read on another thread must find the file's
         // tracking, not make one of its own that would replace it in `lasting`.
-        if let tracking = lasting.withLock({ $0[path]?.observationTracking }) {
+        if let tracking = lasting.withLock({ $0[key]?.observationTracking }) {
             file.changes.presetObservationTracking(tracking)
         }
-        files.states[path] = Slot(file: file)
+        files.states[key] = Slot(file: file)
         if files.cleaned.count >= Self.cleanedLimit { files.cleaned = [] }
-        return .made(file, cleans: files.cleaned.insert(path).inserted)
+        return .made(file, cleans: files.cleaned.insert(key).inserted)
     }
 
     /// What a new state takes over from the file's earlier states: the trackers of the keys read
     /// through catalogs, told of each change they have not heard of, and the load failure they
     /// reported.
     private func takeOverFromEarlierStates() {
-        let lastSeen = Self.lasting.withLock { $0[canonicalPath] }
+        let lastSeen = Self.lasting.withLock { $0[canonicalKey] }
         if let tracking = lastSeen?.observationTracking {
             let keys = changes.adoptObservationTracking(tracking)
             // Changed while no state of the file was open (by another process): told once.
@@ -284,12 +288,12 @@ final class PropertyListFile: Sendable {
     /// A file that cannot be read is reported once, not each time a store is opened on it again.
     private func reportLoadFailure(after reported: LoadFailure?) {
         guard let message = contents.withLock({ $0.writeBlock ?? $0.loadReport }) else {
-            if reported != nil { Self.lasting.withLock { $0[canonicalPath]?.reportedLoadFailure = nil } }
+            if reported != nil { Self.lasting.withLock { $0[canonicalKey]?.reportedLoadFailure = nil } }
             return
         }
         let failure = LoadFailure(message: message, list: FileSignature(path: paths.list), journal: FileSignature(path: paths.journal))
         guard failure != reported else { return }
-        Self.lasting.withLock { $0[canonicalPath, default: Lasting()].reportedLoadFailure = failure }
+        Self.lasting.withLock { $0[canonicalKey, default: Lasting()].reportedLoadFailure = failure }
         Self.report(url, message)
     }
 
@@ -299,13 +303,13 @@ final class PropertyListFile: Sendable {
         _ = changes.attach(FileStoreChangeWatcher(file: self))
         changes.keptByObservations = self
         let url = url
-        let path = canonicalPath
+        let key = canonicalKey
         changes.currentCenterOfFile = {
             let current = PropertyListFile.shared(at: url)
             return (current.changes, current)
         }
         changes.observationTrackingMade = { tracking in
-            Self.lasting.withLock { $0[path, default: Lasting()].observationTracking = tracking }
+            Self.lasting.withLock { $0[key, default: Lasting()].observationTracking = tracking }
         }
     }
 
@@ -314,7 +318,7 @@ final class PropertyListFile: Sendable {
     func register(_ values: [String: PropertyListValue]) {
         contents.withLock { contents in
             contents.registered.merge(values) { _, new in new }
-            Self.lasting.withLock { $0[canonicalPath, default: Lasting()].registered.merge(values) { _, new in new } }
+            Self.lasting.withLock { $0[canonicalKey, default: Lasting()].registered.merge(values) { _, new in new } }
         }
     }
 
@@ -324,7 +328,7 @@ final class PropertyListFile: Sendable {
         (changes.attachedWatcher as? FileStoreChangeWatcher)?.stop()
         recordForNextState()
         // Then the file's next state may be made (a store opening it now waits for this).
-        let waiters = Self.openFiles.withLock { files in files.states.removeValue(forKey: canonicalPath)?.waiters ?? [] }
+        let waiters = Self.openFiles.withLock { files in files.states.removeValue(forKey: canonicalKey)?.waiters ?? [] }
         for waiter in waiters { waiter.signal() }
     }
 
@@ -339,8 +343,8 @@ final class PropertyListFile: Sendable {
             )
         }
         Self.lasting.withLock { lasting in
-            lasting[canonicalPath, default: Lasting()].lastKnown = values
-            lasting[canonicalPath, default: Lasting()].unheard = unheard
+            lasting[canonicalKey, default: Lasting()].lastKnown = values
+            lasting[canonicalKey, default: Lasting()].unheard = unheard
         }
     }
 
@@ -352,7 +356,7 @@ final class PropertyListFile: Sendable {
         self.journalURL = url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + ".journal")
         self.paths = Paths(list: url.path, journal: journalURL.path, lock: lockURL.path)
         var contents = Contents()
-        contents.registered = Self.lasting.withLock { $0[canonicalPath]?.registered } ?? [:]
+        contents.registered = Self.lasting.withLock { $0[_ExactKey(canonicalPath)]?.registered } ?? [:]
         contents.pathsLookedUp = _coarseMonotonicNanoseconds()
         let report = Self.refresh(&contents, url: url, journalURL: journalURL, lockURL: lockURL, paths: paths, trustsOpenFiles: false)
         contents.loadReport = contents.writeBlock == nil ? report : nil
@@ -374,7 +378,7 @@ final class PropertyListFile: Sendable {
         let directory = url.deletingLastPathComponent()
         let prefix = ".\(url.lastPathComponent)."
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
-        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+        for name in names where name.utf8.starts(with: prefix.utf8) && name.hasSuffix(".tmp") {
             let file = directory.appendingPathComponent(name)
             let attributes = try? FileManager.default.attributesOfItem(atPath: file.path)
             guard let modified = attributes?[.modificationDate] as? Date, modified < Date(timeIntervalSinceNow: -age) else { continue }
@@ -932,6 +936,8 @@ final class PropertyListFile: Sendable {
         var values: [String: PropertyListValue] = [:]
         var unreadable: [String: String] = [:]
         var writeBlock: String?
+        /// Why the file, read as usual (its journal too), must not be written.
+        var readOnly: String?
         var report: String?
         /// The file does not parse; it was not moved aside (a load without the lock).
         var isCorrupt = false
@@ -942,7 +948,7 @@ final class PropertyListFile: Sendable {
     private static func apply(_ loaded: Loaded, to contents: inout Contents) {
         contents.replaceStored(with: loaded.values)
         contents.unreadable = loaded.unreadable
-        contents.writeBlock = loaded.writeBlock
+        contents.writeBlock = loaded.writeBlock ?? loaded.readOnly
         contents.signature = loaded.signature
         contents.opened = loaded.opened
     }
@@ -981,6 +987,11 @@ final class PropertyListFile: Sendable {
                     + "so \(problems.count == 1 ? "its key reads its" : "their keys read their") default; kept in the file as written: "
                     + problems.joined(separator: "; ")
             }
+            return loaded
+        case .mergedKeys(let values, let problem):
+            // Rewritten, the file would lose the entries its other spellings hold: read, never written.
+            loaded.values = values
+            loaded.readOnly = "\(problem); writes are refused until the file has one spelling of each key, so that none is lost"
             return loaded
         case .corrupt(let error):
             guard movingCorruptAside else {

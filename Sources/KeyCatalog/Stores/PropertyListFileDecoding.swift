@@ -13,6 +13,11 @@ enum PropertyListFileDecoding {
     enum Decoded {
         /// The readable values; the unreadable entries' XML, by key; one message per unreadable entry.
         case values([String: PropertyListValue], unreadable: [String: String], problems: [String])
+        /// The file holds more entries than keys: some of its keys are one `String` (they differ
+        /// only in Unicode normalization, `café` composed and decomposed, or repeat), which a
+        /// dictionary of the store keeps as one, so that a rewrite would drop entries. The values
+        /// read (one for each such key), and what went.
+        case mergedKeys([String: PropertyListValue], problem: String)
         /// The file does not parse as a property list whose top level is a dictionary.
         case corrupt(any Error)
     }
@@ -20,9 +25,19 @@ enum PropertyListFileDecoding {
     static func decode(_ data: Data) -> Decoded {
         let wholeError: any Error
         do {
-            let object = try PropertyListSerialization.propertyList(from: data, format: nil)
+            var format = PropertyListSerialization.PropertyListFormat.binary
+            let object = try PropertyListSerialization.propertyList(from: data, options: [], format: &format)
             guard case .dictionary(let values)? = PropertyListValue(foundationObject: object) else {
                 throw PersistentKeyValueEncodingError("the top level is not a dictionary of property-list values")
+            }
+            let entries: Int? =
+                switch format {
+                case .binary: BinaryPropertyList.topLevelCount(of: data)
+                case .xml: XMLDictionaryScanner.entries(of: data)?.count
+                default: nil
+                }
+            if let entries, entries != values.count {
+                return .mergedKeys(values, problem: mergedKeysProblem(entries: entries, keys: values.count, in: data))
             }
             return .values(values, unreadable: [:], problems: [])
         } catch {
@@ -46,7 +61,28 @@ enum PropertyListFileDecoding {
         }
         // Every entry read on its own, yet the whole did not: something else is wrong.
         guard !unreadable.isEmpty else { return .corrupt(wholeError) }
+        let keys = Set(values.keys).union(unreadable.keys).count
+        if keys != entries.count {
+            return .mergedKeys(values, problem: mergedKeysProblem(entries: entries.count, keys: keys, in: data))
+        }
         return .values(values, unreadable: unreadable, problems: problems)
+    }
+
+    /// Why a file of `entries` entries under `keys` keys cannot be rewritten; in an XML file,
+    /// naming the spellings of each key, by their scalars.
+    private static func mergedKeysProblem(entries: Int, keys: Int, in data: Data) -> String {
+        var problem = "the file holds \(entries) entries under \(keys) keys"
+        let names = (XMLDictionaryScanner.entries(of: data) ?? []).compactMap { entry -> String? in
+            guard case .string(let key)? = try? parseFragment("<string>\(entry.key)</string>") else { return nil }
+            return key
+        }
+        func spelled(_ key: String) -> String {
+            "'\(key)' (\(key.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true) }.joined(separator: " ")))"
+        }
+        let merged = Dictionary(grouping: names) { $0 }.values.filter { $0.count > 1 }
+            .map { $0.map(spelled).joined(separator: " and ") }
+        if !merged.isEmpty { problem += " (\(merged.sorted().joined(separator: "; ")))" }
+        return problem + ": keys that differ only in Unicode normalization, or repeat, are one key to this store"
     }
 
     /// The file's bytes: a binary property list, or XML holding `unreadable` verbatim.
@@ -132,12 +168,55 @@ extension PropertyListValue {
     }
 }
 
+/// What a binary property list says of itself (`bplist00`, as Foundation writes it).
+enum BinaryPropertyList {
+    /// The number of entries of the list's top-level dictionary, from its trailer (the last 32
+    /// bytes: the sizes of offsets, the top object's number, where the offsets are) and the
+    /// dictionary's marker (`0xDn`, or `0xDF` and an integer object for 15 or more); `nil` when
+    /// the bytes are not laid out so.
+    static func topLevelCount(of data: Data) -> Int? {
+        data.withUnsafeBytes { topLevelCount(of: $0) }
+    }
+
+    private static func topLevelCount(of bytes: UnsafeRawBufferPointer) -> Int? {
+        guard bytes.count >= 40 else { return nil }
+        let trailer = bytes.count - 32
+        func number(at start: Int, size: Int) -> Int? {
+            guard size >= 1, size <= 8, start >= 0, start + size <= bytes.count else { return nil }
+            let value = bytes[start..<start + size].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            return value <= UInt64(Int.max) ? Int(value) : nil
+        }
+        let offsetSize = Int(bytes[trailer + 6])
+        guard let topObject = number(at: trailer + 16, size: 8), let offsets = number(at: trailer + 24, size: 8),
+            topObject <= (Int.max - offsets) / max(offsetSize, 1),
+            let top = number(at: offsets + topObject * offsetSize, size: offsetSize), top < trailer
+        else { return nil }
+        let marker = bytes[top]
+        guard marker >> 4 == 0xD else { return nil }
+        guard marker & 0xF == 0xF else { return Int(marker & 0xF) }
+        guard top + 1 < trailer, bytes[top + 1] >> 4 == 0x1 else { return nil }
+        return number(at: top + 2, size: 1 << Int(bytes[top + 1] & 0xF))
+    }
+}
+
 /// Splits an XML property list's top-level dictionary into its entries' text, without judging
-/// the values; `nil` when the structure itself is broken.
+/// the values; `nil` when the structure itself is broken, or the bytes are not an XML document
+/// (a damaged binary list whose string holds XML text is not read as that text).
 enum XMLDictionaryScanner {
     static func entries(of data: Data) -> [(key: String, value: String)]? {
-        var scanner = Scanner(bytes: [UInt8](data))
-        guard scanner.skip(past: "<plist"), scanner.skip(past: ">") else { return nil }
+        guard let text = utf8Text(of: data) else { return nil }
+        var scanner = Scanner(bytes: text)
+        _ = scanner.consume("\u{FEFF}")
+        scanner.skipSpaceAndComments()
+        if scanner.hasPrefix("<?xml") {
+            guard scanner.skip(past: "?>") else { return nil }
+            scanner.skipSpaceAndComments()
+        }
+        if scanner.hasPrefix("<!DOCTYPE") {
+            guard scanner.skip(past: ">") else { return nil }
+            scanner.skipSpaceAndComments()
+        }
+        guard scanner.consume("<plist"), scanner.skip(past: ">") else { return nil }
         scanner.skipSpaceAndComments()
         guard scanner.consume("<dict>") else { return nil }
         var entries: [(key: String, value: String)] = []
@@ -149,6 +228,36 @@ enum XMLDictionaryScanner {
             guard let value = scanner.element() else { return nil }
             entries.append((key, value))
         }
+    }
+
+    /// The document's text in UTF-8: as it is, or transcoded from the encoding its byte-order
+    /// mark or XML declaration names (`encoding="ISO-8859-1"`); `nil` for an encoding Foundation
+    /// does not know, or bytes not valid in theirs (whose text would come out garbled).
+    static func utf8Text(of data: Data) -> [UInt8]? {
+        let bytes = [UInt8](data)
+        if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
+            return String(data: data, encoding: .utf16).map { Array($0.utf8) }
+        }
+        let declared = declaredEncoding(in: bytes)?.lowercased()
+        guard let declared, !["utf-8", "utf8"].contains(declared) else {
+            return String(data: data, encoding: .utf8) != nil ? bytes : nil
+        }
+        let encodings: [String: String.Encoding] = [
+            "iso-8859-1": .isoLatin1, "latin1": .isoLatin1, "iso_8859-1": .isoLatin1, "us-ascii": .ascii, "ascii": .ascii,
+            "windows-1252": .windowsCP1252, "utf-16": .utf16, "utf-16be": .utf16BigEndian, "utf-16le": .utf16LittleEndian,
+        ]
+        guard let encoding = encodings[declared], let text = String(data: data, encoding: encoding) else { return nil }
+        return Array(text.utf8)
+    }
+
+    /// The `encoding` an XML declaration at the start of `bytes` names.
+    private static func declaredEncoding(in bytes: [UInt8]) -> String? {
+        guard bytes.starts(with: Array("<?xml".utf8)), let end = bytes.prefix(256).firstIndex(of: UInt8(ascii: ">")) else { return nil }
+        let declaration = String(decoding: bytes[..<end], as: UTF8.self)
+        guard let name = declaration.range(of: "encoding") else { return nil }
+        let rest = declaration[name.upperBound...].drop { $0 == " " || $0 == "=" }
+        guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
+        return String(rest.dropFirst().prefix { $0 != quote })
     }
 
     private struct Scanner {
