@@ -43,6 +43,25 @@ import Testing
         #endif
     }
 
+    #if !canImport(Darwin)
+    /// Foundation ignores an empty or relative `XDG_CONFIG_HOME` and keeps suites in
+    /// `~/.config`: KeyCatalog watches the file there, and hears another process's write. (In
+    /// child processes, each started with that environment: Foundation reads it at launch.)
+    @Test(arguments: ["", "relative"])
+    func aSuiteSeesAnotherProcesssWriteWhateverTheConfigurationFolderSays(configurationFolder: String) throws {
+        let home = TemporaryDirectory()
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = home.url.path
+        environment["XDG_CONFIG_HOME"] = configurationFolder
+        let suite = "keycatalog-tests-configuration-\(UUID().uuidString)"
+        let child = try TestHelperExecutable.run(["defaults", suite, "hear-other-process", "Count"], environment: environment, in: home.url)
+        #expect(child.status == 0)
+        #expect(child.output == "heard 42\n")
+        #expect(FileManager.default.fileExists(atPath: home.url.path + "/.config/\(suite).plist"), "Foundation keeps the suite in ~/.config")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: home.url.path) == [".config"], "nothing else made in the working folder")
+    }
+    #endif
+
     /// Without any observer: a suite opened by name reads another process's write (on Linux it
     /// would otherwise keep its cached value until its own next `synchronize()`).
     @Test func aSuiteReaderSeesAnotherProcesssWrite() throws {

@@ -139,12 +139,9 @@ public enum UserDefaultsPersistence {
 
     #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
     /// What the standard domain's file holds: swift-corelibs-foundation writes it to
-    /// `$XDG_CONFIG_HOME` (else `~/.config`) as `<process name>.plist`.
+    /// ``_configurationDirectory()`` as `<process name>.plist`.
     static func standardDomainFileContents() -> [String: Any]? {
-        let configuration =
-            ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"].map { URL(fileURLWithPath: $0) }
-            ?? _homeDirectory().appendingPathComponent(".config")
-        let file = configuration.appendingPathComponent("\(ProcessInfo.processInfo.processName).plist")
+        let file = _configurationDirectory().appendingPathComponent("\(ProcessInfo.processInfo.processName).plist")
         guard let data = try? Data(contentsOf: file) else { return nil }
         return (try? PropertyListSerialization.propertyList(from: data, format: nil)) as? [String: Any]
     }
@@ -425,14 +422,11 @@ public enum UserDefaultsPersistence {
     }
 
     #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
-    /// The file swift-corelibs-foundation keeps a domain in: `$XDG_CONFIG_HOME` (else `~/.config`)
+    /// The file swift-corelibs-foundation keeps a domain in: ``_configurationDirectory()``
     /// `/<name>.plist`; `nil` for an unknown domain.
     static func domainFileURL(_ name: String?) -> URL? {
         guard let name, !name.isEmpty else { return nil }
-        let configuration =
-            ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"].map { URL(fileURLWithPath: $0) }
-            ?? _homeDirectory().appendingPathComponent(".config")
-        return configuration.appendingPathComponent("\(name).plist")
+        return _configurationDirectory().appendingPathComponent("\(name).plist")
     }
 
     /// The file of each suite as this process's last `synchronize()` left it, by path.

@@ -13,3 +13,13 @@ func _homeDirectory() -> URL {
     }
     return URL(fileURLWithPath: NSHomeDirectory(), isDirectory: true)
 }
+
+/// The folder swift-corelibs-foundation keeps UserDefaults' domains in: `$XDG_CONFIG_HOME` when
+/// it is set to an absolute path, else `~/.config` (CoreFoundation ignores an empty or relative
+/// one, as the XDG Base Directory specification asks, and writes to `~/.config`).
+func _configurationDirectory() -> URL {
+    if let configuration = getenv("XDG_CONFIG_HOME").map({ String(cString: $0) }), configuration.hasPrefix("/") {
+        return URL(fileURLWithPath: configuration, isDirectory: true)
+    }
+    return _homeDirectory().appendingPathComponent(".config", isDirectory: true)
+}

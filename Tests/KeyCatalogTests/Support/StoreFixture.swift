@@ -121,9 +121,9 @@ enum TestHelperExecutable {
     /// `capturingErrors`, its standard error (so that failures it reports are asserted rather
     /// than printed; without, they reach this process's standard error and `errors` is empty).
     static func run(
-        _ arguments: [String], environment: [String: String]? = nil, capturingErrors: Bool = false
+        _ arguments: [String], environment: [String: String]? = nil, in folder: URL? = nil, capturingErrors: Bool = false
     ) throws -> (status: Int32, output: String, errors: String) {
-        let process = try start(arguments, environment: environment, capturingErrors: capturingErrors)
+        let process = try start(arguments, environment: environment, in: folder, capturingErrors: capturingErrors)
         // Standard error is read on another thread: a child blocked on a full pipe would never
         // close the other one.
         let read = DispatchGroup(), errors = Locked(Data())
@@ -140,8 +140,9 @@ enum TestHelperExecutable {
     }
 
     /// Starts the helper with standard output on a pipe (and standard error too, with
-    /// `capturingErrors`, so that failures it reports are asserted rather than printed).
-    static func start(_ arguments: [String], environment: [String: String]? = nil, capturingErrors: Bool = false) throws -> Process {
+    /// `capturingErrors`, so that failures it reports are asserted rather than printed), working
+    /// in `folder` (else this process's working folder).
+    static func start(_ arguments: [String], environment: [String: String]? = nil, in folder: URL? = nil, capturingErrors: Bool = false) throws -> Process {
         guard let url else {
             throw PersistentKeyValueEncodingError("KeyCatalogTestHelper not found beside \(CommandLine.arguments[0])")
         }
@@ -149,6 +150,7 @@ enum TestHelperExecutable {
         process.executableURL = url
         process.arguments = arguments
         if let environment { process.environment = environment }
+        if let folder { process.currentDirectoryURL = folder }
         process.standardOutput = Pipe()
         if capturingErrors { process.standardError = Pipe() }
         try process.run()
