@@ -192,6 +192,85 @@ struct FileChangeMonitorTests {
         #expect(try watchCount(of: monitor) == 0)
     }
 
+    /// Two names that differ only in their Unicode normalization: `café` with U+00E9, and with
+    /// `e` and U+0301. One `String` to Swift, whose `==` is canonical equivalence, but two files
+    /// (or folders) on Linux, whose names are bytes.
+    static let composed = "caf\u{E9}"
+    static let decomposed = "cafe\u{301}"
+
+    /// Files whose names differ only in their normalization, in one folder: each watch hears its
+    /// own file alone, and a watch cancelled leaves the other's (found by a review: the monitor's
+    /// tables were keyed by `String`, and took the two names for one).
+    @Test func filesWhoseNamesDifferOnlyInNormalizationAreWatchedApart() throws {
+        let monitor = FileChangeMonitor()
+        let (composed, decomposed) = (directory.file(Self.composed + ".plist"), directory.file(Self.decomposed + ".plist"))
+        #expect(composed.lastPathComponent == decomposed.lastPathComponent, "one String to Swift")
+        try replace(composed)
+        try replace(decomposed)
+        let files = (FileSignature(path: composed.path), FileSignature(path: decomposed.path))
+        #expect(files.0 != nil && files.1 != nil && !files.0!.isSameFile(as: files.1!), "two files")
+
+        let (composedCount, composedHandler) = counter()
+        let (decomposedCount, decomposedHandler) = counter()
+        let composedWatch = try #require(monitor.watch(composed, onChange: composedHandler))
+        let decomposedWatch = try #require(monitor.watch(decomposed, onChange: decomposedHandler))
+        try replace(decomposed)
+        #expect(eventually { decomposedCount.current == 1 }, "told: \(decomposedCount.current)")
+        try settle(monitor)
+        #expect(composedCount.current == 0, "the other file's change is not this one's")
+        try replace(composed)
+        #expect(eventually { composedCount.current == 1 }, "told: \(composedCount.current)")
+        try settle(monitor)
+        #expect(decomposedCount.current == 1, "the other file's change is not this one's")
+
+        composedWatch.cancel()
+        try replace(decomposed)
+        #expect(eventually { decomposedCount.current == 2 }, "still watched once the other's watch ended")
+        decomposedWatch.cancel()
+        #expect(try watchCount(of: monitor) == 0)
+    }
+
+    /// Folders whose names differ only in their normalization: each watch hears its own folder's
+    /// file alone, and a watch cancelled leaves the other's.
+    @Test func foldersWhoseNamesDifferOnlyInNormalizationAreWatchedApart() throws {
+        let monitor = FileChangeMonitor()
+        let (composed, decomposed) = (directory.file(Self.composed), directory.file(Self.decomposed))
+        for folder in [composed, decomposed] { #expect(mkdir(folder.path, 0o755) == 0, "two folders") }
+        let (composedFile, decomposedFile) = (composed.appendingPathComponent("s.plist"), decomposed.appendingPathComponent("s.plist"))
+
+        let (composedCount, composedHandler) = counter()
+        let (decomposedCount, decomposedHandler) = counter()
+        let composedWatch = try #require(monitor.watch(composedFile, onChange: composedHandler))
+        let decomposedWatch = try #require(monitor.watch(decomposedFile, onChange: decomposedHandler))
+        #expect(Set(monitor.watchedFolders.map(spelled)) == [spelled(composed.path), spelled(decomposed.path)])
+        try settle(monitor)
+        let told = (composedCount.current, decomposedCount.current)
+        #expect(told == (0, 0), "nothing changed")
+        try replace(decomposedFile)
+        #expect(eventually { decomposedCount.current == 1 }, "told: \(decomposedCount.current)")
+        try settle(monitor)
+        #expect(composedCount.current == 0, "the other folder's change is not this one's")
+        try replace(composedFile)
+        #expect(eventually { composedCount.current == 1 }, "told: \(composedCount.current)")
+        try settle(monitor)
+        #expect(decomposedCount.current == 1, "the other folder's change is not this one's")
+
+        composedWatch.cancel()
+        #expect(monitor.watchedFolders.map(spelled) == [spelled(decomposed.path)])
+        try replace(decomposedFile)
+        #expect(eventually { decomposedCount.current == 2 }, "still watched once the other's watch ended")
+        decomposedWatch.cancel()
+        #expect(try watchCount(of: monitor) == 0)
+    }
+
+    /// The folder a path goes through is found by bytes: a name may start with a combining mark,
+    /// one character with the `/` before it (`/` and U+0301).
+    @Test func theFolderAPathGoesThroughIsFoundByBytes() {
+        #expect(spelled(FileChangeMonitor.child(of: "/a", toward: "/a/\u{301}b/c")) == spelled("/a/\u{301}b"))
+        #expect(spelled(FileChangeMonitor.child(of: "/", toward: "/\u{301}b/c")) == spelled("/\u{301}b"))
+        #expect(FileChangeMonitor.child(of: "/a", toward: "/a/b") == "/a/b")
+    }
+
     /// The watched folder's path is a link (a `~/.config` that is a link to a folder elsewhere):
     /// it is followed where it is, so its removal and its making again there are heard (found by
     /// a review: the folders watched above it were the link's).

@@ -498,4 +498,70 @@ struct PathEventFileMonitorTests {
         secondObservation.cancel()
         #expect(events.movesWatched == [])
     }
+
+    /// Two names that differ only in their Unicode normalization: `café` with U+00E9, and with
+    /// `e` and U+0301. One `String` to Swift, whose `==` is canonical equivalence, but two files
+    /// (or folders) where names are bytes (Linux, and this test's events).
+    static let composed = "caf\u{E9}"
+    static let decomposed = "cafe\u{301}"
+
+    /// Paths by their bytes (``spelled(_:)``).
+    func bytes(_ paths: [String]) -> Set<String> {
+        Set(paths.map(spelled))
+    }
+
+    /// Files whose names differ only in their normalization, in one folder: each is opened, each
+    /// watch hears its own file's events alone, and a watch cancelled leaves the other's (found by
+    /// a review: the monitor's tables were keyed by `String`, and took the two names for one).
+    @Test func filesWhoseNamesDifferOnlyInNormalizationAreWatchedApart() throws {
+        let (composed, decomposed) = (path(Self.composed + ".journal"), path(Self.decomposed + ".journal"))
+        make(Self.composed + ".journal")
+        make(Self.decomposed + ".journal")
+        let monitor = monitor
+        let (composedCount, composedObservation) = try countedWatch(of: composed, by: monitor)
+        let (decomposedCount, decomposedObservation) = try countedWatch(of: decomposed, by: monitor)
+        #expect(bytes(events.openPaths) == bytes([folder, composed, decomposed]))
+        try events.append(to: decomposed)
+        #expect((composedCount.current, decomposedCount.current) == (0, 1))
+        try events.append(to: composed)
+        #expect((composedCount.current, decomposedCount.current) == (1, 1))
+        composedObservation.cancel()
+        #expect(bytes(events.openPaths) == bytes([folder, decomposed]))
+        try events.append(to: decomposed)
+        #expect(decomposedCount.current == 2, "still watched once the other's watch ended")
+        decomposedObservation.cancel()
+        #expect(events.openPaths == [])
+    }
+
+    /// Folders whose names differ only in their normalization, one above each watched folder:
+    /// each is watched for its moves, a move tells the watches below it alone, and a watch
+    /// cancelled leaves the other's.
+    @Test func foldersWhoseNamesDifferOnlyInNormalizationAreWatchedApart() throws {
+        let (composed, decomposed) = (path(Self.composed), path(Self.decomposed))
+        for folder in [composed, decomposed] {
+            #expect(mkdir(folder, 0o755) == 0 && mkdir(folder + "/e", 0o755) == 0, "two folders")
+        }
+        let monitor = monitor
+        let (composedCount, composedObservation) = try countedWatch(of: composed + "/e/a.plist", by: monitor)
+        let (decomposedCount, decomposedObservation) = try countedWatch(of: decomposed + "/e/a.plist", by: monitor)
+        #expect(bytes(events.openPaths) == bytes([composed + "/e", decomposed + "/e"]))
+        #expect(bytes(events.movesWatched) == bytes(foldersAbove(composed + "/e") + foldersAbove(decomposed + "/e")))
+        events.create(decomposed + "/e/a.plist")
+        #expect((composedCount.current, decomposedCount.current) == (0, 1))
+        events.create(composed + "/e/a.plist")
+        #expect((composedCount.current, decomposedCount.current) == (1, 1))
+        events.moveFolder(decomposed, to: path("moved"))
+        #expect((composedCount.current, decomposedCount.current) == (1, 2))
+        events.moveFolder(path("moved"), to: decomposed)
+        #expect((composedCount.current, decomposedCount.current) == (1, 3))
+
+        composedObservation.cancel()
+        #expect(bytes(events.openPaths) == bytes([decomposed + "/e", decomposed + "/e/a.plist"]))
+        #expect(bytes(events.movesWatched) == bytes(foldersAbove(decomposed + "/e")))
+        events.moveFolder(decomposed, to: path("moved"))
+        #expect(decomposedCount.current == 4, "still watched once the other's watch ended")
+        decomposedObservation.cancel()
+        #expect(events.openPaths == [])
+        #expect(events.movesWatched == [])
+    }
 }

@@ -135,5 +135,40 @@ struct PreferencesDomainTests {
         let keys = try #require(taken.first).values.keys.map { Array($0.string.utf8) }
         #expect(Set(keys) == [Array("\u{E9}".utf8), Array("e\u{301}".utf8)])
     }
+
+    /// Suites whose names differ only in their Unicode normalization (`café` with U+00E9, and
+    /// with `e` and U+0301): two domains to CoreFoundation, in two files, though one `String` to
+    /// Swift. Each is its own instance, with its own values and observers (found by a review:
+    /// the suites KeyCatalog opened and their change centers were found by `String`, so the
+    /// second name opened gave the first's suite).
+    @Test func suitesWhoseNamesDifferOnlyInNormalizationAreTwoSuites() throws {
+        let id = UUID().uuidString
+        let names = ["keycatalog.tests.caf\u{E9}.\(id)", "keycatalog.tests.cafe\u{301}.\(id)"]
+        #expect(names[0] == names[1], "one String to Swift")
+        let suites = try names.map { try #require(UserDefaultsPersistence.suite(named: $0)) }
+        defer {
+            for (name, suite) in zip(names, suites) {
+                try? suite.flushPersistentValues()
+                suite.removePersistentDomain(forName: name)
+                suite.synchronize()
+                try? FileManager.default.removeItem(at: suiteFileURL(named: name))
+            }
+        }
+        #expect(suites[0] !== suites[1], "two instances")
+        let key = PersistentKey<Int>("Count", defaultValue: 0)
+        let heard = [_LockedValues(), _LockedValues()]
+        var observations = (0..<2).map { index in suites[index].observe(key) { heard[index].append("\($0)") } }
+        suites[1].set(key, to: 2)
+        #expect((suites[0].get(key), suites[1].get(key)) == (0, 2))
+        #expect((heard[0].values, heard[1].values) == ([], ["2"]))
+        try suites[1].flushPersistentValues()
+        #expect(FileManager.default.fileExists(atPath: suiteFileURL(named: names[1]).path))
+        #expect(!FileManager.default.fileExists(atPath: suiteFileURL(named: names[0]).path), "the other suite's file")
+
+        observations.removeFirst().cancel()
+        suites[1].set(key, to: 3)
+        #expect(heard[1].values == ["2", "3"], "still observed once the other's observation ended")
+        observations.removeFirst().cancel()
+    }
 }
 #endif

@@ -21,6 +21,9 @@ import Musl
 /// exists is opened for its events, and each folder above a watched one for its moves; a folder
 /// gone is followed the same way.
 ///
+/// Paths and names are told apart by their bytes (``_ExactKey``), as the file system tells them:
+/// `café` written with U+00E9 and with `e` and U+0301 are one `String` but two files on Linux.
+///
 /// ```swift
 /// let watch = FileChangeMonitor.shared.watch(URL(fileURLWithPath: "/tmp/settings.plist")) {
 ///     print("settings.plist changed")
@@ -34,7 +37,7 @@ final class FileChangeMonitor: Sendable {
         /// The inotify watch of the folder at the path; -1 while there is none.
         var descriptor: Int32
         /// The handlers of each watched file name, by registration id.
-        var handlers: [String: [Int: Handler]] = [:]
+        var handlers: [_ExactKey: [Int: Handler]] = [:]
         /// How the path is followed to the folder it names (``follow(_:in:)``).
         var way = Way()
     }
@@ -60,12 +63,12 @@ final class FileChangeMonitor: Sendable {
     }
 
     private struct State {
-        var folders: [String: Folder] = [:]
+        var folders: [_ExactKey: Folder] = [:]
         /// The folder paths each inotify watch serves: two paths name one folder when it was
         /// moved to the other's path (a watch is of the folder, not of its name).
-        var paths: [Int32: Set<String>] = [:]
+        var paths: [Int32: Set<_ExactKey>] = [:]
         /// The folder paths whose ``Way`` uses each inotify watch.
-        var ways: [Int32: Set<String>] = [:]
+        var ways: [Int32: Set<_ExactKey>] = [:]
         var nextID = 0
         var isReading = false
     }
@@ -95,8 +98,8 @@ final class FileChangeMonitor: Sendable {
         #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
         return pathEvents.watch(file, onChange: onChange)
         #elseif os(Linux)
-        let folderPath = file.deletingLastPathComponent().path
-        let name = file.lastPathComponent
+        let folderPath = _ExactKey(file.deletingLastPathComponent().path)
+        let name = _ExactKey(file.lastPathComponent)
         guard inotify >= 0 else { return nil }
         let (registration, moved) = state.withLock { state -> ((id: Int, startReading: Bool)?, [Int: Handler]) in
             var moved: [Int: Handler] = [:]
@@ -104,7 +107,7 @@ final class FileChangeMonitor: Sendable {
                 // Also a folder watched before: it may have been replaced since.
                 moved = refollow(folderPath, in: &state)
             } else {
-                let descriptor = inotify_add_watch(inotify, folderPath, Self.folderMask)
+                let descriptor = inotify_add_watch(inotify, folderPath.string, Self.folderMask)
                 guard descriptor >= 0 else { return (nil, [:]) }
                 state.folders[folderPath] = Folder(descriptor: descriptor)
                 state.paths[descriptor, default: []].insert(folderPath)
@@ -152,16 +155,18 @@ final class FileChangeMonitor: Sendable {
         pathEvents.rewatchFolder(folderPath)
         #elseif os(Linux)
         guard inotify >= 0 else { return }
-        let moved = state.withLock { state in refollow(folderPath, in: &state) }
+        let moved = state.withLock { state in refollow(_ExactKey(folderPath), in: &state) }
         Self.callLater(moved)
         #endif
     }
 
     /// The path of the folder in `folder` that `path`, a path below it, goes through:
-    /// `/a/b` in `/a` toward `/a/b/c`.
+    /// `/a/b` in `/a` toward `/a/b/c`. By bytes, not characters: a name may start with a
+    /// combining mark, which makes one character with the `/` before it.
     static func child(of folder: String, toward path: String) -> String {
         let start = folder == "/" ? "" : folder
-        return start + "/" + path.dropFirst(start.count + 1).prefix { $0 != "/" }
+        let name = path.utf8.dropFirst(start.utf8.count + 1).prefix { $0 != UInt8(ascii: "/") }
+        return start + "/" + Substring(name)
     }
 
     #if os(Linux) && !KEYCATALOG_APPLE_TYPECHECK
@@ -178,14 +183,14 @@ final class FileChangeMonitor: Sendable {
 
     /// The paths of the folders watched (the paths files are watched in, gone or not).
     var watchedFolders: [String] {
-        state.withLock { state in state.folders.keys.sorted() }
+        state.withLock { state in state.folders.keys.map(\.string).sorted() }
     }
 
     /// ``follow(_:in:)``, unless the folder at `folderPath` is the one watched (one system call:
     /// the folder's watch is found again).
-    private func refollow(_ folderPath: String, in state: inout State) -> [Int: Handler] {
+    private func refollow(_ folderPath: _ExactKey, in state: inout State) -> [Int: Handler] {
         guard let folder = state.folders[folderPath] else { return [:] }
-        let own = inotify_add_watch(inotify, folderPath, Self.folderMask)
+        let own = inotify_add_watch(inotify, folderPath.string, Self.folderMask)
         if folder.descriptor >= 0, own == folder.descriptor { return [:] }
         let told = follow(folderPath, in: &state)
         // The watch just added is of a folder that may have left the path since: removed unless
@@ -195,7 +200,7 @@ final class FileChangeMonitor: Sendable {
     }
 
     /// Stops watching the folder at `folderPath`: it has no handler left.
-    private func forget(_ folderPath: String, in state: inout State) {
+    private func forget(_ folderPath: _ExactKey, in state: inout State) {
         guard let folder = state.folders.removeValue(forKey: folderPath) else { return }
         detach(folderPath, from: folder.descriptor, in: &state)
         setWay(Way(), previous: folder.way, of: folderPath, in: &state)
@@ -203,7 +208,7 @@ final class FileChangeMonitor: Sendable {
 
     /// Makes `way` the ``Way`` of the folder at `folderPath` in the index of watches' users, and
     /// removes the watches of `previous` that nothing uses any more.
-    private func setWay(_ way: Way, previous: Way, of folderPath: String, in state: inout State) {
+    private func setWay(_ way: Way, previous: Way, of folderPath: _ExactKey, in state: inout State) {
         for descriptor in previous.watches where descriptor >= 0 {
             state.ways[descriptor]?.remove(folderPath)
             if state.ways[descriptor]?.isEmpty == true { state.ways[descriptor] = nil }
@@ -215,21 +220,21 @@ final class FileChangeMonitor: Sendable {
     /// Points the watches of the folder at `folderPath` at what its path names now: its own at
     /// the folder there, if any (-1 if none), and its ``Way``. Returns the folder's handlers if its
     /// own watch changed (the folder was replaced, removed, or made again), to be called.
-    private func follow(_ folderPath: String, in state: inout State) -> [Int: Handler] {
+    private func follow(_ folderPath: _ExactKey, in state: inout State) -> [Int: Handler] {
         guard var folder = state.folders[folderPath] else { return [:] }
         var told: [Int: Handler] = [:]
         // Each pass looks again at what changed while it added its watches (a folder made before
         // the watch of the folder it is in began tells nothing); a few passes unless some program
         // makes and removes folders there without end.
         for _ in 0..<8 {
-            let own = inotify_add_watch(inotify, folderPath, Self.folderMask)
+            let own = inotify_add_watch(inotify, folderPath.string, Self.folderMask)
             if own != folder.descriptor {
                 detach(folderPath, from: folder.descriptor, in: &state)
                 folder.descriptor = max(own, -1)
                 if own >= 0 { state.paths[own, default: []].insert(folderPath) }
                 for byID in folder.handlers.values { told.merge(byID) { first, _ in first } }
             }
-            var way = Way(existing: folderPath, existingWatch: own)
+            var way = Way(existing: folderPath.string, existingWatch: own)
             while way.existingWatch < 0, way.existing != "/" {
                 way.existing = PropertyListFile.folder(of: way.existing)
                 way.existingWatch = inotify_add_watch(inotify, way.existing, Self.nameMask)
@@ -247,24 +252,26 @@ final class FileChangeMonitor: Sendable {
             folder.way = way
             state.folders[folderPath] = folder
             setWay(way, previous: previous, of: folderPath, in: &state)
+            // The deepest folder that exists is the watched one itself.
+            let isFolderItself = _ExactKey(way.existing) == folderPath
             // Settled if the deepest folder is the one watched still (its watch found again: the
             // same folder), and no folder was made below it meanwhile. A folder made at its path
             // since got a watch of its own here, which nothing uses: removed.
             if way.existingWatch >= 0 {
-                let again = inotify_add_watch(inotify, way.existing, way.existing == folderPath ? Self.folderMask : Self.nameMask)
+                let again = inotify_add_watch(inotify, way.existing, isFolderItself ? Self.folderMask : Self.nameMask)
                 if again != way.existingWatch {
                     removeIfUnused([again], in: &state)
                     continue
                 }
             }
-            if way.existing == folderPath || FileSignature(folderAt: Self.child(of: way.existing, toward: folderPath)) == nil { break }
+            if isFolderItself || FileSignature(folderAt: Self.child(of: way.existing, toward: folderPath.string)) == nil { break }
         }
         return told
     }
 
     /// `folderPath` no longer uses the inotify watch `descriptor` (-1: none); the watch is removed
     /// once nothing uses it.
-    private func detach(_ folderPath: String, from descriptor: Int32, in state: inout State) {
+    private func detach(_ folderPath: _ExactKey, from descriptor: Int32, in state: inout State) {
         guard descriptor >= 0 else { return }
         state.paths[descriptor]?.remove(folderPath)
         if state.paths[descriptor]?.isEmpty == true { state.paths[descriptor] = nil }
@@ -281,19 +288,25 @@ final class FileChangeMonitor: Sendable {
 
     /// The folders whose ``Way`` an event of the watch `descriptor` may change: of `name`, an
     /// entry made, removed or renamed in it (`nil`: the watched folder itself went).
-    private func folders(followedThrough descriptor: Int32, name: String?, in state: State) -> [String] {
+    private func folders(followedThrough descriptor: Int32, name: _ExactKey?, in state: State) -> [_ExactKey] {
         (state.ways[descriptor] ?? []).compactMap { folderPath in
             guard let way = state.folders[folderPath]?.way else { return nil }
             guard let name else { return way.watches.contains(descriptor) ? folderPath : nil }
             // A folder made on the way to the one awaited, or the deepest one renamed or removed.
-            if way.existingWatch == descriptor, way.existing != folderPath,
-                Self.child(of: way.existing, toward: folderPath).hasSuffix("/" + name)
+            if way.existingWatch == descriptor, _ExactKey(way.existing) != folderPath,
+                Self.path(Self.child(of: way.existing, toward: folderPath.string), endsWith: name)
             {
                 return folderPath
             }
-            if way.aboveWatch == descriptor, way.existing.hasSuffix("/" + name) { return folderPath }
+            if way.aboveWatch == descriptor, Self.path(way.existing, endsWith: name) { return folderPath }
             return nil
         }
+    }
+
+    /// Whether the last name of `path` is `name`, byte for byte.
+    private static func path(_ path: String, endsWith name: _ExactKey) -> Bool {
+        let (path, name) = (path.utf8, name.string.utf8)
+        return path.count > name.count && path.dropLast(name.count).last == UInt8(ascii: "/") && path.suffix(name.count).elementsEqual(name)
     }
 
     /// Calls the handlers of a watch that moved, on another thread: the caller may hold locks
@@ -336,24 +349,24 @@ final class FileChangeMonitor: Sendable {
                         continue
                     }
                     let isGone = event.mask & UInt32(IN_IGNORED | IN_MOVE_SELF) != 0
+                    // The name of the entry the event is of, in the watched folder; `nil` for the
+                    // folder's own events.
+                    let name = event.len > 0 ? _ExactKey(String(cString: buffer.advanced(by: nameStart).assumingMemoryBound(to: CChar.self))) : nil
                     // Any entry: a folder, or a link to one.
-                    let isEntry = event.len > 0 && event.mask & UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO) != 0
+                    let isEntry = name != nil && event.mask & UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO) != 0
                     if isGone || isEntry {
                         // The folder watched was removed (its file system unmounted) or moved, or an
                         // entry was made, removed or renamed in it: the folders it is the watch of,
                         // or on the way to, are followed to what their paths name now (their
                         // handlers told if their own watch changed).
-                        let name = isGone ? nil : String(cString: buffer.advanced(by: nameStart).assumingMemoryBound(to: CChar.self))
-                        var followed = folders(followedThrough: event.wd, name: name, in: state)
+                        var followed = folders(followedThrough: event.wd, name: isGone ? nil : name, in: state)
                         if isGone { followed += state.paths[event.wd] ?? [] }
                         // A watch removed (IN_IGNORED) is no longer any folder's.
                         if event.mask & UInt32(IN_IGNORED) != 0 { state.paths[event.wd] = nil }
                         for folderPath in Set(followed) { handlers.merge(follow(folderPath, in: &state)) { first, _ in first } }
                         if isGone { continue }
                     }
-                    guard let folderPaths = state.paths[event.wd] else { continue }
-                    guard event.len > 0 else { continue }
-                    let name = String(cString: buffer.advanced(by: nameStart).assumingMemoryBound(to: CChar.self))
+                    guard let folderPaths = state.paths[event.wd], let name else { continue }
                     for folderPath in folderPaths {
                         var matching = state.folders[folderPath]?.handlers[name] ?? [:]
                         if event.mask & ~UInt32(IN_MODIFY) == 0 { matching = matching.filter { $0.value.includesAppends } }

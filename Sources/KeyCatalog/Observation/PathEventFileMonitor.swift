@@ -51,13 +51,17 @@ struct _PathEventWatch: Sendable {
 /// A folder moved with a folder above it tells nothing of its own: each folder above a watched
 /// one (but `/`) is watched for its moves too (``Ancestor``), once for all the folders below it.
 /// When one moves, the folders below it are looked up again.
+///
+/// Paths and names are told apart by their bytes (``_ExactKey``): `café` written with U+00E9 and
+/// with `e` and U+0301 are one `String`, but two files where names are bytes. (Where the file
+/// system takes them for one name, each is watched, and hears that file.)
 final class _PathEventFileMonitor: Sendable {
     private struct Folder {
         /// The folder at the path when it was last checked; `nil` while there is none.
         var watch: _PathEventWatch?
         /// While there is none, the nearest folder above the path that exists.
         var above: _PathEventWatch?
-        var files: [String: File] = [:]
+        var files: [_ExactKey: File] = [:]
 
         /// Ends its watches of folders.
         func cancel() {
@@ -77,13 +81,13 @@ final class _PathEventFileMonitor: Sendable {
         /// The folder at the path when it was last checked; `nil` while there is none.
         var watch: _PathEventWatch?
         /// The watched folders below it, by path.
-        var below: Set<String> = []
+        var below: Set<_ExactKey> = []
     }
 
     private struct State {
-        var folders: [String: Folder] = [:]
+        var folders: [_ExactKey: Folder] = [:]
         /// By path: the folders above the watched folders' paths, but `/`.
-        var ancestors: [String: Ancestor] = [:]
+        var ancestors: [_ExactKey: Ancestor] = [:]
         var nextID = 0
     }
 
@@ -97,8 +101,8 @@ final class _PathEventFileMonitor: Sendable {
     /// Calls `onChange` each time `file` is written, replaced, created or removed, until the
     /// returned observation is cancelled or released; `nil` when its folder cannot be opened.
     func watch(_ file: URL, onChange: @escaping @Sendable () -> Void) -> PersistentKeyObservation? {
-        let folderPath = file.deletingLastPathComponent().path
-        let name = file.lastPathComponent
+        let folderPath = _ExactKey(file.deletingLastPathComponent().path)
+        let name = _ExactKey(file.lastPathComponent)
         let (id, toCall) = state.withLock { state -> (Int?, [(Int, @Sendable () -> Void)]) in
             var folder = state.folders[folderPath] ?? Folder()
             // Also a folder watched before: it may have been removed, or replaced, since. Then
@@ -145,19 +149,19 @@ final class _PathEventFileMonitor: Sendable {
     /// names now, if that is another one; then the files watched there are looked up again and
     /// their handlers called (``FileChangeMonitor/rewatchFolder(atPath:)``).
     func rewatchFolder(_ folderPath: String) {
-        let handlers = recheckFolder(folderPath)
+        let handlers = recheckFolder(_ExactKey(folderPath))
         // On another thread, as for ``watch(_:onChange:)``.
         if !handlers.isEmpty { DispatchQueue.global().async { Self.call(handlers) } }
     }
 
     /// Checks the folder at `folderPath` (``checkFolder(_:at:)``); if its watch moved, the watches
     /// of its files too, and returns their handlers, to be called.
-    private func recheckFolder(_ folderPath: String) -> [(Int, @Sendable () -> Void)] {
+    private func recheckFolder(_ folderPath: _ExactKey) -> [(Int, @Sendable () -> Void)] {
         state.withLock { state in recheckFolder(folderPath, in: &state) }
     }
 
     /// ``recheckFolder(_:)``, and the watches of the folders above it.
-    private func recheckFolder(_ folderPath: String, in state: inout State) -> [(Int, @Sendable () -> Void)] {
+    private func recheckFolder(_ folderPath: _ExactKey, in state: inout State) -> [(Int, @Sendable () -> Void)] {
         guard var folder = state.folders[folderPath] else { return [] }
         let handlers = checkFolder(&folder, at: folderPath) ? checkFiles(&folder, in: folderPath, named: nil) : []
         // Stored back also when the folder's watch stays: the watch of the folder above may move.
@@ -167,11 +171,11 @@ final class _PathEventFileMonitor: Sendable {
     }
 
     /// The paths of the folders above `folderPath`, nearest first, but `/`.
-    private static func ancestorPaths(of folderPath: String) -> [String] {
-        var paths: [String] = []
-        var path = PropertyListFile.folder(of: folderPath)
+    private static func ancestorPaths(of folderPath: _ExactKey) -> [_ExactKey] {
+        var paths: [_ExactKey] = []
+        var path = PropertyListFile.folder(of: folderPath.string)
         while path != "/", !path.isEmpty {
-            paths.append(path)
+            paths.append(_ExactKey(path))
             path = PropertyListFile.folder(of: path)
         }
         return paths
@@ -179,21 +183,21 @@ final class _PathEventFileMonitor: Sendable {
 
     /// Watches each folder above `folderPath` (but `/`) for its moves: the one at its path now,
     /// if another than the one watched.
-    private func checkAncestors(of folderPath: String, in state: inout State) {
+    private func checkAncestors(of folderPath: _ExactKey, in state: inout State) {
         for path in Self.ancestorPaths(of: folderPath) {
             var ancestor = state.ancestors[path] ?? Ancestor()
             ancestor.below.insert(folderPath)
-            let current = FileSignature(folderAt: path)
+            let current = FileSignature(folderAt: path.string)
             if !Self.watches(ancestor.watch, current) {
                 ancestor.watch?.cancel()
-                ancestor.watch = current == nil ? nil : events.watch(path, movesOnly: true) { [weak self] in self?.ancestorMoved(path) }
+                ancestor.watch = current == nil ? nil : events.watch(path.string, movesOnly: true) { [weak self] in self?.ancestorMoved(path) }
             }
             state.ancestors[path] = ancestor
         }
     }
 
     /// Stops watching the folders above `folderPath` for it: a folder no longer watched.
-    private static func forgetAncestors(of folderPath: String, in state: inout State) {
+    private static func forgetAncestors(of folderPath: _ExactKey, in state: inout State) {
         for path in Self.ancestorPaths(of: folderPath) {
             guard var ancestor = state.ancestors[path] else { continue }
             ancestor.below.remove(folderPath)
@@ -208,23 +212,24 @@ final class _PathEventFileMonitor: Sendable {
 
     /// A folder above watched folders moved, or was removed: each folder below it is looked up
     /// again (``recheckFolder(_:in:)``), and the handlers of those whose watch moved are called.
-    private func ancestorMoved(_ path: String) {
+    private func ancestorMoved(_ path: _ExactKey) {
         let handlers = state.withLock { state -> [(Int, @Sendable () -> Void)] in
-            let below = state.ancestors[path]?.below.sorted() ?? []
+            let below = state.ancestors[path]?.below.sorted { $0.string < $1.string } ?? []
             return below.flatMap { recheckFolder($0, in: &state) }
         }
         Self.call(handlers)
     }
 
     /// A watch of the file `name` in `folderPath`, telling of its own events; `nil` if there is none.
-    private func openFile(_ name: String, in folderPath: String) -> _PathEventWatch? {
-        events.watch(folderPath + "/" + name) { [weak self] in self?.changed(folderPath, name: name) }
+    private func openFile(_ name: _ExactKey, in folderPath: _ExactKey) -> _PathEventWatch? {
+        events.watch(folderPath.string + "/" + name.string) { [weak self] in self?.changed(folderPath, name: name) }
     }
 
     /// Moves the folder's watch to the folder at `path` now, if that is another one (or none),
     /// and while there is none, its watch of the folder above (``Folder/above``) to the nearest
     /// that exists; returns whether the folder's watch moved.
-    private func checkFolder(_ folder: inout Folder, at path: String) -> Bool {
+    private func checkFolder(_ folder: inout Folder, at folderPath: _ExactKey) -> Bool {
+        let path = folderPath.string
         var moved = false
         // Each pass looks again at what changed while it opened its watches (a folder made before
         // the watch of the folder it is in began tells nothing); a few passes unless some program
@@ -234,7 +239,7 @@ final class _PathEventFileMonitor: Sendable {
             let current = FileSignature(folderAt: path)
             if !Self.watches(folder.watch, current) {
                 folder.watch?.cancel()
-                folder.watch = current == nil ? nil : events.watch(path) { [weak self] in self?.changed(path, name: nil) }
+                folder.watch = current == nil ? nil : events.watch(path) { [weak self] in self?.changed(folderPath, name: nil) }
                 moved = true
             }
             guard folder.watch == nil else {
@@ -250,7 +255,7 @@ final class _PathEventFileMonitor: Sendable {
             } while aboveFile == nil && above != "/"
             if !Self.watches(folder.above, aboveFile) {
                 folder.above?.cancel()
-                folder.above = aboveFile == nil ? nil : events.watch(above) { [weak self] in self?.aboveChanged(path) }
+                folder.above = aboveFile == nil ? nil : events.watch(above) { [weak self] in self?.aboveChanged(folderPath) }
             }
             if FileSignature(folderAt: FileChangeMonitor.child(of: above, toward: path)) == nil { break }
         }
@@ -259,10 +264,10 @@ final class _PathEventFileMonitor: Sendable {
 
     /// Moves the watch of each file watched in the folder (or of `name` alone) to what its path
     /// names now; returns their handlers, with their ids.
-    private func checkFiles(_ folder: inout Folder, in folderPath: String, named name: String?) -> [(Int, @Sendable () -> Void)] {
+    private func checkFiles(_ folder: inout Folder, in folderPath: _ExactKey, named name: _ExactKey?) -> [(Int, @Sendable () -> Void)] {
         var handlers: [(Int, @Sendable () -> Void)] = []
         for (fileName, var file) in folder.files where name == nil || fileName == name {
-            let current = FileSignature(path: folderPath + "/" + fileName)
+            let current = FileSignature(path: folderPath.string + "/" + fileName.string)
             if !Self.watches(file.watch, current) {
                 file.watch?.cancel()
                 file.watch = current == nil ? nil : openFile(fileName, in: folderPath)
@@ -285,7 +290,7 @@ final class _PathEventFileMonitor: Sendable {
 
     /// An event of the folder (`name` is `nil`) or of one of its files: the watches of the files
     /// are moved to what their paths name now, then the handlers are called.
-    private func changed(_ folderPath: String, name: String?) {
+    private func changed(_ folderPath: _ExactKey, name: _ExactKey?) {
         let handlers = state.withLock { state -> [(Int, @Sendable () -> Void)] in
             guard var folder = state.folders[folderPath] else { return [] }
             let moved = name == nil && checkFolder(&folder, at: folderPath)
@@ -300,7 +305,7 @@ final class _PathEventFileMonitor: Sendable {
 
     /// An event of the folder watched while the one at `folderPath` is gone: if a folder was made
     /// there, it is watched, the watches of its files are opened, and their handlers called.
-    private func aboveChanged(_ folderPath: String) {
+    private func aboveChanged(_ folderPath: _ExactKey) {
         Self.call(recheckFolder(folderPath))
     }
 }

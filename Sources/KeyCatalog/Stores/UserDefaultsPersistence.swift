@@ -19,7 +19,9 @@ public enum UserDefaultsPersistence {
         var pending: [_UncheckedSendable<UserDefaults>] = []
         var isScheduled = false
         var isExitHookInstalled = false
-        var domainChangeCenters: [String: KeyValueChangeCenter] = [:]
+        /// By the domain's exact name (``_ExactKey``), as CoreFoundation tells domains apart: names
+        /// that differ only in Unicode normalization are two suites, in two files.
+        var domainChangeCenters: [_ExactKey: KeyValueChangeCenter] = [:]
         /// The file watches of the suites' centers (Linux), kept as long as the centers.
         var fileWatches: [PersistentKeyObservation?] = []
         /// What KeyCatalog registered, in any instance: UserDefaults' registration domain is
@@ -28,7 +30,8 @@ public enum UserDefaultsPersistence {
         var registrations: [String: PropertyListValue] = [:]
         /// The suite names of the instances KeyCatalog opened (UserDefaults cannot tell its own).
         var suiteNames: [ObjectIdentifier: (defaults: _UncheckedSendable<UserDefaults>, name: String)] = [:]
-        var suitesByName: [String: _UncheckedSendable<UserDefaults>] = [:]
+        /// By the exact name, as ``domainChangeCenters``.
+        var suitesByName: [_ExactKey: _UncheckedSendable<UserDefaults>] = [:]
         #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
         /// The read caches of the suites opened by name (Linux).
         var readCaches: [ObjectIdentifier: (defaults: _UncheckedSendable<UserDefaults>, cache: _UserDefaultsReadCache)] = [:]
@@ -56,9 +59,9 @@ public enum UserDefaultsPersistence {
     ///   the app's own domain (Foundation on Linux refuses neither).
     public static func suite(named name: String) -> UserDefaults? {
         let (defaults, isNew) = state.withLock { state -> (UserDefaults?, Bool) in
-            if let defaults = state.suitesByName[name] { return (defaults.value, false) }
+            if let defaults = state.suitesByName[_ExactKey(name)] { return (defaults.value, false) }
             guard let defaults = UserDefaults(suiteName: name) else { return (nil, false) }
-            state.suitesByName[name] = _UncheckedSendable(defaults)
+            state.suitesByName[_ExactKey(name)] = _UncheckedSendable(defaults)
             state.suiteNames[ObjectIdentifier(defaults)] = (_UncheckedSendable(defaults), name)
             #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
             state.readCaches[ObjectIdentifier(defaults)] = (_UncheckedSendable(defaults), _UserDefaultsReadCache(suiteName: name, owner: defaults))
@@ -369,9 +372,9 @@ public enum UserDefaultsPersistence {
     ) -> KeyValueChangeCenter {
         let id = ObjectIdentifier(defaults)
         if let domain = isStandard ? standardDomain : state.suiteNames[id]?.name {
-            if let center = state.domainChangeCenters[domain] { return center }
+            if let center = state.domainChangeCenters[_ExactKey(domain)] { return center }
             let (center, watch) = makeChangeCenter(for: defaults, domain: domain)
-            state.domainChangeCenters[domain] = center
+            state.domainChangeCenters[_ExactKey(domain)] = center
             state.fileWatches.append(watch)
             return center
         }
@@ -429,8 +432,9 @@ public enum UserDefaultsPersistence {
         return _configurationDirectory().appendingPathComponent("\(name).plist")
     }
 
-    /// The file of each suite as this process's last `synchronize()` left it, by path.
-    private static let ownWrites = _Locked<[String: FileSignature?]>([:])
+    /// The file of each suite as this process's last `synchronize()` left it, by path (its exact
+    /// bytes, ``_ExactKey``).
+    private static let ownWrites = _Locked<[_ExactKey: FileSignature?]>([:])
 
     /// `synchronize()`, then notes the suite's `file` as this process left it
     /// (``noteOwnWrite(_:)``); returns what `synchronize()` returned. The file's URL is found
@@ -450,13 +454,15 @@ public enum UserDefaultsPersistence {
 
     /// Notes `file` as this process just wrote (or read) it, after a `synchronize()`.
     static func noteOwnWrite(_ file: URL) {
-        ownWrites.withLock { $0[file.path] = .some(FileSignature(path: file.path)) }
+        let path = file.path
+        ownWrites.withLock { $0[_ExactKey(path)] = .some(FileSignature(path: path)) }
     }
 
     /// Whether `file` is as this process's last `synchronize()` left it.
     static func isOwnWrite(_ file: URL) -> Bool {
-        let current = FileSignature(path: file.path)
-        return ownWrites.withLock { $0[file.path].map { $0 == current } ?? false }
+        let path = file.path
+        let current = FileSignature(path: path)
+        return ownWrites.withLock { $0[_ExactKey(path)].map { $0 == current } ?? false }
     }
 
     /// The file of a suite KeyCatalog knows the name of (or of `standard`).

@@ -36,3 +36,10 @@ func holdingFileWatches(in folder: TemporaryDirectory, monitor: FileChangeMonito
     defer { release.signal() }
     try body()
 }
+
+/// `path` with each scalar past ASCII written as its code (`caf\u{E9}`, `cafe\u{301}`): equal
+/// only for the same bytes, as the file system compares names, where `String`s are equal when
+/// canonically equivalent.
+func spelled(_ path: String) -> String {
+    path.unicodeScalars.map { $0.isASCII ? String($0) : "\\u{\(String($0.value, radix: 16, uppercase: true))}" }.joined()
+}
