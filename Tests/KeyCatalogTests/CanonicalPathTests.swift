@@ -32,6 +32,16 @@ struct CanonicalPathTests {
         #expect(canonical(directory.url.path + "/new/deeper/a.plist") == real + "/new/deeper/a.plist")
     }
 
+    /// A name that starts with a combining mark (U+0301) makes one character with the `/` before
+    /// it: paths are split at `/` among their scalars.
+    @Test func aNameStartingWithACombiningMarkIsANameOfItsOwn() throws {
+        try FileManager.default.createDirectory(atPath: directory.url.path + "/target", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: directory.url.path + "/link", withDestinationPath: directory.url.path + "/target")
+        let path = canonical(directory.url.path + "/link/\u{301}a.plist")
+        #expect(Array(path.utf8) == Array((real + "/target/\u{301}a.plist").utf8), "\(path)")
+        #expect(Array(PropertyListFile.folder(of: "/a/\u{301}b").utf8) == Array("/a".utf8))
+    }
+
     @Test func linkedFoldersAreResolvedAlsoForFilesNotMadeYet() throws {
         try FileManager.default.createDirectory(at: directory.file("target"), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: directory.file("link").path, withDestinationPath: "target")

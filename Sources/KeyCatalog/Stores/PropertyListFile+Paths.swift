@@ -34,10 +34,13 @@ extension PropertyListFile {
         return lexicallyStandardized(canonicalFolder(folder(of: path)) + "/" + lastComponent(of: path))
     }
 
-    /// What follows the last `/` of `path` (all of it, if it has none).
+    /// What follows the last `/` of `path` (all of it, if it has none). Found among the scalars,
+    /// not the characters: a name that starts with a combining mark makes one character with the
+    /// `/` before it.
     private static func lastComponent(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return path }
-        return String(path[path.index(after: slash)...])
+        let scalars = path.unicodeScalars
+        guard let slash = scalars.lastIndex(of: "/") else { return path }
+        return String(scalars[scalars.index(after: slash)...])
     }
 
     /// `realpath(3)` of `path`: `nil` when some part of it does not exist.
@@ -50,8 +53,8 @@ extension PropertyListFile {
     /// An absolute `path` without `.`, `..` or empty components, resolved by their names alone,
     /// as `URL.standardizedFileURL` does: `/a/./b//../c` is `/a/c`.
     private static func lexicallyStandardized(_ path: String) -> String {
-        var components: [Substring] = []
-        for component in path.split(separator: "/") {
+        var components: [String] = []
+        for component in path.unicodeScalars.split(separator: "/").map(String.init) {
             switch component {
             case ".": continue
             case "..": _ = components.popLast()
@@ -63,8 +66,9 @@ extension PropertyListFile {
 
     /// The folder of an absolute, standardized `path`: `/a/b` is `/a`, `/a` is `/`.
     static func folder(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return "/" }
-        return String(path[..<slash])
+        let scalars = path.unicodeScalars
+        guard let slash = scalars.lastIndex(of: "/"), slash != scalars.startIndex else { return "/" }
+        return String(scalars[..<slash])
     }
 
     /// Where the symbolic link at `path` points, as written in it; `nil` if `path` is no link.
