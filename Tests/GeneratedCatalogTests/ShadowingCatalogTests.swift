@@ -66,9 +66,22 @@ struct ShadowingCatalogTests {
         #expect(keys.scale(ShadowingKeys: "a") == 4)
     }
 
+    @Test("a parameter named like a generic old type does not hide the type its migration reads")
+    func parameterNamedLikeAGenericOldType() {
+        let stores = ShadowingKeys.Stores.inMemory()
+        let keys = ShadowingKeys(stores: stores)
+        stores.name.set(PersistentKey<GoldenCounter<Int>>("oldCount-a", defaultValue: GoldenCounter(value: 0)), to: GoldenCounter(value: 5))
+        stores.name.set(PersistentKey<GoldenCounter<Int>>("olderCount-b", defaultValue: GoldenCounter(value: 0)), to: GoldenCounter(value: 6))
+        let first = keys.migrateBoxCount(GoldenCounter: "a")
+        #expect(first.migrated.map(\.fromKey) == ["oldCount-a"] && first.failed.isEmpty)
+        let second = keys.migrateBoxCount(GoldenCounter: "b")
+        #expect(second.migrated.map(\.fromKey) == ["olderCount-b"] && second.failed.isEmpty)
+        #expect(keys.boxCount(GoldenCounter: "a") == 5 && keys.boxCount(GoldenCounter: "b") == 6 && keys.boxCount(GoldenCounter: "c") == 0)
+    }
+
     @Test("the table uses the declared stores")
     func entries() {
         let keys = ShadowingKeys(stores: .inMemory())
-        checkEntries(ShadowingKeys.entries, names: ["title", "pageCount", "identity", "listTheme", "scale"], store: { keys.stores[$0] })
+        checkEntries(ShadowingKeys.entries, names: ["title", "pageCount", "identity", "listTheme", "scale", "boxCount"], store: { keys.stores[$0] })
     }
 }

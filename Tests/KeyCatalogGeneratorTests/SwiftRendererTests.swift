@@ -217,4 +217,35 @@ struct SwiftRendererTests {
         #expect(rendered.contains("@Sendable nonisolated private func _KeysTransform0(_ oldValue: Foundation.Date?) -> Foundation.Date?? {\n    lastSyncFromOld(oldValue)\n}"))
         #expect(rendered.contains("@Sendable nonisolated private func _KeysTransform1(_ oldValue: Swift.Double) -> Foundation.Date?? {\n    lastSyncFromOld(oldValue)\n}"))
     }
+
+    @Test(
+        "an old type whose leading name a parameter hides is named where only types are looked up",
+        arguments: [
+            ("Box", "Swift.Array<Box>.Element"),
+            ("Box<Int>", "Swift.Array<Box<Int>>.Element"),
+            ("Box<A.B>", "Swift.Array<Box<A.B>>.Element"),
+            ("Box.Inner<Int>", "Swift.Array<Box.Inner<Int>>.Element"),
+            ("Boxes<Int>", "Boxes<Int>"),
+            ("Other<Box>", "Other<Box>"),
+            ("A.Box<Int>", "A.Box<Int>"),
+        ]
+    )
+    func hiddenLeadingName(_ type: String, _ expression: String) {
+        #expect(MigrationsRenderer.expressionTypeName(of: .custom(type), hiddenBy: ["Box"]) == expression)
+        #expect(MigrationsRenderer.expressionTypeName(of: .optional(.custom(type)), hiddenBy: ["Box"]) == "Swift.Optional<\(type)>", "a generic argument looks up only types")
+    }
+
+    @Test("a type's leading name stops at the first character no name holds, without backticks")
+    func leadingName() {
+        #expect(MigrationsRenderer.leadingName(of: "Box<Int>") == "Box")
+        #expect(MigrationsRenderer.leadingName(of: "Box<A.B>") == "Box")
+        #expect(MigrationsRenderer.leadingName(of: "Box?") == "Box")
+        #expect(MigrationsRenderer.leadingName(of: "Box[Int]") == "Box")
+        #expect(MigrationsRenderer.leadingName(of: "Box Int") == "Box")
+        #expect(MigrationsRenderer.leadingName(of: "MyApp.Layout") == "MyApp")
+        #expect(MigrationsRenderer.leadingName(of: "`default`.Inner") == "default")
+        #expect(MigrationsRenderer.leadingName(of: "café<Int>") == "café")
+        #expect(MigrationsRenderer.leadingName(of: "[Int]") == nil)
+        #expect(MigrationsRenderer.leadingName(of: "") == nil)
+    }
 }

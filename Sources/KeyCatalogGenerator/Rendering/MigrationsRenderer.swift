@@ -235,9 +235,25 @@ struct MigrationsRenderer {
         }
     }
 
-    /// Whether the first name of `type`'s spelling (`MyApp` in `MyApp.Layout`) is one of `hidden`.
+    /// Whether the first name of `type`'s spelling (`MyApp` in `MyApp.Layout`, `Box` in
+    /// `Box<Int>` and `Box<A.B>`) is one of `hidden`, compared by Unicode scalars as Swift does.
     private static func hiddenFirstName(of type: ValueType, by hidden: Set<String>) -> Bool {
-        guard !hidden.isEmpty, let first = components(of: SwiftTypes.name(of: type)).first else { return false }
-        return hidden.contains(first)
+        guard !hidden.isEmpty, let first = leadingName(of: SwiftTypes.name(of: type)) else { return false }
+        return hidden.contains { $0.isSameIdentifier(as: first) }
+    }
+
+    /// The name a type's spelling starts with, which an expression looks up first: `MyApp` in
+    /// `MyApp.Layout`, `Box` in `Box<Int>`, `Box<A.B>`, `Box?` and `Box[…]`, `default` in
+    /// `` `default`.Inner `` (backticks dropped); `nil` when it starts with no name (`[Int]`).
+    static func leadingName(of type: String) -> String? {
+        let scalars = type.unicodeScalars
+        if scalars.first == "`" {
+            let rest = scalars.dropFirst()
+            guard let close = rest.firstIndex(of: "`"), close > rest.startIndex else { return nil }
+            return String(rest[rest.startIndex..<close])
+        }
+        let name = scalars.prefix { SwiftIdentifier.isCharacter($0) }
+        guard let head = name.first, SwiftIdentifier.isHead(head) else { return nil }
+        return String(name)
     }
 }

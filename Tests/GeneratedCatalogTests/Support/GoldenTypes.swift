@@ -80,3 +80,23 @@ nonisolated let element1 = 2
 nonisolated struct GoldenBox<Value: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
     var value: Value
 }
+
+/// A generic type of the app's own with its own representation: the shadowing golden's
+/// `boxCount` migrates from it under a parameter named `GoldenCounter`.
+nonisolated struct GoldenCounter<Value: Codable & Sendable & Equatable>: Codable, Sendable, Equatable, KeyValuePersistible {
+    var value: Value
+
+    static var persistentKeyValueRepresentation: CodablePersistentKeyValueRepresentation<GoldenCounter<Value>, JSONEncoder, JSONDecoder> {
+        CodablePersistentKeyValueRepresentation()
+    }
+}
+
+/// The shadowing golden's migration transform from `GoldenCounter<Int>`.
+nonisolated func countFromGoldenCounter(_ counter: GoldenCounter<Int>) -> Int? {
+    counter.value >= 0 ? counter.value : nil
+}
+
+/// A name with a dot for the shadowing golden's generic argument (`GoldenCounter<GoldenCounts.Whole>`).
+nonisolated enum GoldenCounts {
+    typealias Whole = Int
+}

@@ -34,6 +34,11 @@ nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.
     fileprivate static func scale(ShadowingKeys: Swift.String) -> Self {
         _ShadowingKeysDeprecatedKeyDefinitions.scale(ShadowingKeys: ShadowingKeys)
     }
+
+    /// A parameter named like the generic type a migration reads (`GoldenCounter<Int>`, `GoldenCounter<GoldenCounts.Whole>`), found by a review's fuzzing.
+    fileprivate static func boxCount(GoldenCounter: Swift.String) -> Self {
+        Self("count-\(GoldenCounter)", defaultValue: 0)
+    }
 }
 
 nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<id> {
@@ -166,17 +171,33 @@ internal struct ShadowingKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
         KeyCatalog.CatalogKey(parameterized: _DeprecatedKeyDefinitions.scale(ShadowingKeys: ShadowingKeys), name: "scale", store: self.stores.name, storeName: "name")
     }
 
+    /// A parameter named like the generic type a migration reads (`GoldenCounter<Int>`, `GoldenCounter<GoldenCounts.Whole>`), found by a review's fuzzing.
+    nonisolated internal func boxCount(GoldenCounter: Swift.String) -> Swift.Int {
+        self.boxCountKey(GoldenCounter: GoldenCounter).value
+    }
+
+    /// Stores a new value for `boxCount`.
+    nonisolated internal func setBoxCount(_ newValue: Swift.Int, GoldenCounter: Swift.String) {
+        self.boxCountKey(GoldenCounter: GoldenCounter).value = newValue
+    }
+
+    /// `boxCount` for these parameters, bound to its store `name`: observe it, reset it, bind it.
+    nonisolated internal func boxCountKey(GoldenCounter: Swift.String) -> KeyCatalog.CatalogKey<Swift.Int> {
+        KeyCatalog.CatalogKey(parameterized: KeyCatalog.PersistentKey<Swift.Int>.boxCount(GoldenCounter: GoldenCounter), name: "boxCount", store: self.stores.name, storeName: "name")
+    }
+
     // MARK: - Registration table
 
     /// Every declared key, in manifest order: for settings screens, docs and resetting.
     nonisolated internal static let entries: [KeyCatalog.KeyCatalogEntry] = {
         var entries: [KeyCatalog.KeyCatalogEntry] = []
-        entries.reserveCapacity(5)
+        entries.reserveCapacity(6)
         entries.append(KeyCatalog.KeyCatalogEntry(name: "title", key: KeyCatalog.PersistentKey<Swift.String>.title, store: "name", typeName: "String", doc: "In a store named like `subscript(name:)`'s parameter."))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "pageCount", storageKeyTemplate: "pages/{stores}/{migration}", parameters: ["stores", "migration"], store: "name", typeName: "Int", defaultDescription: "0", doc: "Parameters named like the catalog's `stores` and the migration's local."))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "identity", key: KeyCatalog.PersistentKey<id>.identity, store: "name", typeName: "id", doc: "An app type named like PersistentKey's `id`, made by a Swift default (found by Scripts/fuzz.py, seed 1964)."))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "listTheme", storageKeyTemplate: "theme/{ShadowedTheme}", parameters: ["ShadowedTheme"], store: "name", typeName: "ShadowedTheme", defaultDescription: "system", doc: "A parameter named like the key's type, which its migration names (found by a review's fuzzing)."))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "scale", storageKeyTemplate: "scale/{ShadowingKeys}", parameters: ["ShadowingKeys"], store: "name", typeName: "Int", defaultDescription: "0", doc: "A parameter named like the catalog, which a deprecated key's migration names (found by a review's fuzzing).", deprecationMessage: "Use pageCount."))
+        entries.append(KeyCatalog.KeyCatalogEntry(name: "boxCount", storageKeyTemplate: "count-{GoldenCounter}", parameters: ["GoldenCounter"], store: "name", typeName: "Int", defaultDescription: "0", doc: "A parameter named like the generic type a migration reads (`GoldenCounter<Int>`, `GoldenCounter<GoldenCounts.Whole>`), found by a review's fuzzing."))
         return entries
     }()
 
@@ -249,6 +270,11 @@ internal struct ShadowingKeys: Swift.Sendable, KeyCatalog.PersistentKeyCatalog {
     nonisolated internal func migrateScale(ShadowingKeys: Swift.String) -> KeyCatalog.KeyMigrationReport {
         KeyCatalog.KeyMigrator.run([_ShadowingKeysMigration2(ShadowingKeys: ShadowingKeys)]) { self.stores[$0] }
     }
+
+    /// Runs the migrations of `boxCount` for one set of parameters.
+    nonisolated internal func migrateBoxCount(GoldenCounter: Swift.String) -> KeyCatalog.KeyMigrationReport {
+        KeyCatalog.KeyMigrator.run([_ShadowingKeysMigration3(GoldenCounter: GoldenCounter)]) { self.stores[$0] }
+    }
 }
 
 nonisolated extension ShadowingKeys {
@@ -299,6 +325,31 @@ nonisolated private func _ShadowingKeysMigration2(ShadowingKeys: Swift.String) -
             KeyCatalog.KeyMigrationSource(fromKey: "oldScale/\(ShadowingKeys)", store: "name", representationOf: _ShadowingKeysDeprecatedKeyDefinitions.scale(ShadowingKeys: ShadowingKeys)),
         ]
     )
+}
+
+/// The migration of `boxCount` for one set of parameters.
+nonisolated private func _ShadowingKeysMigration3(GoldenCounter: Swift.String) -> KeyCatalog.KeyMigration {
+    KeyCatalog.KeyMigration(
+        name: "boxCount",
+        key: KeyCatalog.PersistentKey<Swift.Int>.boxCount(GoldenCounter: GoldenCounter),
+        store: "name",
+        sources: [
+            KeyCatalog.KeyMigrationSource(fromKey: "oldCount-\(GoldenCounter)", store: "name", representation: Swift.Array<GoldenCounter<Int>>.Element.persistentKeyValueRepresentation, transform: _ShadowingKeysTransform0),
+            KeyCatalog.KeyMigrationSource(fromKey: "olderCount-\(GoldenCounter)", store: "name", representation: Swift.Array<GoldenCounter<GoldenCounts.Whole>>.Element.persistentKeyValueRepresentation, transform: _ShadowingKeysTransform1),
+        ]
+    )
+}
+
+// Write this function in your module (return nil to keep a value that does not convert):
+//     func countFromGoldenCounter(_ oldValue: GoldenCounter<Int>) -> Swift.Int?
+@Sendable nonisolated private func _ShadowingKeysTransform0(_ oldValue: GoldenCounter<Int>) -> Swift.Int? {
+    countFromGoldenCounter(oldValue)
+}
+
+// Write this function in your module (return nil to keep a value that does not convert):
+//     func countFromGoldenCounter(_ oldValue: GoldenCounter<GoldenCounts.Whole>) -> Swift.Int?
+@Sendable nonisolated private func _ShadowingKeysTransform1(_ oldValue: GoldenCounter<GoldenCounts.Whole>) -> Swift.Int? {
+    countFromGoldenCounter(oldValue)
 }
 
 // MARK: - Defaults of ShadowingKeys built at file scope
