@@ -548,6 +548,86 @@ struct LintRuleTests {
             ]
         ),
         RuleCase(
+            // Stores of other names that open one store: UserDefaults.standard, one suite, one file (by its
+            // path as the runtime resolves it: Application Support is ~/.local/share on Linux, and letters
+            // compare without case, as Apple volumes do), one keychain service (whatever the access group;
+            // 'app/x' and 'app_x' are one file on Linux), iCloud's one store. Not flagged: another suite, a
+            // file in the home folder, two memory stores.
+            rule: "duplicate-storage-key",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "stores": {
+                    "defaults": { "kind": "userDefaults" },
+                    "group": { "kind": "userDefaults", "suite": "group.app" },
+                    "shared": { "kind": "userDefaults", "suite": "group.app" },
+                    "other": { "kind": "userDefaults", "suite": "group.other" },
+                    "settings": { "kind": "file", "path": "Settings.plist" },
+                    "linuxSettings": { "kind": "file", "path": "~/.local/share/./settings.plist" },
+                    "homeSettings": { "kind": "file", "path": "~/settings.plist" },
+                    "secrets": { "kind": "keychain", "service": "app" },
+                    "teamSecrets": { "kind": "keychain", "service": "app", "accessGroup": "TEAM.app" },
+                    "slashed": { "kind": "keychain", "service": "app/x" },
+                    "underscored": { "kind": "keychain", "service": "app_x" },
+                    "cloud": { "kind": "ubiquitous" },
+                    "sync": { "kind": "ubiquitous" },
+                    "scratch": { "kind": "memory" },
+                    "scratch2": { "kind": "memory" }
+                  },
+                  "keys": [
+                    { "name": "count", "key": "Count", "type": "Int", "default": 0 },
+                    { "name": "label", "key": "Count", "type": "String", "default": "", "store": "defaults" },
+                    { "name": "a", "key": "A", "type": "Int", "default": 0, "store": "group" },
+                    { "name": "b", "key": "A", "type": "Int", "default": 0, "store": "shared" },
+                    { "name": "c", "key": "A", "type": "Int", "default": 0, "store": "other" },
+                    { "name": "d", "key": "D", "type": "Int", "default": 0, "store": "settings" },
+                    { "name": "e", "key": "D", "type": "Int", "default": 0, "store": "linuxSettings" },
+                    { "name": "f", "key": "D", "type": "Int", "default": 0, "store": "homeSettings" },
+                    { "name": "token", "type": "String?", "default": null, "secret": true, "store": "secrets" },
+                    { "name": "teamToken", "key": "token", "type": "String?", "default": null, "secret": true, "store": "teamSecrets" },
+                    { "name": "pin", "type": "String?", "default": null, "secret": true, "store": "slashed" },
+                    { "name": "otherPin", "key": "pin", "type": "String?", "default": null, "secret": true, "store": "underscored" },
+                    { "name": "g", "key": "G", "type": "Int", "default": 0, "store": "cloud" },
+                    { "name": "h", "key": "G", "type": "Int", "default": 0, "store": "sync" },
+                    { "name": "i", "key": "I", "type": "Int", "default": 0, "store": "scratch" },
+                    { "name": "j", "key": "I", "type": "Int", "default": 0, "store": "scratch2" }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:22:31: error: storage key 'Count' of key 'label' is already used by key 'count' (21:31) in store 'standard', which store 'defaults' also opens (UserDefaults.standard); give one a different 'key'"#,
+                #"keys.json:24:27: error: storage key 'A' of key 'b' is already used by key 'a' (23:27) in store 'group', which store 'shared' also opens (UserDefaults suite 'group.app'); give one a different 'key'"#,
+                #"keys.json:27:27: error: storage key 'D' of key 'e' is already used by key 'd' (26:27) in store 'settings', which store 'linuxSettings' also opens (file 'Settings.plist', file '~/.local/share/./settings.plist'); give one a different 'key'"#,
+                #"keys.json:30:35: error: storage key 'token' of key 'teamToken' is already used by key 'token' (29:15) in store 'secrets', which store 'teamSecrets' also opens (keychain service 'app'); give one a different 'key'"#,
+                #"keys.json:32:34: error: storage key 'pin' of key 'otherPin' is already used by key 'pin' (31:15) in store 'slashed', which store 'underscored' also opens (keychain service 'app/x', keychain service 'app_x'); give one a different 'key'"#,
+                #"keys.json:34:27: error: storage key 'G' of key 'h' is already used by key 'g' (33:27) in store 'cloud', which store 'sync' also opens (iCloud's key-value store); give one a different 'key'"#,
+            ]
+        ),
+        RuleCase(
+            // Templates and literal keys meet across two names of UserDefaults.standard too.
+            rule: "duplicate-storage-key",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "stores": { "defaults": { "kind": "userDefaults" } },
+                  "keys": [
+                    { "name": "layout", "key": "{listID}::Layout", "parameters": { "listID": "String" }, "type": "Int", "default": 1, "store": "defaults" },
+                    { "name": "inboxLayout", "key": "inbox::Layout", "type": "Int", "default": 1 },
+                    { "name": "other", "key": "{name}::Layout", "parameters": { "name": "String" }, "type": "Int", "default": 1 },
+                    { "name": "byList", "key": "list::{listID}", "parameters": { "listID": "String" }, "type": "Int", "default": 1 },
+                    { "name": "byKind", "key": "{kind}::count", "parameters": { "kind": "String" }, "type": "Int", "default": 1, "store": "defaults" }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:6:37: warning: storage key 'inbox::Layout' of key 'inboxLayout' is also what key 'layout' (5:32) stores under when listID is 'inbox', in store 'defaults', which store 'standard' also opens (UserDefaults.standard); change one so they cannot meet"#,
+                #"keys.json:6:37: warning: storage key 'inbox::Layout' of key 'inboxLayout' is also what key 'other' (7:31) stores under when name is 'inbox', in store 'standard'; change one so they cannot meet"#,
+                #"keys.json:7:31: warning: storage key '{name}::Layout' of key 'other' has the same shape as that of key 'layout' (5:32) in store 'defaults', which store 'standard' also opens (UserDefaults.standard): equal parameters give equal storage keys; change one"#,
+                #"keys.json:8:32: warning: storage key 'list::{listID}' of key 'byList' can be what key 'layout' (5:32) stores under, 'list::Layout': when listID is 'Layout' here and listID is 'list' there, in store 'defaults', which store 'standard' also opens (UserDefaults.standard); change one so they cannot meet"#,
+                #"keys.json:9:32: warning: storage key '{kind}::count' of key 'byKind' can be what key 'byList' (8:32) stores under, 'list::count': when kind is 'list' here and listID is 'count' there, in store 'standard', which store 'defaults' also opens (UserDefaults.standard); change one so they cannot meet"#,
+            ]
+        ),
+        RuleCase(
             rule: "placeholder",
             manifest: #"""
                 {
@@ -774,6 +854,23 @@ struct LintRuleTests {
             ]
         ),
         RuleCase(
+            // From the key's own storage key in a store of another name that opens UserDefaults.standard.
+            rule: "self-migration",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "stores": { "defaults": { "kind": "userDefaults" } },
+                  "keys": [
+                    { "name": "count", "key": "Count", "type": "Int", "default": 0, "migrations": [{ "fromKey": "Count", "fromStore": "defaults" }] },
+                    { "name": "label", "type": "String", "default": "", "store": "defaults" }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:5:97: error: key 'count' migrates from itself ('Count' in store 'standard', which store 'defaults' also opens (UserDefaults.standard)); name the old key in 'fromKey' or remove the migration"#
+            ]
+        ),
+        RuleCase(
             rule: "catalog-member-name",
             manifest: #"""
                 {
@@ -849,6 +946,36 @@ struct LintRuleTests {
             expected: [
                 #"keys.json:5:77: warning: key 'b' migrates from 'old' in store 'standard', which key 'a' (4:77) migrates from too: the first key takes the value and removes it, and this one never gets it; keep one of the two migrations"#,
                 #"keys.json:5:99: error: key 'b' migrates from 'a' in store 'standard', the storage key of key 'a' (4:15): its value would be moved out of it at every launch while key 'b' is empty; migrate from a key no longer declared"#,
+            ]
+        ),
+        RuleCase(
+            // A source in a store of another name that opens the same store: UserDefaults.standard, one file
+            // ('old/../Settings.plist' is 'settings.plist'), one keychain service.
+            rule: "shared-migration-source",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "stores": {
+                    "defaults": { "kind": "userDefaults" },
+                    "settings": { "kind": "file", "path": "settings.plist" },
+                    "moved": { "kind": "file", "path": "old/../Settings.plist" },
+                    "secrets": { "kind": "keychain", "service": "app" },
+                    "teamSecrets": { "kind": "keychain", "service": "app", "accessGroup": "TEAM.app" }
+                  },
+                  "keys": [
+                    { "name": "count", "key": "Count", "type": "Int", "default": 0 },
+                    { "name": "label", "type": "String", "default": "", "store": "defaults", "migrations": [{ "fromKey": "Count", "fromType": "Int", "transform": "labelFromCount" }] },
+                    { "name": "a", "type": "Int", "default": 0, "store": "settings", "migrations": [{ "fromKey": "old" }] },
+                    { "name": "b", "type": "Int", "default": 0, "store": "moved", "migrations": [{ "fromKey": "old" }] },
+                    { "name": "token", "type": "String?", "default": null, "secret": true, "store": "secrets" },
+                    { "name": "teamToken", "type": "String?", "default": null, "secret": true, "store": "teamSecrets", "migrations": [{ "fromKey": "token" }] }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:12:106: error: key 'label' migrates from 'Count' in store 'defaults', the storage key of key 'count' (11:31) in store 'standard', which store 'defaults' also opens (UserDefaults.standard): its value would be moved out of it at every launch while key 'label' is empty; migrate from a key no longer declared"#,
+                #"keys.json:14:95: warning: key 'b' migrates from 'old' in store 'moved', which key 'a' (13:98) migrates from too in store 'settings', which store 'moved' also opens (file 'settings.plist', file 'old/../Settings.plist'): the first key takes the value and removes it, and this one never gets it; keep one of the two migrations"#,
+                #"keys.json:16:132: error: key 'teamToken' migrates from 'token' in store 'teamSecrets', the storage key of key 'token' (15:15) in store 'secrets', which store 'teamSecrets' also opens (keychain service 'app'): its value would be moved out of it at every launch while key 'teamToken' is empty; migrate from a key no longer declared"#,
             ]
         ),
         RuleCase(
@@ -1278,6 +1405,16 @@ struct LintRuleTests {
                 // 2 × 3 + 2 × 3 + 2 + 1,019 literal keys; the 1,011th literal key is the 1,025th.
                 "keys.json:1022:5: error: store 'cloud' has 1033 keys (a parameterized key counts once per value); iCloud's key-value store holds at most 1024, so move some keys to another store",
             ])
+    }
+
+    @Test("file stores are one store when their paths name one file as the runtime resolves them")
+    func filePaths() {
+        let same = ["settings.plist", "./Settings.plist", "a/../settings.plist", "~/.local/share/settings.plist", "~/Library/Application Support//settings.plist/"]
+        #expect(Set(same.map(StoreIdentities.filePath)).count == 1)
+        let different = ["settings.plist", "~/settings.plist", "/settings.plist", "../settings.plist", "sub/settings.plist", "~/../settings.plist"]
+        #expect(Set(different.map(StoreIdentities.filePath)).count == different.count)
+        #expect(StoreIdentities.filePath("/a/../../settings.plist") == StoreIdentities.filePath("/settings.plist"))
+        #expect(StoreIdentities.filePath("~/a/../../x") == StoreIdentities.filePath("~/../x"))
     }
 
     @Test("every rule has a case, every case names a rule")

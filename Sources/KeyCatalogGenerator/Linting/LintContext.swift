@@ -92,6 +92,8 @@ struct LintContext {
     let enumCases: [String: [String]]
     /// The resolved `defaultStore`.
     let defaultStore: String
+    /// What each store opens: stores of one identity are one store.
+    let storeIdentities: StoreIdentities
 
     init(root: JSONValue, file: String) {
         self.file = file
@@ -108,6 +110,7 @@ struct LintContext {
             }
         }
         self.storeKinds = storeKinds
+        self.storeIdentities = StoreIdentities(stores: stores)
 
         var enumCases: [String: [String]] = [:]
         for type in types where enumCases[type.name] == nil {

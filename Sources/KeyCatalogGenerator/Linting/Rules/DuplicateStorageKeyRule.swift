@@ -1,4 +1,5 @@
-/// Two keys with the same storage key in one store: they would overwrite each other. Also a
+/// Two keys with the same storage key in one store (by what the stores open, not by their names:
+/// ``StoreIdentities``): they would overwrite each other. Also a
 /// warning when a parameterized key's template can produce another key's storage key, when two
 /// templates have the same shape, or when two templates of different shapes can produce the same
 /// storage key (`list::{listID}` and `{kind}::count` both give `list::count`), by what each
@@ -14,19 +15,21 @@
 /// ```
 struct DuplicateStorageKeyRule: LintRule {
     let id = "duplicate-storage-key"
-    let summary = "Two keys share a storage key in one store, or parameterized keys can for some parameter values (by what each parameter type prints)."
+    let summary = "Two keys share a storage key in one store (stores of two names that open one suite, file or keychain service are one), or parameterized keys can for some parameter values (by what each parameter type prints)."
 
     func check(_ context: LintContext) -> [Diagnostic] {
         var findings: [Diagnostic] = []
-        var seen: [String: [String: (label: String, location: SourceLocation)]] = [:]
+        let stores = context.storeIdentities
+        var seen: [String: [String: (label: String, location: SourceLocation, store: String)]] = [:]
         for key in context.keys {
             guard let template = key.validStorageKey, !template.text.isEmpty else { continue }
+            let store = stores.id(of: key.store)
             // One lookup: the first key keeps its place (put back when this one is a duplicate).
-            if let first = seen[key.store, default: [:]].updateValue((key.label, key.storageKeyLocation), forKey: template.text) {
-                seen[key.store]?[template.text] = first
+            if let first = seen[store, default: [:]].updateValue((key.label, key.storageKeyLocation, key.store), forKey: template.text) {
+                seen[store]?[template.text] = first
                 findings.append(
                     error(
-                        "storage key '\(template.text.truncatedForMessage)' of \(key.label) is already used by \(first.label) (\(first.location.line):\(first.location.column)) in store '\(key.store)'; give one a different 'key'",
+                        "storage key '\(template.text.truncatedForMessage)' of \(key.label) is already used by \(first.label) (\(first.location.line):\(first.location.column)) \(stores.inStore(first.store, alsoOpenedBy: key.store)); give one a different 'key'",
                         at: key.storageKeyLocation
                     )
                 )
@@ -41,6 +44,8 @@ struct DuplicateStorageKeyRule: LintRule {
         let key: LintContext.Key
         let template: StorageKeyTemplate
         let pattern: StorageKeyPattern
+        /// What its store opens (``StoreIdentities/id(of:)``).
+        let store: String
         /// The fixed text it starts with, and ends with, if any.
         let head: String?
         let tail: String?
@@ -56,7 +61,8 @@ struct DuplicateStorageKeyRule: LintRule {
     /// end (`{id}`, `{a}.{b}`) is left out, as it could spell almost anything.
     private func overlaps(_ context: LintContext) -> [Diagnostic] {
         var findings: [Diagnostic] = []
-        var shapes: [String: (label: String, location: SourceLocation)] = [:]
+        let stores = context.storeIdentities
+        var shapes: [String: (label: String, location: SourceLocation, store: String)] = [:]
         var templates: [Template] = []
         var literals: [(LintContext.Key, StorageKeyTemplate)] = []
         for key in context.keys {
@@ -65,15 +71,16 @@ struct DuplicateStorageKeyRule: LintRule {
                 literals.append((key, template))
                 continue
             }
-            let shape = key.store + "\u{0}" + template.segments.map { if case .literal(let text) = $0 { text } else { "{}" } }.joined()
+            let store = stores.id(of: key.store)
+            let shape = store + "\u{0}" + template.segments.map { if case .literal(let text) = $0 { text } else { "{}" } }.joined()
             if let first = shapes[shape] {
                 findings.append(
                     warning(
-                        "storage key '\(template.text.truncatedForMessage)' of \(key.label) has the same shape as that of \(first.label) (\(first.location.line):\(first.location.column)) in store '\(key.store)': equal parameters give equal storage keys; change one",
+                        "storage key '\(template.text.truncatedForMessage)' of \(key.label) has the same shape as that of \(first.label) (\(first.location.line):\(first.location.column)) \(stores.inStore(first.store, alsoOpenedBy: key.store)): equal parameters give equal storage keys; change one",
                         at: key.storageKeyLocation
                     ))
             } else {
-                shapes[shape] = (key.label, key.storageKeyLocation)
+                shapes[shape] = (key.label, key.storageKeyLocation, key.store)
             }
             let head: String? = if case .literal(let text)? = template.segments.first { text } else { nil }
             let tail: String? = if case .literal(let text)? = template.segments.last { text } else { nil }
@@ -83,7 +90,9 @@ struct DuplicateStorageKeyRule: LintRule {
                 if let type = parameter.value.string { parameterTypes[parameter.name] = type }
             }
             templates.append(
-                Template(key: key, template: template, pattern: StorageKeyPattern(template, parameterTypes: parameterTypes), head: head, tail: tail, shape: shape))
+                Template(
+                    key: key, template: template, pattern: StorageKeyPattern(template, parameterTypes: parameterTypes), store: store, head: head, tail: tail,
+                    shape: shape))
         }
         guard !templates.isEmpty else { return findings }
         // By store, then by fixed prefix (or suffix): a key's own prefixes are looked up without
@@ -99,13 +108,13 @@ struct DuplicateStorageKeyRule: LintRule {
         var headFirstBytes = [Bool](repeating: false, count: 256)
         for (index, entry) in templates.enumerated() {
             if let head = entry.head {
-                byHead[entry.key.store, default: [:]][head, default: []].append(index)
+                byHead[entry.store, default: [:]][head, default: []].append(index)
                 headLengths.insert(head.utf8.count)
                 if let first = head.utf8.first { headFirstBytes[Int(first)] = true }
             }
             if let tail = entry.tail {
-                byTail[entry.key.store, default: [:]][tail, default: []].append(index)
-                if entry.head == nil { byTailWithoutHead[entry.key.store, default: [:]][tail, default: []].append(index) }
+                byTail[entry.store, default: [:]][tail, default: []].append(index)
+                if entry.head == nil { byTailWithoutHead[entry.store, default: [:]][tail, default: []].append(index) }
                 tailLengths.insert(tail.utf8.count)
             }
         }
@@ -124,9 +133,10 @@ struct DuplicateStorageKeyRule: LintRule {
 
         for (key, literal) in literals {
             let text = literal.text
-            let heads = text.utf8.first.map { headFirstBytes[Int($0)] } == true ? indexed(byHead, headLengths, key.store, text, prefix: true) : []
+            let store = stores.id(of: key.store)
+            let heads = text.utf8.first.map { headFirstBytes[Int($0)] } == true ? indexed(byHead, headLengths, store, text, prefix: true) : []
             // A template with a fixed prefix was found by it: by its suffix, only those without one.
-            let tails = indexed(byTailWithoutHead, tailLengths, key.store, text, prefix: false)
+            let tails = indexed(byTailWithoutHead, tailLengths, store, text, prefix: false)
             guard !heads.isEmpty || !tails.isEmpty else { continue }
             let pattern = StorageKeyPattern(literal, parameterTypes: [:])
             for index in heads + tails {
@@ -134,7 +144,7 @@ struct DuplicateStorageKeyRule: LintRule {
                 guard let spelling = other.pattern.commonSpelling(with: pattern) else { continue }
                 findings.append(
                     warning(
-                        "storage key '\(text.truncatedForMessage)' of \(key.label) is also what \(other.key.label) (\(other.key.storageKeyLocation.line):\(other.key.storageKeyLocation.column)) stores under when \(Self.phrase(spelling.values)), in store '\(key.store)'; change one so they cannot meet",
+                        "storage key '\(text.truncatedForMessage)' of \(key.label) is also what \(other.key.label) (\(other.key.storageKeyLocation.line):\(other.key.storageKeyLocation.column)) stores under when \(Self.phrase(spelling.values)), \(stores.inStore(other.key.store, alsoOpenedBy: key.store)); change one so they cannot meet",
                         at: key.storageKeyLocation
                     ))
             }
@@ -149,12 +159,12 @@ struct DuplicateStorageKeyRule: LintRule {
         var onlyTails: [Int] = []
         for (index, entry) in templates.enumerated() {
             if let head = entry.head {
-                for other in indexed(byHead, headLengths, entry.key.store, head, prefix: true) where other != index {
+                for other in indexed(byHead, headLengths, entry.store, head, prefix: true) where other != index {
                     pairs.insert(min(index, other) * count + max(index, other))
                 }
             }
             if let tail = entry.tail {
-                for other in indexed(byTail, tailLengths, entry.key.store, tail, prefix: false) where other != index && (entry.head == nil || templates[other].head == nil) {
+                for other in indexed(byTail, tailLengths, entry.store, tail, prefix: false) where other != index && (entry.head == nil || templates[other].head == nil) {
                     pairs.insert(min(index, other) * count + max(index, other))
                 }
             }
@@ -162,7 +172,7 @@ struct DuplicateStorageKeyRule: LintRule {
             if entry.head == nil { onlyTails.append(index) }
         }
         for first in onlyHeads {
-            for second in onlyTails where templates[first].key.store == templates[second].key.store {
+            for second in onlyTails where templates[first].store == templates[second].store {
                 pairs.insert(min(first, second) * count + max(first, second))
             }
         }
@@ -179,7 +189,7 @@ struct DuplicateStorageKeyRule: LintRule {
             let location = first.key.storageKeyLocation
             findings.append(
                 warning(
-                    "storage key '\(second.template.text.truncatedForMessage)' of \(second.key.label) can be what \(first.key.label) (\(location.line):\(location.column)) stores under, '\(spelling.text.truncatedForMessage)': when \(Self.phrase(spelling.values)) here and \(Self.phrase(spelling.otherValues)) there, in store '\(second.key.store)'; change one so they cannot meet",
+                    "storage key '\(second.template.text.truncatedForMessage)' of \(second.key.label) can be what \(first.key.label) (\(location.line):\(location.column)) stores under, '\(spelling.text.truncatedForMessage)': when \(Self.phrase(spelling.values)) here and \(Self.phrase(spelling.otherValues)) there, \(stores.inStore(first.key.store, alsoOpenedBy: second.key.store)); change one so they cannot meet",
                     at: second.key.storageKeyLocation
                 ))
         }

@@ -1,7 +1,9 @@
 /// A migration source that another migration also names, or that is a declared key's own storage
 /// key: the migrator moves a source's value into the first key that asks and removes it, so a
 /// second key never gets it, and a declared key's value would be moved out of it at every launch
-/// while the migrating key is empty.
+/// while the migrating key is empty. Stores compare by what they open, not by their names
+/// (``StoreIdentities``): a source in a store named `defaults` that opens `UserDefaults.standard`
+/// is the storage key of a key in `standard`.
 ///
 /// ```json
 /// { "name": "a", "type": "Int", "default": 0, "migrations": [{ "fromKey": "old" }] },
@@ -12,12 +14,13 @@
 /// ```
 struct SharedMigrationSourceRule: LintRule {
     let id = "shared-migration-source"
-    let summary = "A migration source is another migration's source, or a declared key's storage key."
+    let summary = "A migration source is another migration's source, or a declared key's storage key (in one store, however named)."
 
     func check(_ context: LintContext) -> [Diagnostic] {
         // The migrations first: most keys have none, so only their sources' names are looked
         // up among the storage keys (not every storage key indexed: 3,000 instructions a key).
-        var migrations: [(key: LintContext.Key, fromKey: JSONValue, name: String, store: String)] = []
+        let stores = context.storeIdentities
+        var migrations: [(key: LintContext.Key, fromKey: JSONValue, name: String, store: String, storeID: String)] = []
         var names: Set<String> = []
         for key in context.keys {
             guard let elements = key.value["migrations"]?.elements, !elements.isEmpty else { continue }
@@ -25,41 +28,45 @@ struct SharedMigrationSourceRule: LintRule {
             for migration in elements {
                 guard let fromKey = migration["fromKey"], let name = fromKey.string, !name.isEmpty else { continue }
                 let store = migration["fromStore"]?.string ?? key.store
+                let storeID = stores.id(of: store)
                 // A change of type or representation in place is the key's own value.
-                if name == ownStorageKey, store == key.store { continue }
-                migrations.append((key, fromKey, name, store))
+                if name == ownStorageKey, storeID == stores.id(of: key.store) { continue }
+                migrations.append((key, fromKey, name, store, storeID))
                 names.insert(name)
             }
         }
         guard !migrations.isEmpty else { return [] }
-        var storageKeys: [String: [String: (label: String, location: SourceLocation)]] = [:]
+        var storageKeys: [String: [String: (label: String, location: SourceLocation, store: String)]] = [:]
         for key in context.keys {
             guard let template = key.validStorageKey, template.isLiteral, names.contains(template.text) else { continue }
-            if storageKeys[key.store]?[template.text] == nil {
-                storageKeys[key.store, default: [:]][template.text] = (key.label, key.storageKeyLocation)
+            let storeID = stores.id(of: key.store)
+            if storageKeys[storeID]?[template.text] == nil {
+                storageKeys[storeID, default: [:]][template.text] = (key.label, key.storageKeyLocation, key.store)
             }
         }
         var findings: [Diagnostic] = []
-        var sources: [String: [String: (label: String, location: SourceLocation)]] = [:]
-        for (key, fromKey, name, store) in migrations {
+        var sources: [String: [String: (label: String, location: SourceLocation, store: String)]] = [:]
+        for (key, fromKey, name, store, storeID) in migrations {
             let quoted = "'\(name.truncatedForMessage)' in store '\(store)'"
-            if let owner = storageKeys[store]?[name] {
+            /// Where the other key is, when its store has another name.
+            func elsewhere(_ other: String) -> String { other == store ? "" : " " + stores.inStore(other, alsoOpenedBy: store) }
+            if let owner = storageKeys[storeID]?[name] {
                 findings.append(
                     error(
-                        "\(key.label) migrates from \(quoted), the storage key of \(owner.label) (\(owner.location.line):\(owner.location.column)): its value would be moved out of it at every launch while \(key.label) is empty; migrate from a key no longer declared",
+                        "\(key.label) migrates from \(quoted), the storage key of \(owner.label) (\(owner.location.line):\(owner.location.column))\(elsewhere(owner.store)): its value would be moved out of it at every launch while \(key.label) is empty; migrate from a key no longer declared",
                         at: fromKey.location
                     )
                 )
-            } else if let first = sources[store]?[name] {
+            } else if let first = sources[storeID]?[name] {
                 // A warning: the second key only misses the value; nothing is lost.
                 findings.append(
                     warning(
-                        "\(key.label) migrates from \(quoted), which \(first.label) (\(first.location.line):\(first.location.column)) migrates from too: the first key takes the value and removes it, and this one never gets it; keep one of the two migrations",
+                        "\(key.label) migrates from \(quoted), which \(first.label) (\(first.location.line):\(first.location.column)) migrates from too\(elsewhere(first.store)): the first key takes the value and removes it, and this one never gets it; keep one of the two migrations",
                         at: fromKey.location
                     )
                 )
             } else {
-                sources[store, default: [:]][name] = (key.label, fromKey.location)
+                sources[storeID, default: [:]][name] = (key.label, fromKey.location, store)
             }
         }
         return findings

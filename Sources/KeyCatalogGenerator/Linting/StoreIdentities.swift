@@ -1,0 +1,122 @@
+/// What each store of a manifest opens, so that rules about keys "in one store" compare what the
+/// runtime opens rather than the stores' names: `"defaults": { "kind": "userDefaults" }` opens
+/// `UserDefaults.standard`, as the implicit `standard` store does, and their keys meet there.
+///
+/// - `userDefaults`: its suite, or `UserDefaults.standard` without one.
+/// - `file`: its path as `AnyPersistentKeyValueStore.file(path:)` resolves it: absolute, in the
+///   home folder (`~/`), or else in Application Support, which is `~/.local/share` on Linux and
+///   `~/Library/Application Support` on Apple platforms (so `settings.plist` and
+///   `~/.local/share/settings.plist` are one file on Linux). `.`, `..` and empty components are
+///   taken away by name, as the file store does for folders that do not exist yet, and letters
+///   compare without case, as Apple platforms' volumes do by default. Symbolic links cannot be
+///   seen from the manifest.
+/// - `keychain`: its service. The access group does not tell two apart: a store without one
+///   finds every group's items, and on Linux, which ignores groups, a service's items are one
+///   file, named by the service with `/` made `_` (so `a/b` and `a_b` share it).
+/// - `ubiquitous`: iCloud's one key-value store. `memory`: each store its own.
+///
+/// A store of no known kind, or not declared, is its own.
+struct StoreIdentities {
+    private struct Identity {
+        /// Equal for stores that open one store.
+        var id: String
+        /// What it opens, for messages: `UserDefaults.standard`, `file 'settings.plist'`.
+        var summary: String
+        /// A keychain store's service, as written.
+        var service: String? = nil
+    }
+
+    private var identities: [String: Identity] = [:]
+
+    init(stores: [LintContext.NamedEntry]) {
+        identities[StoreDeclaration.standardName] = Self.userDefaults(suite: nil)
+        for store in stores where identities[store.name] == nil {
+            identities[store.name] = Self.identity(of: store)
+        }
+    }
+
+    /// Equal for the names of stores that open one store.
+    func id(of store: String) -> String {
+        identities[store]?.id ?? Self.own(store).id
+    }
+
+    /// `in store 'standard'`, or, when `other` is another name for it, `in store 'standard',
+    /// which store 'defaults' also opens (UserDefaults.standard)`.
+    func inStore(_ store: String, alsoOpenedBy other: String) -> String {
+        let quoted = "in store '\(store.truncatedForMessage)'"
+        guard other != store else { return quoted }
+        let first = identities[store]?.summary ?? ""
+        let second = identities[other]?.summary ?? ""
+        let summary = first == second ? first : "\(first), \(second)"
+        return "\(quoted), which store '\(other.truncatedForMessage)' also opens (\(summary))"
+    }
+
+    /// The service of a keychain store, as written; `nil` for other stores.
+    func keychainService(of store: String) -> String? {
+        identities[store]?.service
+    }
+
+    private static func identity(of store: LintContext.NamedEntry) -> Identity {
+        let value = store.value
+        switch value["kind"]?.string {
+        case "userDefaults":
+            guard value.member("suite") == nil || value["suite"]?.string != nil else { return own(store.name) }
+            return userDefaults(suite: value["suite"]?.string)
+        case "ubiquitous":
+            return Identity(id: "ubiquitous", summary: "iCloud's key-value store")
+        case "file":
+            guard let path = value["path"]?.string else { return own(store.name) }
+            return Identity(id: "file\u{0}" + filePath(path), summary: "file '\(path.truncatedForMessage)'")
+        case "keychain":
+            guard let service = value["service"]?.string else { return own(store.name) }
+            let fileName = service.isEmpty ? "_" : String(service.map { $0 == "/" ? "_" : $0 })
+            return Identity(id: "keychain\u{0}" + fileName, summary: "keychain service '\(service.truncatedForMessage)'", service: service)
+        default:
+            return own(store.name)
+        }
+    }
+
+    private static func userDefaults(suite: String?) -> Identity {
+        guard let suite else { return Identity(id: "userDefaults", summary: "UserDefaults.standard") }
+        return Identity(id: "userDefaults\u{0}" + suite, summary: "UserDefaults suite '\(suite.truncatedForMessage)'")
+    }
+
+    /// A store that shares with no other (a memory store, or one whose kind is unknown).
+    private static func own(_ name: String) -> Identity {
+        Identity(id: "own\u{0}" + name, summary: "")
+    }
+
+    /// A file store's path as one spelling: its folder (`/`, `~` or Application Support) and its
+    /// components by name, in lowercase: `Settings.plist`, `./settings.plist`,
+    /// `~/.local/share/settings.plist` and `~/Library/Application Support/a/../settings.plist`
+    /// are all `support` and `settings.plist`.
+    static func filePath(_ path: String) -> String {
+        var root: String
+        var rest: Substring
+        if path.hasPrefix("/") {
+            (root, rest) = ("/", Substring(path))
+        } else if path == "~" || path.hasPrefix("~/") {
+            (root, rest) = ("~", path.dropFirst())
+        } else {
+            (root, rest) = ("support", Substring(path))
+        }
+        var components: [Substring] = []
+        for component in rest.split(separator: "/") {
+            switch component {
+            case ".": continue
+            // Above the root folder of an absolute path is the root; above the home folder or
+            // Application Support is some folder the manifest cannot name otherwise.
+            case ".." where components.last.map({ $0 != ".." }) ?? (root == "/"): _ = components.popLast()
+            default: components.append(component)
+            }
+        }
+        if root == "~" {
+            let supportFolders: [[Substring]] = [[".local", "share"], ["Library", "Application Support"]]
+            if components.count >= 2, supportFolders.contains(where: { components.prefix(2).elementsEqual($0) }) {
+                root = "support"
+                components.removeFirst(2)
+            }
+        }
+        return root + "\u{0}" + components.joined(separator: "/").lowercased()
+    }
+}
