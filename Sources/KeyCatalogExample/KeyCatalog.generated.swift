@@ -134,7 +134,7 @@ nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.
     fileprivate static var firstLaunchDate: Self {
         Self(
             "FirstLaunchDate",
-            defaultValue: Foundation.Date(timeIntervalSince1970: 978307200), // 2001-01-01T00:00:00Z
+            defaultValue: Foundation.Date(timeIntervalSinceReferenceDate: 0), // 2001-01-01T00:00:00Z
             representation: KeyCatalog.TimeIntervalDatePersistentKeyValueRepresentation()
         )
     }

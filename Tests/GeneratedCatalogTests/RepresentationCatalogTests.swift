@@ -43,6 +43,31 @@ struct RepresentationCatalogTests {
         #expect(String(decoding: json, as: UTF8.self) == #"["pear","apple"]"#)
     }
 
+    @Test("a date default is the instant its text names: what iso8601 reads from that text, and reads back once stored", arguments: StoreSetup.allCases)
+    func exactDateDefaults(_ setup: StoreSetup) throws {
+        let suite = TemporarySuite()
+        let keys = RepresentationKeys(stores: setup == .inMemory ? .inMemory() : .init(standard: suite.store))
+        let store = keys.stores.standard
+        let iso = ISO8601DatePersistentKeyValueRepresentation()
+        let isoKeys: [(name: String, text: String, seconds: Double, key: CatalogKey<Date>)] = [
+            ("isoMillisecondDate", "2026-03-04T05:06:07.123Z", 794_293_567.123, keys.$isoMillisecondDate),
+            ("isoBefore2001Date", "2000-12-31T23:26:46.077Z", -1993.923, keys.$isoBefore2001Date),
+            // Julian, as Foundation's ISO 8601 formats read a date before 1582-10-15.
+            ("isoJulianDate", "1102-11-10T13:37:03.981Z", try iso.value(from: .string("1102-11-10T13:37:03.981Z")).timeIntervalSinceReferenceDate, keys.$isoJulianDate),
+        ]
+        for (name, text, seconds, key) in isoKeys {
+            #expect(key.value.timeIntervalSinceReferenceDate == seconds, "\(name)")
+            #expect(try key.value == iso.value(from: .string(text)), "\(name): the default is what the representation reads from its text")
+            key.value = key.value
+            #expect(store.persistentValue(forKey: name) == .string(text), "\(name)")
+            #expect(key.isStored && key.value.timeIntervalSinceReferenceDate == seconds, "\(name): read back equal")
+        }
+        #expect(keys.intervalBefore1970Date.timeIntervalSinceReferenceDate == -992_484_739.5)
+        keys.intervalBefore1970Date = keys.intervalBefore1970Date
+        #expect(store.persistentValue(forKey: "intervalBefore1970Date") == .double(-992_484_739.5))
+        #expect(keys.$intervalBefore1970Date.isStored && keys.intervalBefore1970Date.timeIntervalSinceReferenceDate == -992_484_739.5)
+    }
+
     @Test("a migration without fromType reads its source as the key stores values (ISO 8601 here)", arguments: StoreSetup.allCases)
     func transformOnlyMigration(_ setup: StoreSetup) throws {
         let suite = TemporarySuite()

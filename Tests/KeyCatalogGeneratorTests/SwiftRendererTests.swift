@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import KeyCatalogGenerator
@@ -125,13 +126,61 @@ struct SwiftRendererTests {
     func literals() {
         #expect(SwiftLiterals.expression(for: .dictionary([]), type: .dictionary(.int)) == "[:]")
         #expect(SwiftLiterals.expression(for: .array([.enumCase("in"), .null]), type: .array(.optional(.declaredEnum("E")))) == "[.`in`, nil]")
-        #expect(SwiftLiterals.expression(for: .date(iso8601: "2026-01-01T00:00:00Z", secondsSince1970: 1_767_225_600), type: .date) == "Foundation.Date(timeIntervalSince1970: 1767225600)")
+        #expect(SwiftLiterals.expression(for: .date(iso8601: "2026-01-01T00:00:00Z", secondsSince1970: 1_767_225_600), type: .date) == "Foundation.Date(timeIntervalSinceReferenceDate: 788918400)")
         #expect(SwiftLiterals.secondsLiteral(-0.25) == "-0.25")
         let argument = SwiftLiterals.argument("defaultValue", .array([.date(iso8601: "2026-01-01T00:00:00Z", secondsSince1970: 0)]), type: .array(.date))
         #expect(argument.comment == "2026-01-01T00:00:00Z")
         #expect(SwiftLiterals.description(of: .string("a")) == "\"a\"")
         #expect(SwiftLiterals.description(of: .array([.string("a\"b")])) == #"["a\"b"]"#)
         #expect(SwiftLiterals.description(of: .floating("1e-3")) == "0.001")
+    }
+
+    @Test("a date default is the Double nearest its instant, written from its text: before 1970 and 2001 too")
+    func dateDefaultsAreExact() throws {
+        // The seconds since 2001 a rendered date is.
+        func seconds(_ text: String) throws -> Double {
+            let value = try #require(ISO8601Date.secondsSince1970(text))
+            let expression = SwiftLiterals.expression(for: .date(iso8601: text, secondsSince1970: value), type: .date)
+            let prefix = "Foundation.Date(timeIntervalSinceReferenceDate: "
+            try #require(expression.hasPrefix(prefix) && expression.hasSuffix(")"), "\(expression)")
+            let literal = String(expression.dropFirst(prefix.count).dropLast())
+            if literal.hasPrefix("Swift.Double(bitPattern: 0x") {
+                return Double(bitPattern: try #require(UInt64(literal.dropFirst(27).dropLast(), radix: 16)))
+            }
+            let parsed = try #require(Double(literal))
+            #expect(!DoubleRounding.changes(literal, value: parsed), "\(literal) is rounded twice on x86")
+            return parsed
+        }
+        #expect(try seconds("2026-03-04T05:06:07.123Z") == 794_293_567.123)
+        #expect(try seconds("2000-12-31T23:26:46.077Z") == -1993.923)
+        #expect(try seconds("1969-07-20T20:17:40.5-01:30") == -992_484_739.5)
+        #expect(try seconds("2001-01-01T00:00:00Z") == 0)
+        #expect(try seconds("2001-01-01T00:00:00.000100Z") == 0.0001)
+        #expect(try seconds("2000-12-31T23:59:59.9999Z") == -0.0001)
+        // Before 1582-10-15, in the Julian calendar, as Foundation's ISO 8601 formats read it: its
+        // 1582-10-04 is the day before, 1500-02-29 exists, and 0001-01-01 is two days before the
+        // proleptic Gregorian one.
+        #expect(try seconds("0001-01-01T00:00:00.001Z") == -63_114_076_799.999)
+        #expect(try seconds("1582-10-15T00:00:00Z") - seconds("1582-10-04T00:00:00Z") == 86_400)
+        #expect(ISO8601Date.secondsSince1970("1500-02-29T00:00:00Z") != nil && ISO8601Date.secondsSince1970("1700-02-29T00:00:00Z") == nil)
+        #expect(SwiftLiterals.expression(for: .date(iso8601: "2000-12-31T23:26:46.077Z", secondsSince1970: 0), type: .date) == "Foundation.Date(timeIntervalSinceReferenceDate: -1993.923)")
+        // Random millisecond dates, as the iso8601 representation writes them (milliseconds since 2001).
+        let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+        var generator = SystemRandomNumberGenerator()
+        let ranges: [ClosedRange<Int64>] = [
+            -63_113_904_000_000...252_423_993_599_999, -1_000_000_000_000...(-978_307_200_000 + 1_000_000_000),
+            -10_000_000_000...10_000_000_000, 0...4_000_000_000_000,
+        ]
+        var wrong: [String] = []
+        for range in ranges {
+            for _ in 0..<2_000 {
+                let milliseconds = Int64.random(in: range, using: &generator)
+                let text = Date(timeIntervalSinceReferenceDate: (Double(milliseconds) + 0.5) / 1000).formatted(style)
+                let nearest = Double(milliseconds) / 1000
+                if try seconds(text) != nearest { wrong.append("\(text): \(try seconds(text)), not \(nearest)") }
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong.count): \(wrong.prefix(3))")
     }
 
     @Test("the banner names only the manifest's file name")

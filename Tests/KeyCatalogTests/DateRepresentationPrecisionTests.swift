@@ -28,6 +28,35 @@ import Testing
         #expect(wrong.isEmpty, "\(wrong.count): \(wrong.prefix(3))")
     }
 
+    /// A string reads back as the Double nearest the instant it names, exactly: what a generated
+    /// default of the same text is. Foundation's parsers sum the parts in floating point, a few
+    /// units in the last place off (on Linux, most dates within a few days of 2001:
+    /// `2000-12-31T23:26:46.077Z` read as -1993.9229999999952, not -1993.923).
+    @Test func iso8601ReadsBackTheDoubleNearestTheInstant() throws {
+        let representation = ISO8601DatePersistentKeyValueRepresentation()
+        var generator = SystemRandomNumberGenerator()
+        // Milliseconds since 2001: the years 1 to 9999, around 1970, and around 2001.
+        let ranges: [ClosedRange<Int64>] = [
+            -63_113_904_000_000...252_423_993_599_999, -1_000_000_000_000...(-978_307_200_000 + 1_000_000_000),
+            -10_000_000_000...10_000_000_000, -20_000...20_000,
+        ]
+        var wrong: [String] = []
+        for range in ranges {
+            for _ in 0..<2_000 {
+                let milliseconds = Int64.random(in: range, using: &generator)
+                let nearest = Double(milliseconds) / 1000
+                let stored = try #require(try representation.persistentValue(for: Date(timeIntervalSinceReferenceDate: nearest)))
+                let back = try representation.value(from: stored).timeIntervalSinceReferenceDate
+                if back != nearest { wrong.append("\(stored) read as \(back), not \(nearest)") }
+            }
+        }
+        for (text, seconds) in [("2026-03-04T05:06:07.123Z", 794_293_567.123), ("2000-12-31T23:26:46.077Z", -1993.923), ("1969-07-20T20:17:40.5+00:00", -992_490_139.5)] {
+            let back = try representation.value(from: .string(text)).timeIntervalSinceReferenceDate
+            if back != seconds { wrong.append("\(text) read as \(back), not \(seconds)") }
+        }
+        #expect(wrong.isEmpty, "\(wrong.count): \(wrong.prefix(3))")
+    }
+
     /// A date outside the years 1 to 9999 is refused: Foundation's formatter writes earlier years
     /// as strings it cannot parse (`-0002-04-12T...`), later ones as text that parses to another date.
     @Test func iso8601RefusesDatesOutsideTheYearsItHolds() throws {

@@ -29,6 +29,8 @@ public struct TimeIntervalDatePersistentKeyValueRepresentation: PersistentKeyVal
 /// }
 /// ```
 ///
+/// A string reads back as the `Double` nearest the instant it names, whatever the platform's
+/// Foundation sums on the way (a generated default of the same text is that `Double` too).
 /// Reading also accepts strings without fractional seconds. Writing refuses a date outside the
 /// years 1 to 9999, which such a string cannot hold (Foundation writes earlier years as text it
 /// cannot read back, and later ones as a different date).
@@ -55,10 +57,31 @@ public struct ISO8601DatePersistentKeyValueRepresentation: PersistentKeyValueRep
         if case .date(let date) = persistentValue { return date }
         let string = try String(primitivePersistentValue: persistentValue)
         if let date = (try? Self.withFractionalSeconds.parse(string)) ?? (try? Date.ISO8601FormatStyle().parse(string)) {
-            return date
+            return Self.nearest(date, fractionDigits: Self.fractionDigits(in: string))
         }
         throw PersistentKeyValueDecodingError(expectedType: "Date", found: "string '\(string)' that is not ISO 8601")
     }
 
     private static let withFractionalSeconds = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+
+    /// The date nearest what Foundation parsed from a string with `digits` fractional digits:
+    /// the string names a whole number of 10^-digits seconds, and Foundation's parsers sum its
+    /// parts in floating point, a few units in the last place off (`2000-12-31T23:26:46.077Z`
+    /// read as -1993.9229999999952 s after 2001 on Linux, not -1993.923). That count of units,
+    /// divided by 10^digits, is the nearest `Double`: both are exact (below 2^53 for up to 4
+    /// digits in the years 1 to 9999), and a division rounds once. More digits: as parsed.
+    static func nearest(_ date: Date, fractionDigits digits: Int) -> Date {
+        guard digits <= 4 else { return date }
+        let scale = [1.0, 10, 100, 1000, 10_000][digits]
+        let units = (date.timeIntervalSinceReferenceDate * scale).rounded()
+        guard units.magnitude < 0x1p53 else { return date }
+        return Date(timeIntervalSinceReferenceDate: units / scale)
+    }
+
+    /// How many digits follow the seconds' decimal point in an ISO 8601 string (0 without one).
+    static func fractionDigits(in string: String) -> Int {
+        let bytes = string.utf8
+        guard let point = bytes.firstIndex(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ",") }) else { return 0 }
+        return bytes[bytes.index(after: point)...].prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.count
+    }
 }

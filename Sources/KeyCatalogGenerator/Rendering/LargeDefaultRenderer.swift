@@ -19,7 +19,7 @@
 ///     do {
 ///         var _element1: [Foundation.Date] = []
 ///         _element1.reserveCapacity(1000)
-///         _element1.append(Foundation.Date(timeIntervalSince1970: 1767225600)) // 2026-01-01T00:00:00Z
+///         _element1.append(Foundation.Date(timeIntervalSinceReferenceDate: 788918400)) // 2026-01-01T00:00:00Z
 ///         …
 ///         _value["fr"] = _element1
 ///     }

@@ -5,7 +5,7 @@ import Foundation
 /// ```swift
 /// SwiftLiterals.expression(for: .array([.string("a\"b"), .string("\\(x)")])) // ["a\"b", "\\(x)"]
 /// SwiftLiterals.expression(for: .date(iso8601: "2026-01-01T00:00:00Z", secondsSince1970: 1767225600))
-/// // Foundation.Date(timeIntervalSince1970: 1767225600)
+/// // Foundation.Date(timeIntervalSinceReferenceDate: 788918400)
 /// ```
 enum SwiftLiterals {
     /// The Swift expression for a default value of `type`. The key's type is always spelled out
@@ -30,8 +30,8 @@ enum SwiftLiterals {
             return SwiftSyntax.stringLiteral(text)
         case .data(let base64):
             return "Foundation.Data(base64Encoded: \(SwiftSyntax.stringLiteral(base64)))!"
-        case .date(_, let seconds):
-            return "Foundation.Date(timeIntervalSince1970: \(secondsLiteral(seconds)))"
+        case .date(let text, let seconds):
+            return "Foundation.Date(timeIntervalSinceReferenceDate: \(dateLiteral(text, secondsSince1970: seconds)))"
         case .url(let text):
             return "Foundation.URL(string: \(SwiftSyntax.stringLiteral(text)))!"
         case .uuid(let text):
@@ -144,7 +144,24 @@ enum SwiftLiterals {
         }
     }
 
-    /// Seconds since 1970 as a literal: `1767225600`, `1767225600.5`.
+    /// The seconds since 2001 of a date default, as a literal the compiler reads as the `Double`
+    /// nearest the instant `text` names: its whole seconds and its fraction's digits written out
+    /// (`794293567.123` for `2026-03-04T05:06:07.123Z`, `-1993.923` for `2000-12-31T23:26:46.077Z`),
+    /// never summed or converted from seconds since 1970 in floating point, which rounds again
+    /// (1772600767.123 - 978307200 is 794293567.1229999, a date the `iso8601` representation's
+    /// `.123` does not read back equal to); a bit pattern where the compiler would round the
+    /// decimal twice (``DoubleRounding``). `secondsSince1970` only for a text that is no ISO 8601
+    /// date, which the manifest's checks never let through.
+    static func dateLiteral(_ text: String, secondsSince1970: Double) -> String {
+        guard let instant = ISO8601Date.instant(text) else {
+            return secondsLiteral(secondsSince1970 - 978_307_200)
+        }
+        let literal = instant.secondsSinceReferenceDate
+        guard let value = Double(literal), value.isFinite, !value.isZero else { return literal }
+        return readable(literal, of: value, else: "Swift.Double(bitPattern: 0x" + hex(value.bitPattern, digits: 16) + ")")
+    }
+
+    /// Seconds as a literal: `1767225600`, `1767225600.5`.
     static func secondsLiteral(_ seconds: Double) -> String {
         if seconds == seconds.rounded(), abs(seconds) < 1e15 {
             return String(Int64(seconds))

@@ -81,7 +81,7 @@ nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.
         #if DEBUG
         Self(
             "debugSyncDate",
-            debugDefaultValue: Foundation.Date(timeIntervalSince1970: 1767225600), // 2026-01-01T00:00:00Z
+            debugDefaultValue: Foundation.Date(timeIntervalSinceReferenceDate: 788918400), // 2026-01-01T00:00:00Z
             releaseDefaultValue: nil,
             representation: KeyCatalog.OptionalPersistentKeyValueRepresentation(wrapping: KeyCatalog.ISO8601DatePersistentKeyValueRepresentation()),
             configuration: .debug
@@ -89,7 +89,7 @@ nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.
         #else
         Self(
             "debugSyncDate",
-            debugDefaultValue: Foundation.Date(timeIntervalSince1970: 1767225600), // 2026-01-01T00:00:00Z
+            debugDefaultValue: Foundation.Date(timeIntervalSinceReferenceDate: 788918400), // 2026-01-01T00:00:00Z
             releaseDefaultValue: nil,
             representation: KeyCatalog.OptionalPersistentKeyValueRepresentation(wrapping: KeyCatalog.ISO8601DatePersistentKeyValueRepresentation()),
             configuration: .release

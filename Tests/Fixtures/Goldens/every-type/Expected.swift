@@ -108,13 +108,16 @@ nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.
 
 nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.PersistentKey<Foundation.Date> {
     fileprivate static var typeDate: Self {
-        Self("typeDate", defaultValue: Foundation.Date(timeIntervalSince1970: 1767225600)) // 2026-01-01T00:00:00Z
+        Self(
+            "typeDate",
+            defaultValue: Foundation.Date(timeIntervalSinceReferenceDate: 788918400) // 2026-01-01T00:00:00Z
+        )
     }
 
     fileprivate static var typeFractionalDate: Self {
         Self(
             "typeFractionalDate",
-            defaultValue: Foundation.Date(timeIntervalSince1970: 1709202615.5) // 2024-02-29T12:30:15.5+02:00
+            defaultValue: Foundation.Date(timeIntervalSinceReferenceDate: 730895415.5) // 2024-02-29T12:30:15.5+02:00
         )
     }
 }
@@ -159,7 +162,7 @@ nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.
     fileprivate static var typeDates: Self {
         Self(
             "typeDates",
-            defaultValue: [Foundation.Date(timeIntervalSince1970: 1767225600), Foundation.Date(timeIntervalSince1970: 1780272000)] // 2026-01-01T00:00:00Z, 2026-06-01T00:00:00Z
+            defaultValue: [Foundation.Date(timeIntervalSinceReferenceDate: 788918400), Foundation.Date(timeIntervalSinceReferenceDate: 801964800)] // 2026-01-01T00:00:00Z, 2026-06-01T00:00:00Z
         )
     }
 }

@@ -110,7 +110,7 @@ nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.
     fileprivate static var isoDate: Self {
         Self(
             "isoDate",
-            defaultValue: Foundation.Date(timeIntervalSince1970: 1772600767), // 2026-03-04T05:06:07Z
+            defaultValue: Foundation.Date(timeIntervalSinceReferenceDate: 794293567), // 2026-03-04T05:06:07Z
             representation: KeyCatalog.ISO8601DatePersistentKeyValueRepresentation()
         )
     }
@@ -118,7 +118,39 @@ nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.
     fileprivate static var intervalDate: Self {
         Self(
             "intervalDate",
-            defaultValue: Foundation.Date(timeIntervalSince1970: 0), // 1970-01-01T00:00:00Z
+            defaultValue: Foundation.Date(timeIntervalSinceReferenceDate: -978307200), // 1970-01-01T00:00:00Z
+            representation: KeyCatalog.TimeIntervalDatePersistentKeyValueRepresentation()
+        )
+    }
+
+    fileprivate static var isoMillisecondDate: Self {
+        Self(
+            "isoMillisecondDate",
+            defaultValue: Foundation.Date(timeIntervalSinceReferenceDate: 794293567.123), // 2026-03-04T05:06:07.123Z
+            representation: KeyCatalog.ISO8601DatePersistentKeyValueRepresentation()
+        )
+    }
+
+    fileprivate static var isoBefore2001Date: Self {
+        Self(
+            "isoBefore2001Date",
+            defaultValue: Foundation.Date(timeIntervalSinceReferenceDate: -1993.923), // 2000-12-31T23:26:46.077Z
+            representation: KeyCatalog.ISO8601DatePersistentKeyValueRepresentation()
+        )
+    }
+
+    fileprivate static var isoJulianDate: Self {
+        Self(
+            "isoJulianDate",
+            defaultValue: Foundation.Date(timeIntervalSinceReferenceDate: -28342088576.019), // 1102-11-10T13:37:03.981Z
+            representation: KeyCatalog.ISO8601DatePersistentKeyValueRepresentation()
+        )
+    }
+
+    fileprivate static var intervalBefore1970Date: Self {
+        Self(
+            "intervalBefore1970Date",
+            defaultValue: Foundation.Date(timeIntervalSinceReferenceDate: -992484739.5), // 1969-07-20T20:17:40.5-01:30
             representation: KeyCatalog.TimeIntervalDatePersistentKeyValueRepresentation()
         )
     }
@@ -126,7 +158,7 @@ nonisolated extension KeyCatalog.PersistentKeyProtocol where Self == KeyCatalog.
     fileprivate static var isoMigratedDate: Self {
         Self(
             "isoMigratedDate",
-            defaultValue: Foundation.Date(timeIntervalSince1970: 1767225600), // 2026-01-01T00:00:00Z
+            defaultValue: Foundation.Date(timeIntervalSinceReferenceDate: 788918400), // 2026-01-01T00:00:00Z
             representation: KeyCatalog.ISO8601DatePersistentKeyValueRepresentation()
         )
     }
@@ -216,6 +248,10 @@ internal struct RepresentationKeys: Swift.Sendable, KeyCatalog.PersistentKeyCata
         self._isoOptionalDate = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Foundation.Date?>.isoOptionalDate, name: "isoOptionalDate", store: stores.standard, storeName: "standard")
         self._intervalDate = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Foundation.Date>.intervalDate, name: "intervalDate", store: stores.standard, storeName: "standard")
         self._intervalOptionalDate = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Foundation.Date?>.intervalOptionalDate, name: "intervalOptionalDate", store: stores.standard, storeName: "standard")
+        self._isoMillisecondDate = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Foundation.Date>.isoMillisecondDate, name: "isoMillisecondDate", store: stores.standard, storeName: "standard")
+        self._isoBefore2001Date = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Foundation.Date>.isoBefore2001Date, name: "isoBefore2001Date", store: stores.standard, storeName: "standard")
+        self._isoJulianDate = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Foundation.Date>.isoJulianDate, name: "isoJulianDate", store: stores.standard, storeName: "standard")
+        self._intervalBefore1970Date = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Foundation.Date>.intervalBefore1970Date, name: "intervalBefore1970Date", store: stores.standard, storeName: "standard")
         self._isoMigratedDate = KeyCatalog.CatalogKey(KeyCatalog.PersistentKey<Foundation.Date>.isoMigratedDate, name: "isoMigratedDate", store: stores.standard, storeName: "standard")
     }
 
@@ -249,6 +285,14 @@ internal struct RepresentationKeys: Swift.Sendable, KeyCatalog.PersistentKeyCata
 
     @KeyCatalog.CatalogKey internal var intervalOptionalDate: Foundation.Date?
 
+    @KeyCatalog.CatalogKey internal var isoMillisecondDate: Foundation.Date
+
+    @KeyCatalog.CatalogKey internal var isoBefore2001Date: Foundation.Date
+
+    @KeyCatalog.CatalogKey internal var isoJulianDate: Foundation.Date
+
+    @KeyCatalog.CatalogKey internal var intervalBefore1970Date: Foundation.Date
+
     @KeyCatalog.CatalogKey internal var isoMigratedDate: Foundation.Date
 
     // MARK: - Registration table
@@ -256,7 +300,7 @@ internal struct RepresentationKeys: Swift.Sendable, KeyCatalog.PersistentKeyCata
     /// Every declared key, in manifest order: for settings screens, docs and resetting.
     nonisolated internal static let entries: [KeyCatalog.KeyCatalogEntry] = {
         var entries: [KeyCatalog.KeyCatalogEntry] = []
-        entries.reserveCapacity(15)
+        entries.reserveCapacity(19)
         entries.append(KeyCatalog.KeyCatalogEntry(name: "nativeCount", key: KeyCatalog.PersistentKey<Swift.Int>.nativeCount, store: "standard", typeName: "Int"))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "nativeNames", key: KeyCatalog.PersistentKey<[Swift.String]>.nativeNames, store: "standard", typeName: "[String]"))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "rawFruit", key: KeyCatalog.PersistentKey<Fruit>.rawFruit, store: "standard", typeName: "Fruit"))
@@ -271,6 +315,10 @@ internal struct RepresentationKeys: Swift.Sendable, KeyCatalog.PersistentKeyCata
         entries.append(KeyCatalog.KeyCatalogEntry(name: "isoOptionalDate", key: KeyCatalog.PersistentKey<Foundation.Date?>.isoOptionalDate, store: "standard", typeName: "Date?"))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "intervalDate", key: KeyCatalog.PersistentKey<Foundation.Date>.intervalDate, store: "standard", typeName: "Date"))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "intervalOptionalDate", key: KeyCatalog.PersistentKey<Foundation.Date?>.intervalOptionalDate, store: "standard", typeName: "Date?"))
+        entries.append(KeyCatalog.KeyCatalogEntry(name: "isoMillisecondDate", key: KeyCatalog.PersistentKey<Foundation.Date>.isoMillisecondDate, store: "standard", typeName: "Date"))
+        entries.append(KeyCatalog.KeyCatalogEntry(name: "isoBefore2001Date", key: KeyCatalog.PersistentKey<Foundation.Date>.isoBefore2001Date, store: "standard", typeName: "Date"))
+        entries.append(KeyCatalog.KeyCatalogEntry(name: "isoJulianDate", key: KeyCatalog.PersistentKey<Foundation.Date>.isoJulianDate, store: "standard", typeName: "Date"))
+        entries.append(KeyCatalog.KeyCatalogEntry(name: "intervalBefore1970Date", key: KeyCatalog.PersistentKey<Foundation.Date>.intervalBefore1970Date, store: "standard", typeName: "Date"))
         entries.append(KeyCatalog.KeyCatalogEntry(name: "isoMigratedDate", key: KeyCatalog.PersistentKey<Foundation.Date>.isoMigratedDate, store: "standard", typeName: "Date"))
         return entries
     }()
