@@ -27,17 +27,23 @@ struct StoreIdentities {
     }
 
     private var identities: [String: Identity] = [:]
+    /// Whether two names open one store. Without such names (most manifests), a store's name is
+    /// its identity, and ``id(of:)`` looks nothing up: rules ask for each key (a hash of the name
+    /// each time, about 2 % of generating 10,000 keys).
+    private let hasSharedStores: Bool
 
     init(stores: [LintContext.NamedEntry]) {
         identities[StoreDeclaration.standardName] = Self.userDefaults(suite: nil)
         for store in stores where identities[store.name] == nil {
             identities[store.name] = Self.identity(of: store)
         }
+        hasSharedStores = Set(identities.values.map(\.id)).count < identities.count
     }
 
     /// Equal for the names of stores that open one store.
     func id(of store: String) -> String {
-        identities[store]?.id ?? Self.own(store).id
+        guard hasSharedStores else { return store }
+        return identities[store]?.id ?? Self.own(store).id
     }
 
     /// `in store 'standard'`, or, when `other` is another name for it, `in store 'standard',

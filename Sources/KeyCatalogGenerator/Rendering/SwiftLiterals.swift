@@ -157,6 +157,8 @@ enum SwiftLiterals {
             return secondsLiteral(secondsSince1970 - 978_307_200)
         }
         let literal = instant.secondsSinceReferenceDate
+        // Whole seconds (most dates): an integer under 2^53, which every reader takes exactly.
+        guard !instant.fractionDigits.isEmpty else { return literal }
         guard let value = Double(literal), value.isFinite, !value.isZero else { return literal }
         return readable(literal, of: value, else: "Swift.Double(bitPattern: 0x" + hex(value.bitPattern, digits: 16) + ")")
     }

@@ -20,16 +20,19 @@ struct DuplicateStorageKeyRule: LintRule {
     func check(_ context: LintContext) -> [Diagnostic] {
         var findings: [Diagnostic] = []
         let stores = context.storeIdentities
-        var seen: [String: [String: (label: String, location: SourceLocation, store: String)]] = [:]
-        for key in context.keys {
+        // The index of the first key of each storage key, by store.
+        var seen: [String: [String: Int]] = [:]
+        for (index, key) in context.keys.enumerated() {
             guard let template = key.validStorageKey, !template.text.isEmpty else { continue }
             let store = stores.id(of: key.store)
             // One lookup: the first key keeps its place (put back when this one is a duplicate).
-            if let first = seen[store, default: [:]].updateValue((key.label, key.storageKeyLocation, key.store), forKey: template.text) {
-                seen[store]?[template.text] = first
+            if let firstIndex = seen[store, default: [:]].updateValue(index, forKey: template.text) {
+                seen[store]?[template.text] = firstIndex
+                let first = context.keys[firstIndex]
+                let location = first.storageKeyLocation
                 findings.append(
                     error(
-                        "storage key '\(template.text.truncatedForMessage)' of \(key.label) is already used by \(first.label) (\(first.location.line):\(first.location.column)) \(stores.inStore(first.store, alsoOpenedBy: key.store)); give one a different 'key'",
+                        "storage key '\(template.text.truncatedForMessage)' of \(key.label) is already used by \(first.label) (\(location.line):\(location.column)) \(stores.inStore(first.store, alsoOpenedBy: key.store)); give one a different 'key'",
                         at: key.storageKeyLocation
                     )
                 )
