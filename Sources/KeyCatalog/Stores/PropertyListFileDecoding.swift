@@ -30,10 +30,13 @@ enum PropertyListFileDecoding {
             guard case .dictionary(let values)? = PropertyListValue(foundationObject: object) else {
                 throw PersistentKeyValueEncodingError("the top level is not a dictionary of property-list values")
             }
+            // Counted in a binary list's trailer at no cost; an XML list is scanned only when a
+            // key is not ASCII (ASCII keys are one `String` only when they are the same bytes, and
+            // of a key an XML list repeats, Foundation, as every reader, keeps the last).
             let entries: Int? =
                 switch format {
                 case .binary: BinaryPropertyList.topLevelCount(of: data)
-                case .xml: XMLDictionaryScanner.entries(of: data)?.count
+                case .xml where !values.keys.allSatisfy({ $0.utf8.allSatisfy { $0 < 0x80 } }): XMLDictionaryScanner.entries(of: data)?.count
                 default: nil
                 }
             if let entries, entries != values.count {
@@ -264,33 +267,38 @@ enum XMLDictionaryScanner {
         let bytes: [UInt8]
         var index = 0
 
-        func hasPrefix(_ prefix: String) -> Bool {
-            let utf8 = Array(prefix.utf8)
-            return index + utf8.count <= bytes.count && bytes[index..<index + utf8.count].elementsEqual(utf8)
+        func hasPrefix(_ prefix: StaticString) -> Bool {
+            let count = prefix.utf8CodeUnitCount
+            guard index + count <= bytes.count else { return false }
+            let start = prefix.utf8Start
+            for offset in 0..<count where bytes[index + offset] != start[offset] { return false }
+            return true
         }
 
-        mutating func consume(_ prefix: String) -> Bool {
+        mutating func consume(_ prefix: StaticString) -> Bool {
             guard hasPrefix(prefix) else { return false }
-            index += prefix.utf8.count
+            index += prefix.utf8CodeUnitCount
             return true
         }
 
         /// Moves past the next occurrence of `marker`.
-        mutating func skip(past marker: String) -> Bool {
+        mutating func skip(past marker: StaticString) -> Bool {
+            let first = marker.utf8Start.pointee
             while index < bytes.count {
-                if consume(marker) { return true }
+                if bytes[index] == first, consume(marker) { return true }
                 index += 1
             }
             return false
         }
 
         /// The text before the next `marker`, moving past the marker.
-        mutating func text(upTo marker: String) -> String? {
+        mutating func text(upTo marker: StaticString) -> String? {
             let start = index
+            let first = marker.utf8Start.pointee
             while index < bytes.count {
-                if hasPrefix(marker) {
+                if bytes[index] == first, hasPrefix(marker) {
                     let text = String(decoding: bytes[start..<index], as: UTF8.self)
-                    index += marker.utf8.count
+                    index += marker.utf8CodeUnitCount
                     return text
                 }
                 index += 1
@@ -300,7 +308,7 @@ enum XMLDictionaryScanner {
 
         mutating func skipSpaceAndComments() {
             while index < bytes.count {
-                if [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) {
+                if bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D {
                     index += 1
                 } else if hasPrefix("<!--") {
                     guard skip(past: "-->") else { return }
@@ -316,19 +324,19 @@ enum XMLDictionaryScanner {
             let start = index
             var depth = 0
             while index < bytes.count {
-                if hasPrefix("<!--") {
+                if bytes[index] != UInt8(ascii: "<") {
+                    index += 1
+                } else if hasPrefix("<!--") {
                     guard skip(past: "-->") else { return nil }
                 } else if hasPrefix("<![CDATA[") {
                     guard skip(past: "]]>") else { return nil }
-                } else if bytes[index] == UInt8(ascii: "<") {
+                } else {
                     let isClosing = hasPrefix("</")
                     guard skip(past: ">") else { return nil }
                     let isEmpty = bytes[index - 2] == UInt8(ascii: "/")
                     if isClosing { depth -= 1 } else if !isEmpty { depth += 1 }
                     if depth < 0 { return nil }
                     if depth == 0 { return String(decoding: bytes[start..<index], as: UTF8.self) }
-                } else {
-                    index += 1
                 }
             }
             return nil
