@@ -40,7 +40,10 @@ public final class _UserDefaultsChangeWatcher: _KeyValueChangeWatching, Sendable
         case started, stopped, none
     }
 
-    private let defaults: _UncheckedSendable<UserDefaults>
+    /// Weak: the center holds this watcher, and KeyCatalog holds the center of an instance it does
+    /// not keep (one made with `UserDefaults(suiteName:)`) until the instance is released. Set in
+    /// `init`, never changed.
+    nonisolated(unsafe) private weak var defaults: UserDefaults?
     nonisolated(unsafe) private weak var center: KeyValueChangeCenter?
     private let keyValueObserving: (any _KeyValueObservingRegistrar)?
     /// The watched keys, with the value last read for each.
@@ -49,7 +52,7 @@ public final class _UserDefaultsChangeWatcher: _KeyValueChangeWatching, Sendable
     private let transitions = NSLock()
 
     init(defaults: UserDefaults, center: KeyValueChangeCenter, keyValueObserving: (any _KeyValueObservingRegistrar)?) {
-        self.defaults = _UncheckedSendable(defaults)
+        self.defaults = defaults
         self.center = center
         self.keyValueObserving = keyValueObserving
     }
@@ -116,10 +119,10 @@ public final class _UserDefaultsChangeWatcher: _KeyValueChangeWatching, Sendable
     /// it, and the failure handler may use this suite (a write, whose key-value observation comes
     /// back here).
     private func check(_ keys: [String]) {
-        guard let center else { return }
+        guard let center, let defaults else { return }
         let watched = lastSeen.withLock { lastSeen in keys.filter { lastSeen[$0] != nil } }
         guard !watched.isEmpty else { return }
-        let values = watched.map { defaults.value.persistentValue(forKey: $0) }
+        let values = watched.map { defaults.persistentValue(forKey: $0) }
         let changed: [String] = lastSeen.withLock { lastSeen in
             zip(watched, values).compactMap { key, current in
                 // No longer watched, since.
@@ -130,7 +133,7 @@ public final class _UserDefaultsChangeWatcher: _KeyValueChangeWatching, Sendable
             }
         }
         for key in changed {
-            center.postCurrentValue(forKey: key, in: defaults.value)
+            center.postCurrentValue(forKey: key, in: defaults)
         }
     }
 
@@ -142,7 +145,7 @@ public final class _UserDefaultsChangeWatcher: _KeyValueChangeWatching, Sendable
         // take the value: Observation's trackers of a read do not (the read, and the check after
         // it, cost a parameterized key's first read on Linux about 23,000 instructions, about half
         // of what it cost over a raw read).
-        let value = takesValue ? defaults.value.persistentValue(forKey: key) : nil
+        let value = takesValue ? defaults?.persistentValue(forKey: key) : nil
         let isRead: Bool = transitions.withLock {
             guard let center else { return false }
             let isObserved = center.hasObservers(forKey: key)

@@ -22,8 +22,9 @@ public enum UserDefaultsPersistence {
         /// By the domain's exact name (``_ExactKey``), as CoreFoundation tells domains apart: names
         /// that differ only in Unicode normalization are two suites, in two files.
         var domainChangeCenters: [_ExactKey: KeyValueChangeCenter] = [:]
-        /// The file watches of the suites' centers (Linux), kept as long as the centers.
-        var fileWatches: [PersistentKeyObservation?] = []
+        /// The file watches of the centers of `standard` and of the suites opened by name (Linux),
+        /// kept as long as the centers: for the life of the process.
+        var fileWatches: [PersistentKeyObservation] = []
         /// What KeyCatalog registered, in any instance: UserDefaults' registration domain is
         /// process-wide (a default registered through one suite is read through every other one
         /// and `standard`), and on Linux it cannot be read back.
@@ -36,10 +37,36 @@ public enum UserDefaultsPersistence {
         /// The read caches of the suites opened by name (Linux).
         var readCaches: [ObjectIdentifier: (defaults: _UncheckedSendable<UserDefaults>, cache: _UserDefaultsReadCache)] = [:]
         #endif
-        /// Each instance given a change center, with it, kept for the life of the process (so that
-        /// ``lastCenter`` can hold one unretained): the only place that keeps an instance of no
-        /// known domain, and its center.
+        /// `standard` and each suite opened by name that was given a change center, with it: these
+        /// instances are kept for the life of the process anyway (`suitesByName`), and so are their
+        /// bindings, so that ``lastCenter`` can hold one unretained.
         var centerBindings: [ObjectIdentifier: _ChangeCenterBinding] = [:]
+        /// The change centers of the other instances (`UserDefaults(suiteName:)`,
+        /// `UserDefaults()`), each with its instance held weakly: an instance is released when the
+        /// app drops it, and its center once the next insertion past ``instanceCentersLimit``
+        /// prunes the entries of released instances.
+        var instanceCenters: [ObjectIdentifier: _InstanceChangeCenter] = [:]
+        /// How many entries `instanceCenters` holds before an insertion prunes it: twice those left
+        /// by the last pruning (at least 16), so that pruning costs each insertion a constant.
+        var instanceCentersLimit = 16
+
+        /// Keeps `center` as the center of `defaults`, an instance not kept for life; returns the
+        /// entries pruned (of released instances, or the one of a released instance whose address
+        /// `defaults` now has), to be released after the lock: a center's handlers may hold the
+        /// app's objects, whose `deinit` may use KeyCatalog.
+        mutating func keepCenter(_ center: KeyValueChangeCenter, of defaults: UserDefaults) -> [_InstanceChangeCenter] {
+            var pruned: [_InstanceChangeCenter] = []
+            if instanceCenters.count >= instanceCentersLimit {
+                for (id, entry) in instanceCenters where entry.defaults == nil {
+                    pruned.append(entry)
+                    instanceCenters[id] = nil
+                }
+                instanceCentersLimit = max(16, 2 * instanceCenters.count)
+            }
+            let entry = _InstanceChangeCenter(defaults: defaults, center: center)
+            if let replaced = instanceCenters.updateValue(entry, forKey: ObjectIdentifier(defaults)) { pruned.append(replaced) }
+            return pruned
+        }
     }
 
     private static let state = _Locked(State())
@@ -336,9 +363,14 @@ public enum UserDefaultsPersistence {
     ///
     /// On Apple platforms each center also hears of the changes made outside KeyCatalog (see
     /// ``_UserDefaultsChangeWatcher``).
+    ///
+    /// KeyCatalog keeps no instance for the center it gives it: the center of an instance of
+    /// another suite than `standard` and those opened through ``suite(named:)`` (which are kept for
+    /// the life of the process anyway) is kept with the instance held weakly, and released after
+    /// it.
     static func changeCenter(for defaults: UserDefaults) -> KeyValueChangeCenter {
         // This runs on every write (the change is posted): most often one load and one comparison
-        // with the instance asked for last.
+        // with the instance asked for last (only instances kept for life are remembered).
         if let last = lastCenter.object(where: { $0.defaults.value === defaults }) {
             return last._withUnsafeGuaranteedRef { $0.center }
         }
@@ -348,20 +380,26 @@ public enum UserDefaultsPersistence {
         let standardDomain: String? = nil
         #endif
         let isStandard = defaults === UserDefaults.standard
-        let binding = state.withLock { state in
+        // The pruned entries, released after the lock.
+        let (center, binding, _) = state.withLock { state -> (KeyValueChangeCenter, _ChangeCenterBinding?, [_InstanceChangeCenter]) in
             let id = ObjectIdentifier(defaults)
-            if let binding = state.centerBindings[id], binding.defaults.value === defaults { return binding }
+            if let binding = state.centerBindings[id], binding.defaults.value === defaults { return (binding.center, binding, []) }
+            // An entry of a released instance at the same address has no instance any more.
+            if let entry = state.instanceCenters[id], entry.defaults === defaults { return (entry.center, nil, []) }
             let center = findChangeCenter(for: defaults, isStandard: isStandard, standardDomain: standardDomain, in: &state)
+            guard isStandard || state.suiteNames[id]?.defaults.value === defaults else {
+                return (center, nil, state.keepCenter(center, of: defaults))
+            }
             let binding = _ChangeCenterBinding(defaults: defaults, center: center)
             state.centerBindings[id] = binding
-            return binding
+            return (center, binding, [])
         }
-        lastCenter.remember(binding)  // kept in `centerBindings`
-        return binding.center
+        if let binding { lastCenter.remember(binding) }  // kept in `centerBindings`
+        return center
     }
 
-    /// The instance whose change center was found last, with it: every write posts to its
-    /// suite's center.
+    /// The instance kept for life (`standard`, or a suite opened by name) whose change center was
+    /// found last, with it: every write posts to its suite's center.
     private static let lastCenter = _LastFound<_ChangeCenterBinding>()
 
     private static func findChangeCenter(
@@ -375,12 +413,13 @@ public enum UserDefaultsPersistence {
             if let center = state.domainChangeCenters[_ExactKey(domain)] { return center }
             let (center, watch) = makeChangeCenter(for: defaults, domain: domain)
             state.domainChangeCenters[_ExactKey(domain)] = center
-            state.fileWatches.append(watch)
+            if let watch { state.fileWatches.append(watch) }
             return center
         }
-        // An instance of no known domain has a center of its own (kept in `centerBindings`).
+        // An instance of no known domain has a center of its own. On Linux it watches no file but
+        // the standard domain's (`standard` itself, kept for life).
         let (center, watch) = makeChangeCenter(for: defaults, domain: nil)
-        state.fileWatches.append(watch)
+        if let watch { state.fileWatches.append(watch) }
         return center
     }
 
@@ -481,7 +520,8 @@ struct _UncheckedSendable<Value>: @unchecked Sendable {
     }
 }
 
-/// An instance of UserDefaults and its change center, kept together for the life of the process.
+/// An instance of UserDefaults kept for the life of the process (`standard`, a suite opened by
+/// name) and its change center, kept together as long.
 final class _ChangeCenterBinding: Sendable {
     let defaults: _UncheckedSendable<UserDefaults>
     let center: KeyValueChangeCenter
@@ -490,4 +530,12 @@ final class _ChangeCenterBinding: Sendable {
         self.defaults = _UncheckedSendable(defaults)
         self.center = center
     }
+}
+
+/// The change center of an instance of UserDefaults that KeyCatalog does not keep, with the
+/// instance held weakly (`nil` once it was released). The center holds no strong reference to
+/// the instance: its watcher, if it has one, holds it weakly too.
+struct _InstanceChangeCenter {
+    weak var defaults: UserDefaults?
+    let center: KeyValueChangeCenter
 }
