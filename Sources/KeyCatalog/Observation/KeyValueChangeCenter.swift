@@ -71,6 +71,11 @@ public final class KeyValueChangeCenter: Sendable {
         /// With a watcher: the value last delivered (`.some(nil)`: a removal), or `nil` when none
         /// was since the key gained handlers that use it.
         @exclusivity(unchecked) var lastDelivered: PropertyListValue??
+        /// Whether a change was posted, other than by the watcher, while no handler used the
+        /// value (so that none was read or recorded in ``lastDelivered``), since the watcher last
+        /// took it (``takeChangesPostedUnread(_:)``): the watcher's next check then posts what it
+        /// reads, even a value equal to the one it read before.
+        @exclusivity(unchecked) var isChangedUnread = false
         /// Its slot in ``ObservedKeys``' table of keys declared in code, or -1.
         @exclusivity(unchecked) var slot = -1
 
@@ -327,6 +332,13 @@ public final class KeyValueChangeCenter: Sendable {
         deliver(key) { .current(_UncheckedSendable(store)) }
     }
 
+    /// ``postCurrentValue(forKey:in:)`` by the watcher, after a check that read the value: not
+    /// a change it has yet to see (``takeChangesPostedUnread(_:)``).
+    func postCurrentValueFromWatcher(forKey key: String, in store: some PersistentKeyValueStore) {
+        guard mayHaveHandlers(forKey: key) else { return }
+        deliver(key, isFromWatcher: true) { .current(_UncheckedSendable(store)) }
+    }
+
     /// Whether `key` may have handlers, told without the lock and before any call (Linux; on Apple
     /// platforms, where `Atomic` needs macOS 15, ``deliver(_:_:)`` asks under the lock): `false`
     /// for a key nobody observes, most often even while others are observed
@@ -352,15 +364,22 @@ public final class KeyValueChangeCenter: Sendable {
     ///
     /// A source replaced or dropped under the lock is released after it: it may hold the last
     /// store of a file, whose state's `deinit` takes this lock.
-    private func deliver(_ key: String, _ makeSource: () -> Source) {
+    ///
+    /// `isFromWatcher`: posted by the watcher's check, which read the value; any other change of a
+    /// key whose handlers take no value is noted for the watcher (``ObservedKey/isChangedUnread``).
+    private func deliver(_ key: String, isFromWatcher: Bool = false, _ makeSource: () -> Source) {
         // The source replaced, dropped here: after the lock.
         let (first, _) = state.withLock { state -> ((ObservedKey, Round)?, Source?) in
             // Nobody observes anything (checked before hashing the key), or not this key.
             guard !state.keys.isEmpty, let observed = state.keys[key], !observed.handlers.isEmpty else { return (nil, nil) }
+            // Observation's trackers alone: this change is delivered without a value, which the
+            // watcher, comparing what it reads with what it read before, would not know of (a
+            // write of "dark", then another writer's "light" back, read "light" both times).
+            if !isFromWatcher, observed.valueReaders == 0 { observed.isChangedUnread = true }
             // Held on this thread (``_HeldCallbacks``): made when the hold ends.
             if let held = _HeldCallbacks.ofThisThread() {
                 let source = makeSource()
-                held.append { [self] in deliver(key) { source } }
+                held.append { [self] in deliver(key, isFromWatcher: isFromWatcher) { source } }
                 return (nil, nil)
             }
             if observed.isDelivering {
@@ -424,6 +443,19 @@ public final class KeyValueChangeCenter: Sendable {
     /// `nil` when none was since the key gained handlers that take the value.
     func lastDeliveredValue(forKey key: String) -> PropertyListValue?? {
         state.withLock { $0.keys[key]?.lastDelivered ?? nil }
+    }
+
+    /// For the watcher, before it reads `keys`: whether a change of each was posted while no
+    /// handler took the value, other than by the watcher, since it last asked. Asked before the
+    /// reads, so that they see each such change (a store posts after its write).
+    func takeChangesPostedUnread(_ keys: [String]) -> [Bool] {
+        state.withLock { state in
+            keys.map { key in
+                guard let observed = state.keys[key], observed.isChangedUnread else { return false }
+                observed.isChangedUnread = false
+                return true
+            }
+        }
     }
 
     /// The watcher attached, if any.

@@ -113,7 +113,11 @@ public final class _UserDefaultsChangeWatcher: _KeyValueChangeWatching, Sendable
 
     /// Posts each watched key among `keys` whose stored value differs from the one its observers
     /// heard last: the center's last delivery (KeyCatalog's own writes reach observers without
-    /// passing here), else the value when watching began.
+    /// passing here), else the value when watching began. A key observed by Observation's trackers
+    /// alone, to which a change was delivered since the last check (without a value: KeyCatalog's
+    /// own write), is posted whatever it holds: its trackers read the value after that change, not
+    /// the one read here before (found by a review: a write of "dark", then another writer's
+    /// "light" back, compared equal to the "light" read before, and the trackers never heard it).
     ///
     /// The values are read outside the lock: reading one that is no property-list value reports
     /// it, and the failure handler may use this suite (a write, whose key-value observation comes
@@ -122,18 +126,20 @@ public final class _UserDefaultsChangeWatcher: _KeyValueChangeWatching, Sendable
         guard let center, let defaults else { return }
         let watched = lastSeen.withLock { lastSeen in keys.filter { lastSeen[$0] != nil } }
         guard !watched.isEmpty else { return }
+        let changedUnread = center.takeChangesPostedUnread(watched)
         let values = watched.map { defaults.persistentValue(forKey: $0) }
         let changed: [String] = lastSeen.withLock { lastSeen in
-            zip(watched, values).compactMap { key, current in
+            zip(watched, zip(values, changedUnread)).compactMap { key, read in
+                let (current, isChangedUnread) = read
                 // No longer watched, since.
                 guard let seen = lastSeen[key] else { return nil }
                 lastSeen[key] = Seen(value: current)
                 if let heard = center.lastDeliveredValue(forKey: key) { return current != heard ? key : nil }
-                return !seen.isKnown || current != seen.value ? key : nil
+                return !seen.isKnown || isChangedUnread || current != seen.value ? key : nil
             }
         }
         for key in changed {
-            center.postCurrentValue(forKey: key, in: defaults)
+            center.postCurrentValueFromWatcher(forKey: key, in: defaults)
         }
     }
 

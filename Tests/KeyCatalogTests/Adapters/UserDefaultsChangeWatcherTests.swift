@@ -149,6 +149,44 @@ struct UserDefaultsChangeWatcherTests {
         #expect(fired.current == ["other"])
     }
 
+    /// A key watched for trackings alone, written through KeyCatalog and then set back by other
+    /// code to the value the watcher read before: the change back fires the tracking of the read
+    /// that saw KeyCatalog's write (found by a review: the watcher compared it with its own last
+    /// read, equal, and posted nothing). The watcher's own post is no change it has yet to see.
+    @Test func aTrackedKeyChangedBackAfterAWriteThroughKeyCatalogIsHeard() {
+        guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) else { return }
+        let watcher = _UserDefaultsChangeWatcher.attach(to: defaults)
+        let writer = UnopenedSuiteInstance(suite)
+        let theme = CatalogKey(
+            PersistentKey<String>("Theme", defaultValue: "light"), name: "theme", store: AnyPersistentKeyValueStore(defaults),
+            storeName: "test")
+        let fired = Locked<[String]>([])
+        let track = { (label: String) in
+            withObservationTracking {
+                theme.value
+            } onChange: {
+                fired.append(label)
+            }
+        }
+        writer.defaults.set("light", forKey: "Theme")
+        #expect(track("first check") == "light")
+        watcher.defaultsDidChange()  // the key's first check posts what it reads, "light"
+        #expect(fired.current == ["first check"])
+
+        #expect(track("dark") == "light")
+        theme.value = "dark"
+        #expect(fired.current == ["first check", "dark"])
+
+        #expect(track("light again") == "dark")
+        writer.defaults.set("light", forKey: "Theme")
+        watcher.defaultsDidChange()
+        #expect(fired.current == ["first check", "dark", "light again"], "the change back to \"light\" is not heard")
+
+        #expect(track("unchanged") == "light")
+        watcher.defaultsDidChange()
+        #expect(fired.current == ["first check", "dark", "light again"], "nothing changed since the watcher's post")
+    }
+
     /// An observer that takes the value, added to a key watched for a tracking alone, hears the
     /// next change, even back to the value the key had when the tracking was made.
     @Test func aValueObserverOfATrackedKeyHearsTheNextChange() {
