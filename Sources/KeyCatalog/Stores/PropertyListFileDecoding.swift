@@ -30,17 +30,19 @@ enum PropertyListFileDecoding {
             guard case .dictionary(let values)? = PropertyListValue(foundationObject: object) else {
                 throw PersistentKeyValueEncodingError("the top level is not a dictionary of property-list values")
             }
-            // Counted in a binary list's trailer at no cost; an XML list is scanned only when a
-            // key is not ASCII (ASCII keys are one `String` only when they are the same bytes, and
-            // of a key an XML list repeats, Foundation, as every reader, keeps the last).
-            let entries: Int? =
+            // A binary list's entries are counted in its trailer, at no cost. An XML list is
+            // scanned only when it holds a byte that is not ASCII: only then can two spellings of
+            // a key be one `String` (composed and decomposed, or one with a leading U+FEFF, which
+            // Foundation's XML reader drops). A key an XML list repeats byte for byte is one key
+            // to every reader, which keeps the last.
+            let spelled: Int? =
                 switch format {
                 case .binary: BinaryPropertyList.topLevelCount(of: data)
-                case .xml where !values.keys.allSatisfy({ $0.utf8.allSatisfy { $0 < 0x80 } }): XMLDictionaryScanner.entries(of: data)?.count
+                case .xml where !isASCII(data): XMLDictionaryScanner.entries(of: data).map(spellingCount)
                 default: nil
                 }
-            if let entries, entries != values.count {
-                return .mergedKeys(values, problem: mergedKeysProblem(entries: entries, keys: values.count, in: data))
+            if let spelled, spelled != values.count {
+                return .mergedKeys(values, problem: mergedKeysProblem(entries: spelled, keys: values.count, in: data))
             }
             return .values(values, unreadable: [:], problems: [])
         } catch {
@@ -65,27 +67,38 @@ enum PropertyListFileDecoding {
         // Every entry read on its own, yet the whole did not: something else is wrong.
         guard !unreadable.isEmpty else { return .corrupt(wholeError) }
         let keys = Set(values.keys).union(unreadable.keys).count
-        if keys != entries.count {
-            return .mergedKeys(values, problem: mergedKeysProblem(entries: entries.count, keys: keys, in: data))
+        if keys != spellingCount(entries) {
+            return .mergedKeys(values, problem: mergedKeysProblem(entries: spellingCount(entries), keys: keys, in: data))
         }
         return .values(values, unreadable: unreadable, problems: problems)
     }
 
-    /// Why a file of `entries` entries under `keys` keys cannot be rewritten; in an XML file,
-    /// naming the spellings of each key, by their scalars.
+    /// How many keys an XML list's entries spell differently (byte for byte, as written).
+    private static func spellingCount(_ entries: [(key: String, value: String)]) -> Int {
+        Set(entries.lazy.map { _ExactKey($0.key) }).count
+    }
+
+    /// Whether every byte of `data` is ASCII.
+    private static func isASCII(_ data: Data) -> Bool {
+        data.withUnsafeBytes { bytes in bytes.allSatisfy { $0 < 0x80 } }
+    }
+
+    /// Why a file of `entries` keys (as spelled) under `keys` keys (as `String`s) cannot be
+    /// rewritten; in an XML file, naming the spellings of each such key as written, by their scalars.
     private static func mergedKeysProblem(entries: Int, keys: Int, in data: Data) -> String {
-        var problem = "the file holds \(entries) entries under \(keys) keys"
-        let names = (XMLDictionaryScanner.entries(of: data) ?? []).compactMap { entry -> String? in
-            guard case .string(let key)? = try? parseFragment("<string>\(entry.key)</string>") else { return nil }
-            return key
+        var problem = "the file spells \(entries) keys, \(keys) as strings"
+        var spellings: [String: Set<_ExactKey>] = [:]
+        for entry in XMLDictionaryScanner.entries(of: data) ?? [] {
+            guard case .string(let key)? = try? parseFragment("<string>\(entry.key)</string>") else { continue }
+            spellings[key, default: []].insert(_ExactKey(entry.key))
         }
         func spelled(_ key: String) -> String {
             "'\(key)' (\(key.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true) }.joined(separator: " ")))"
         }
-        let merged = Dictionary(grouping: names) { $0 }.values.filter { $0.count > 1 }
-            .map { $0.map(spelled).joined(separator: " and ") }
+        let merged = spellings.values.filter { $0.count > 1 }
+            .map { $0.map { spelled($0.string) }.sorted().joined(separator: " and ") }
         if !merged.isEmpty { problem += " (\(merged.sorted().joined(separator: "; ")))" }
-        return problem + ": keys that differ only in Unicode normalization, or repeat, are one key to this store"
+        return problem + ": keys that differ only in Unicode normalization, or in a leading U+FEFF, are one key to this store"
     }
 
     /// The file's bytes: a binary property list, or XML holding `unreadable` verbatim.
@@ -210,14 +223,17 @@ enum XMLDictionaryScanner {
         guard let text = utf8Text(of: data) else { return nil }
         var scanner = Scanner(bytes: text)
         _ = scanner.consume("\u{FEFF}")
-        scanner.skipSpaceAndComments()
-        if scanner.hasPrefix("<?xml") {
-            guard scanner.skip(past: "?>") else { return nil }
+        // The prolog: white space, comments, processing instructions (`<?xml …?>`,
+        // `<?xml-stylesheet …?>`) and a document type, then the root element.
+        while true {
             scanner.skipSpaceAndComments()
-        }
-        if scanner.hasPrefix("<!DOCTYPE") {
-            guard scanner.skip(past: ">") else { return nil }
-            scanner.skipSpaceAndComments()
+            if scanner.hasPrefix("<?") {
+                guard scanner.skip(past: "?>") else { return nil }
+            } else if scanner.hasPrefix("<!DOCTYPE") {
+                guard scanner.skipDocumentType() else { return nil }
+            } else {
+                break
+            }
         }
         guard scanner.consume("<plist"), scanner.skip(past: ">") else { return nil }
         scanner.skipSpaceAndComments()
@@ -304,6 +320,19 @@ enum XMLDictionaryScanner {
                 index += 1
             }
             return nil
+        }
+
+        /// Moves past a `<!DOCTYPE …>`, and the internal subset (`[…]`) it may hold.
+        mutating func skipDocumentType() -> Bool {
+            while index < bytes.count {
+                if bytes[index] == UInt8(ascii: "[") {
+                    guard skip(past: "]") else { return false }
+                } else {
+                    index += 1
+                    if bytes[index - 1] == UInt8(ascii: ">") { return true }
+                }
+            }
+            return false
         }
 
         mutating func skipSpaceAndComments() {
