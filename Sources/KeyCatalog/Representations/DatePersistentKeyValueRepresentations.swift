@@ -64,24 +64,41 @@ public struct ISO8601DatePersistentKeyValueRepresentation: PersistentKeyValueRep
 
     private static let withFractionalSeconds = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
 
-    /// The date nearest what Foundation parsed from a string with `digits` fractional digits:
-    /// the string names a whole number of 10^-digits seconds, and Foundation's parsers sum its
-    /// parts in floating point, a few units in the last place off (`2000-12-31T23:26:46.077Z`
-    /// read as -1993.9229999999952 s after 2001 on Linux, not -1993.923). That count of units,
-    /// divided by 10^digits, is the nearest `Double`: both are exact (below 2^53 for up to 4
-    /// digits in the years 1 to 9999), and a division rounds once. More digits: as parsed.
-    static func nearest(_ date: Date, fractionDigits digits: Int) -> Date {
-        guard digits <= 4 else { return date }
-        let scale = [1.0, 10, 100, 1000, 10_000][digits]
-        let units = (date.timeIntervalSinceReferenceDate * scale).rounded()
-        guard units.magnitude < 0x1p53 else { return date }
-        return Date(timeIntervalSinceReferenceDate: units / scale)
+    /// The date nearest the instant a string with `digits` fractional digits names, from what
+    /// Foundation parsed: Foundation's parsers sum its parts in floating point, a few units in the
+    /// last place off (`2000-12-31T23:26:46.077Z` read as -1993.9229999999952 s after 2001 on
+    /// Linux, not -1993.923). Up to 4 digits, the count of 10^-digits units, divided by 10^digits,
+    /// is the nearest `Double` (both are exact: below 2^53 in the years 1 to 9999, and a division
+    /// rounds once); with more, the instant is written out as a decimal and read, which rounds once.
+    static func nearest(_ date: Date, fractionDigits digits: Substring.UTF8View) -> Date {
+        let seconds = date.timeIntervalSinceReferenceDate
+        guard digits.count > 4 else {
+            let scale = [1.0, 10, 100, 1000, 10_000][digits.count]
+            let units = (seconds * scale).rounded()
+            guard units.magnitude < 0x1p53 else { return date }
+            return Date(timeIntervalSinceReferenceDate: units / scale)
+        }
+        // The whole seconds below the instant: what was parsed, less the fraction, is within a
+        // hair of them.
+        guard let fraction = Double("0." + String(decoding: digits, as: UTF8.self)),
+            let whole = Int64(exactly: (seconds - fraction).rounded())
+        else { return date }
+        var text = Array(digits)
+        guard whole < 0, let last = text.lastIndex(where: { $0 != UInt8(ascii: "0") }) else {
+            return Double("\(whole)." + String(decoding: text, as: UTF8.self)).map(Date.init(timeIntervalSinceReferenceDate:)) ?? date
+        }
+        // Below zero, whole + 0.f is -((-whole - 1) + (1 - 0.f)): 1 - 0.f digit by digit, the last
+        // nonzero digit from 10, those before it from 9.
+        text[last] = UInt8(ascii: "0") + 10 - (text[last] - UInt8(ascii: "0"))
+        for index in text.indices where index < last { text[index] = UInt8(ascii: "0") + 9 - (text[index] - UInt8(ascii: "0")) }
+        return Double("-\(-whole - 1)." + String(decoding: text, as: UTF8.self)).map(Date.init(timeIntervalSinceReferenceDate:)) ?? date
     }
 
-    /// How many digits follow the seconds' decimal point in an ISO 8601 string (0 without one).
-    static func fractionDigits(in string: String) -> Int {
-        let bytes = string.utf8
-        guard let point = bytes.firstIndex(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ",") }) else { return 0 }
-        return bytes[bytes.index(after: point)...].prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.count
+    /// The digits that follow the seconds' decimal point in an ISO 8601 string (none without one).
+    static func fractionDigits(in string: String) -> Substring.UTF8View {
+        let bytes = Substring(string).utf8
+        guard let point = bytes.firstIndex(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: ",") }) else { return bytes[bytes.endIndex...] }
+        let digits = bytes[bytes.index(after: point)...]
+        return digits[..<(digits.firstIndex { $0 < UInt8(ascii: "0") || $0 > UInt8(ascii: "9") } ?? digits.endIndex)]
     }
 }
