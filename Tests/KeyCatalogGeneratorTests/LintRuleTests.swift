@@ -549,10 +549,9 @@ struct LintRuleTests {
         ),
         RuleCase(
             // Stores of other names that open one store: UserDefaults.standard, one suite, one file (by its
-            // path as the runtime resolves it: Application Support is ~/.local/share on Linux, and letters
-            // compare without case, as Apple volumes do), one keychain service (whatever the access group;
-            // 'app/x' and 'app_x' are one file on Linux), iCloud's one store. Not flagged: another suite, a
-            // file in the home folder, two memory stores.
+            // path, '.' and '..' taken away by name), one keychain service (whatever the access group),
+            // iCloud's one store. Not flagged: another suite, a file in the home folder, keychain services
+            // that are one file on Linux only ('app/x' and 'app_x'), two memory stores.
             rule: "duplicate-storage-key",
             manifest: #"""
                 {
@@ -562,8 +561,8 @@ struct LintRuleTests {
                     "group": { "kind": "userDefaults", "suite": "group.app" },
                     "shared": { "kind": "userDefaults", "suite": "group.app" },
                     "other": { "kind": "userDefaults", "suite": "group.other" },
-                    "settings": { "kind": "file", "path": "Settings.plist" },
-                    "linuxSettings": { "kind": "file", "path": "~/.local/share/./settings.plist" },
+                    "settings": { "kind": "file", "path": "settings.plist" },
+                    "sameSettings": { "kind": "file", "path": "./a/../settings.plist" },
                     "homeSettings": { "kind": "file", "path": "~/settings.plist" },
                     "secrets": { "kind": "keychain", "service": "app" },
                     "teamSecrets": { "kind": "keychain", "service": "app", "accessGroup": "TEAM.app" },
@@ -581,7 +580,7 @@ struct LintRuleTests {
                     { "name": "b", "key": "A", "type": "Int", "default": 0, "store": "shared" },
                     { "name": "c", "key": "A", "type": "Int", "default": 0, "store": "other" },
                     { "name": "d", "key": "D", "type": "Int", "default": 0, "store": "settings" },
-                    { "name": "e", "key": "D", "type": "Int", "default": 0, "store": "linuxSettings" },
+                    { "name": "e", "key": "D", "type": "Int", "default": 0, "store": "sameSettings" },
                     { "name": "f", "key": "D", "type": "Int", "default": 0, "store": "homeSettings" },
                     { "name": "token", "type": "String?", "default": null, "secret": true, "store": "secrets" },
                     { "name": "teamToken", "key": "token", "type": "String?", "default": null, "secret": true, "store": "teamSecrets" },
@@ -597,9 +596,8 @@ struct LintRuleTests {
             expected: [
                 #"keys.json:22:31: error: storage key 'Count' of key 'label' is already used by key 'count' (21:31) in store 'standard', which store 'defaults' also opens (UserDefaults.standard); give one a different 'key'"#,
                 #"keys.json:24:27: error: storage key 'A' of key 'b' is already used by key 'a' (23:27) in store 'group', which store 'shared' also opens (UserDefaults suite 'group.app'); give one a different 'key'"#,
-                #"keys.json:27:27: error: storage key 'D' of key 'e' is already used by key 'd' (26:27) in store 'settings', which store 'linuxSettings' also opens (file 'Settings.plist', file '~/.local/share/./settings.plist'); give one a different 'key'"#,
+                #"keys.json:27:27: error: storage key 'D' of key 'e' is already used by key 'd' (26:27) in store 'settings', which store 'sameSettings' also opens (file 'settings.plist', file './a/../settings.plist'); give one a different 'key'"#,
                 #"keys.json:30:35: error: storage key 'token' of key 'teamToken' is already used by key 'token' (29:15) in store 'secrets', which store 'teamSecrets' also opens (keychain service 'app'); give one a different 'key'"#,
-                #"keys.json:32:34: error: storage key 'pin' of key 'otherPin' is already used by key 'pin' (31:15) in store 'slashed', which store 'underscored' also opens (keychain service 'app/x', keychain service 'app_x'); give one a different 'key'"#,
                 #"keys.json:34:27: error: storage key 'G' of key 'h' is already used by key 'g' (33:27) in store 'cloud', which store 'sync' also opens (iCloud's key-value store); give one a different 'key'"#,
             ]
         ),
@@ -950,7 +948,7 @@ struct LintRuleTests {
         ),
         RuleCase(
             // A source in a store of another name that opens the same store: UserDefaults.standard, one file
-            // ('old/../Settings.plist' is 'settings.plist'), one keychain service.
+            // ('old/../settings.plist' is 'settings.plist'), one keychain service.
             rule: "shared-migration-source",
             manifest: #"""
                 {
@@ -958,7 +956,7 @@ struct LintRuleTests {
                   "stores": {
                     "defaults": { "kind": "userDefaults" },
                     "settings": { "kind": "file", "path": "settings.plist" },
-                    "moved": { "kind": "file", "path": "old/../Settings.plist" },
+                    "moved": { "kind": "file", "path": "old/../settings.plist" },
                     "secrets": { "kind": "keychain", "service": "app" },
                     "teamSecrets": { "kind": "keychain", "service": "app", "accessGroup": "TEAM.app" }
                   },
@@ -974,7 +972,7 @@ struct LintRuleTests {
                 """#,
             expected: [
                 #"keys.json:12:106: error: key 'label' migrates from 'Count' in store 'defaults', the storage key of key 'count' (11:31) in store 'standard', which store 'defaults' also opens (UserDefaults.standard): its value would be moved out of it at every launch while key 'label' is empty; migrate from a key no longer declared"#,
-                #"keys.json:14:95: warning: key 'b' migrates from 'old' in store 'moved', which key 'a' (13:98) migrates from too in store 'settings', which store 'moved' also opens (file 'settings.plist', file 'old/../Settings.plist'): the first key takes the value and removes it, and this one never gets it; keep one of the two migrations"#,
+                #"keys.json:14:95: warning: key 'b' migrates from 'old' in store 'moved', which key 'a' (13:98) migrates from too in store 'settings', which store 'moved' also opens (file 'settings.plist', file 'old/../settings.plist'): the first key takes the value and removes it, and this one never gets it; keep one of the two migrations"#,
                 #"keys.json:16:132: error: key 'teamToken' migrates from 'token' in store 'teamSecrets', the storage key of key 'token' (15:15) in store 'secrets', which store 'teamSecrets' also opens (keychain service 'app'): its value would be moved out of it at every launch while key 'teamToken' is empty; migrate from a key no longer declared"#,
             ]
         ),
@@ -1407,11 +1405,16 @@ struct LintRuleTests {
             ])
     }
 
-    @Test("file stores are one store when their paths name one file as the runtime resolves them")
+    @Test("file stores are one store when their paths name one file on every platform")
     func filePaths() {
-        let same = ["settings.plist", "./Settings.plist", "a/../settings.plist", "~/.local/share/settings.plist", "~/Library/Application Support//settings.plist/"]
+        let same = ["settings.plist", "./settings.plist", "a/../settings.plist", ".//settings.plist/"]
         #expect(Set(same.map(StoreIdentities.filePath)).count == 1)
-        let different = ["settings.plist", "~/settings.plist", "/settings.plist", "../settings.plist", "sub/settings.plist", "~/../settings.plist"]
+        // Application Support is ~/.local/share on Linux only, ~/Library/Application Support on Apple
+        // platforms only; letters differ in case on Linux.
+        let different = [
+            "settings.plist", "~/settings.plist", "/settings.plist", "../settings.plist", "sub/settings.plist", "~/../settings.plist",
+            "Settings.plist", "~/.local/share/settings.plist", "~/Library/Application Support/settings.plist",
+        ]
         #expect(Set(different.map(StoreIdentities.filePath)).count == different.count)
         #expect(StoreIdentities.filePath("/a/../../settings.plist") == StoreIdentities.filePath("/settings.plist"))
         #expect(StoreIdentities.filePath("~/a/../../x") == StoreIdentities.filePath("~/../x"))

@@ -3,16 +3,14 @@
 /// `UserDefaults.standard`, as the implicit `standard` store does, and their keys meet there.
 ///
 /// - `userDefaults`: its suite, or `UserDefaults.standard` without one.
-/// - `file`: its path as `AnyPersistentKeyValueStore.file(path:)` resolves it: absolute, in the
-///   home folder (`~/`), or else in Application Support, which is `~/.local/share` on Linux and
-///   `~/Library/Application Support` on Apple platforms (so `settings.plist` and
-///   `~/.local/share/settings.plist` are one file on Linux). `.`, `..` and empty components are
-///   taken away by name, as the file store does for folders that do not exist yet, and letters
-///   compare without case, as Apple platforms' volumes do by default. Symbolic links cannot be
-///   seen from the manifest.
+/// - `file`: its path as written, with `.`, `..` and empty components taken away by name, as the
+///   file store does for folders that do not exist yet: absolute, in the home folder (`~/`), or
+///   else in Application Support. Only spellings that are one file on every platform are one:
+///   `settings.plist` is `~/.local/share/settings.plist` on Linux but
+///   `~/Library/Application Support/settings.plist` on Apple platforms, and letters differ in
+///   case on Linux. Symbolic links cannot be seen from the manifest.
 /// - `keychain`: its service. The access group does not tell two apart: a store without one
-///   finds every group's items, and on Linux, which ignores groups, a service's items are one
-///   file, named by the service with `/` made `_` (so `a/b` and `a_b` share it).
+///   finds every group's items, and Linux ignores groups.
 /// - `ubiquitous`: iCloud's one key-value store. `memory`: each store its own.
 ///
 /// A store of no known kind, or not declared, is its own.
@@ -75,8 +73,7 @@ struct StoreIdentities {
             return Identity(id: "file\u{0}" + filePath(path), summary: "file '\(path.truncatedForMessage)'")
         case "keychain":
             guard let service = value["service"]?.string else { return own(store.name) }
-            let fileName = service.isEmpty ? "_" : String(service.map { $0 == "/" ? "_" : $0 })
-            return Identity(id: "keychain\u{0}" + fileName, summary: "keychain service '\(service.truncatedForMessage)'", service: service)
+            return Identity(id: "keychain\u{0}" + service, summary: "keychain service '\(service.truncatedForMessage)'", service: service)
         default:
             return own(store.name)
         }
@@ -93,12 +90,11 @@ struct StoreIdentities {
     }
 
     /// A file store's path as one spelling: its folder (`/`, `~` or Application Support) and its
-    /// components by name, in lowercase: `Settings.plist`, `./settings.plist`,
-    /// `~/.local/share/settings.plist` and `~/Library/Application Support/a/../settings.plist`
-    /// are all `support` and `settings.plist`.
+    /// components by name: `settings.plist`, `./settings.plist` and `a/../settings.plist` are all
+    /// Application Support's `settings.plist`.
     static func filePath(_ path: String) -> String {
-        var root: String
-        var rest: Substring
+        let root: String
+        let rest: Substring
         if path.hasPrefix("/") {
             (root, rest) = ("/", Substring(path))
         } else if path == "~" || path.hasPrefix("~/") {
@@ -116,13 +112,6 @@ struct StoreIdentities {
             default: components.append(component)
             }
         }
-        if root == "~" {
-            let supportFolders: [[Substring]] = [[".local", "share"], ["Library", "Application Support"]]
-            if components.count >= 2, supportFolders.contains(where: { components.prefix(2).elementsEqual($0) }) {
-                root = "support"
-                components.removeFirst(2)
-            }
-        }
-        return root + "\u{0}" + components.joined(separator: "/").lowercased()
+        return root + "\u{0}" + components.joined(separator: "/")
     }
 }
