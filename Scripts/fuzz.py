@@ -802,8 +802,6 @@ class Fuzz:
         self.log("fuzz: %d tried, %d lint-clean, %d compiled clean, %d round-tripped" % (s["tried"], s["lint"], s["compiled"], s["roundtrip"]))
         for f in self.failures:
             self.log("fuzz: FAILED seed %s (%s): %s" % f)
-        if not self.args.keep:
-            shutil.rmtree(self.work, ignore_errors=True)
         return 1 if self.failures else 0
 
     def make(self, seeds):
@@ -1023,11 +1021,16 @@ def main():
     # work folder, which the run removes.
     os.environ["TMPDIR"] = os.path.join(work, "tmp")
     os.makedirs(os.environ["TMPDIR"])
-    if args.keycatalog is None:
-        subprocess.run(["swift", "build", "--product", "keycatalog"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
-        bindir = subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT, check=True, capture_output=True, text=True).stdout.strip()
-        args.keycatalog = os.path.join(bindir, "keycatalog")
-    return Fuzz(args, work).run()
+    try:
+        if args.keycatalog is None:
+            subprocess.run(["swift", "build", "--product", "keycatalog"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+            bindir = subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT, check=True, capture_output=True, text=True).stdout.strip()
+            args.keycatalog = os.path.join(bindir, "keycatalog")
+        return Fuzz(args, work).run()
+    finally:
+        # Also after a failure or an interruption: the work folder holds the compilers' own.
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -143,15 +143,20 @@ struct UserDefaultsLifetimeTests {
         let heard = Locked<[Int]>([])
         var observations: [PersistentKeyObservation] = []
         defer { for observation in observations { observation.cancel() } }
+        var reused = 0
         for index in 0..<50 {
+            let releasedID: ObjectIdentifier
             do {
                 let released = UserDefaults(suiteName: suite.name)!
+                releasedID = ObjectIdentifier(released)
                 observations.append(released.observe(Self.count) { heard.append($0) })
             }
             let defaults = UserDefaults(suiteName: suite.name)!
+            if ObjectIdentifier(defaults) == releasedID { reused += 1 }
             #expect(!defaults.keyValueChanges.hasObservers(forKey: Self.count.id))
             defaults.set(Self.count, to: index)
         }
+        #expect(reused > 0, "no instance was made at a released one's address: nothing was tested")
         #expect(heard.current.isEmpty, "a released instance's observers heard \(heard.current)")
     }
 }
