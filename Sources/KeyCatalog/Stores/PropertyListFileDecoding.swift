@@ -13,10 +13,11 @@ enum PropertyListFileDecoding {
     enum Decoded {
         /// The readable values; the unreadable entries' XML, by key; one message per unreadable entry.
         case values([String: PropertyListValue], unreadable: [String: String], problems: [String])
-        /// The file holds more entries than keys: some of its keys are one `String` (they differ
-        /// only in Unicode normalization, `café` composed and decomposed, or repeat), which a
-        /// dictionary of the store keeps as one, so that a rewrite would drop entries. The values
-        /// read (one for each such key), and what went.
+        /// The file spells more keys than it holds as `String`s: some differ only in Unicode
+        /// normalization (`café` composed and decomposed) or in a leading U+FEFF (which
+        /// Foundation's XML reader drops), or a binary list repeats one. A dictionary of the store
+        /// keeps them as one, so that a rewrite would drop entries. The values read (one for each
+        /// such key), and why the file must not be written.
         case mergedKeys([String: PropertyListValue], problem: String)
         /// The file does not parse as a property list whose top level is a dictionary.
         case corrupt(any Error)
