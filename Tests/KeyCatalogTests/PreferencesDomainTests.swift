@@ -91,10 +91,21 @@ struct PreferencesDomainTests {
         let keys = TemporarySuite()
         let plain = UnopenedSuiteInstance(keys).defaults
         let all = ["\u{FEFF}x", "y", "\u{FEFF}\u{E9}"].map { PersistentKey<Int>($0, defaultValue: -1) }
+        // Foundation's answer is read before and after KeyCatalog's: a synchronization of the
+        // suite between them (KeyCatalog's own, after a file event), which reads the file again and
+        // with it drops the U+FEFF of Foundation's keys, changes Foundation's answer (seen once, in
+        // an optimized CI run under load), and the check is made again.
         func agree(_ context: String) {
             for _ in 0..<2 {
                 for key in all {
-                    #expect(keys.defaults.get(key) == (plain.object(forKey: key.id) as? Int ?? -1), "\(Array(key.id.unicodeScalars)) \(context)")
+                    for attempt in 1...10 {
+                        let before = plain.object(forKey: key.id) as? Int ?? -1
+                        let read = keys.defaults.get(key)
+                        let after = plain.object(forKey: key.id) as? Int ?? -1
+                        guard before == after || attempt == 10 else { continue }
+                        #expect(read == after, "\(Array(key.id.unicodeScalars)) \(context)")
+                        break
+                    }
                 }
             }
         }
