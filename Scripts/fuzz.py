@@ -242,8 +242,11 @@ def gen_value(rng, t, role, ctx):
                            rng.randint(-2**31, 2**33)])
         ms = rng.choice([0, 0, 0, 1, 500, 999, 123])
         iso = time_iso(secs, ms, rng)
-        return Value(iso, "Foundation.Date(timeIntervalSince1970: %d.%03d)" % (secs, ms)
-                     if secs >= 0 else "Foundation.Date(timeIntervalSince1970: Swift.Double(%d) + %d.0 / 1000)" % (secs, ms))
+        # The Double nearest the instant, as the generator writes a default and the iso8601
+        # representation reads one: milliseconds since 2001 as an exact decimal.
+        units = (secs - 978307200 + julian_shift(secs)) * 1000 + ms
+        decimal = "%s%d.%03d" % ("-" if units < 0 else "", abs(units) // 1000, abs(units) % 1000)
+        return Value(iso, "Foundation.Date(timeIntervalSinceReferenceDate: %s)" % decimal)
     if p == "URL":
         u = rng.choice(["https://example.com/a", "https://example.com/a%20b?q=1&r=%E2%82%AC#frag",
                         "file:///tmp/x%20y", "mailto:someone@example.com", "urn:isbn:0451450523",
@@ -253,6 +256,19 @@ def gen_value(rng, t, role, ctx):
         u = str(uuid.UUID(int=rng.getrandbits(128))).upper()
         return Value(u, "Foundation.UUID(uuidString: %s)!" % swift_string(u))
     raise ValueError(p)
+
+
+def julian_shift(secs):
+    """Seconds that reading a date's text moves it by before 1582-10-15, where Foundation's ISO
+    8601 formats (and the generator) take its year, month and day for a Julian date."""
+    import datetime
+    if secs >= -12219292800:
+        return 0
+    d = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc) + datetime.timedelta(seconds=secs)
+    a = (14 - d.month) // 12
+    y, m = d.year + 4800 - a, d.month + 12 * a - 3
+    common = d.day + (153 * m + 2) // 5 + 365 * y + y // 4
+    return ((common - 32083) - (common - y // 100 + y // 400 - 32045)) * 86400
 
 
 def time_iso(secs, ms, rng):
