@@ -131,6 +131,28 @@ struct UserDefaultsLifetimeTests {
         }
     }
 
+    /// A catalog key's ID holds its store's center: a center released with its instance could
+    /// otherwise be followed by another instance's at the same address, and a kept ID would then
+    /// equal a key of another suite with the same name. In a child process: centers are released
+    /// by the pruning of the process's table, which other tests' instances drive too.
+    @Test func aKeptCatalogKeyIDNeverEqualsAnotherSuitesKey() async {
+        await #expect(processExitsWith: .success) {
+            guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) else { return }
+            func id(inSuiteNamed name: String) -> (id: CatalogKeyID, center: Weak<KeyValueChangeCenter>) {
+                let defaults = UserDefaults(suiteName: name)!
+                let key = CatalogKey(
+                    UserDefaultsLifetimeTests.count, name: "count", store: AnyPersistentKeyValueStore(defaults), storeName: "settings")
+                return (key.id, Weak(defaults.keyValueChanges))
+            }
+            let first = TemporarySuite("first"), other = TemporarySuite("other")
+            let (kept, keptCenter) = id(inSuiteNamed: first.name)
+            var equal = 0
+            for _ in 0..<200 where id(inSuiteNamed: other.name).id == kept { equal += 1 }
+            #expect(equal == 0, "\(equal) of 200 keys of another suite equal the kept ID")
+            #expect(keptCenter.object != nil, "the kept ID holds its center")
+        }
+    }
+
     /// An instance the app holds keeps its center and its observers while others come and go.
     @Test func aLiveInstanceKeepsItsCenterAndObservers() {
         let live = UnopenedSuiteInstance(suite)

@@ -161,7 +161,7 @@ public struct CatalogKey<Value: Sendable>: Sendable {
 
     /// What identifies the key among others: in ``PersistentKeyCatalog/changes(of:)``.
     public var id: CatalogKeyID {
-        CatalogKeyID(name: name, storageKey: key.id, changes: ObjectIdentifier(store.keyValueChanges))
+        CatalogKeyID(name: name, storageKey: key.id, changes: store.keyValueChanges)
     }
 }
 
@@ -177,7 +177,20 @@ public struct CatalogKeyID: Hashable, Sendable, CustomStringConvertible {
     public let name: String
     /// The storage key.
     public let storageKey: String
-    let changes: ObjectIdentifier
+    /// The change center of the key's store, held: while an ID lives, no other store's center
+    /// can take its center's address (a center compared by address alone could be released with
+    /// its `UserDefaults` instance, and a new instance's center made at the same address).
+    let changes: KeyValueChangeCenter
 
     public var description: String { name }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.changes === rhs.changes && lhs.storageKey == rhs.storageKey && lhs.name == rhs.name
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(storageKey)
+        hasher.combine(ObjectIdentifier(changes))
+    }
 }
