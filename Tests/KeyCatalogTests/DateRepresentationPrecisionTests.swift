@@ -37,7 +37,7 @@ import Testing
         var generator = SystemRandomNumberGenerator()
         // Milliseconds since 2001: the years 1 to 9999, around 1970, and around 2001.
         let ranges: [ClosedRange<Int64>] = [
-            -63_113_904_000_000...252_423_993_599_999, -1_000_000_000_000...(-978_307_200_000 + 1_000_000_000),
+            -63_114_076_800_000...252_423_993_599_999, -1_000_000_000_000...(-978_307_200_000 + 1_000_000_000),
             -10_000_000_000...10_000_000_000, -20_000...20_000,
         ]
         var wrong: [String] = []
@@ -85,9 +85,14 @@ import Testing
 
     /// A date outside the years 1 to 9999 is refused: Foundation's formatter writes earlier years
     /// as strings it cannot parse (`-0002-04-12T...`), later ones as text that parses to another date.
+    /// The first year's first day is Foundation's, in the Julian calendar: two days before the
+    /// proleptic Gregorian 0001-01-01 (those two days were refused, though a generated default
+    /// can name them).
     @Test func iso8601RefusesDatesOutsideTheYearsItHolds() throws {
         let representation = ISO8601DatePersistentKeyValueRepresentation()
-        let firstMillisecond = -63_113_904_000.0, afterLast = 252_423_993_600.0  // since 2001
+        let firstMillisecond = -63_114_076_800.0, afterLast = 252_423_993_600.0  // since 2001
+        #expect(try representation.value(from: .string("0001-01-01T00:00:00.000Z")).timeIntervalSinceReferenceDate == firstMillisecond)
+        #expect(try representation.persistentValue(for: Date(timeIntervalSinceReferenceDate: firstMillisecond)) == .string("0001-01-01T00:00:00.000Z"))
         for seconds in [firstMillisecond - 0.001, afterLast, -63_200_000_000, 1e15, .infinity, -.infinity, .nan] {
             #expect(throws: PersistentKeyValueEncodingError.self, "\(seconds)") {
                 try representation.persistentValue(for: Date(timeIntervalSinceReferenceDate: seconds))

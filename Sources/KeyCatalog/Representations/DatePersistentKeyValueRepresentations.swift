@@ -38,8 +38,10 @@ public struct ISO8601DatePersistentKeyValueRepresentation: PersistentKeyValueRep
     /// Creates the representation; it has no settings.
     public init() {}
 
-    /// The milliseconds since 2001 of 0001-01-01T00:00:00.000Z and of 10000-01-01T00:00:00.000Z.
-    private static let writableMilliseconds: Range<Double> = -63_113_904_000_000..<252_423_993_600_000
+    /// The milliseconds since 2001 of 0001-01-01T00:00:00.000Z and of 10000-01-01T00:00:00.000Z,
+    /// as Foundation's calendar names them (Julian before 1582-10-15: its 0001-01-01 is two days
+    /// before the proleptic Gregorian one).
+    private static let writableMilliseconds: Range<Double> = -63_114_076_800_000..<252_423_993_600_000
 
     public func persistentValue(for value: Date) throws -> PropertyListValue? {
         // The string holds milliseconds, and Foundation's formatter truncates to them: the double
