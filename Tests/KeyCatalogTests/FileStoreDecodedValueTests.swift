@@ -8,17 +8,21 @@ import Testing
 @Suite struct FileStoreDecodedValueTests {
     typealias Counted = KeptDecodedValueTests.Counted
 
-    /// Stores opened on one file share its contents, and so the decoded values; a catalog's
-    /// `AnyPersistentKeyValueStore` reads them too.
+    /// Stores opened on one file while another is open share its contents, and so the decoded
+    /// values; a catalog's `AnyPersistentKeyValueStore` reads them too. (The first store is held:
+    /// released, only its pending flush would hold the file's state, for 0.1 s, and a thread
+    /// paused longer under load would open a new state, which decodes again.)
     @Test func storesOnOneFileShareDecodedValues() {
         let directory = TemporaryDirectory()
         let url = directory.file("settings.plist")
         let name = "shared-file"
         let key = PersistentKey<[Counted]>("Array", defaultValue: [])
-        FileKeyValueStore(url: url).set(key, to: [.init(name: name)])
+        let first = FileKeyValueStore(url: url)
+        first.set(key, to: [.init(name: name)])
         #expect(FileKeyValueStore(url: url).get(key) == [.init(name: name)])
         #expect(AnyPersistentKeyValueStore(FileKeyValueStore(url: url)).get(key) == [.init(name: name)])
         #expect(Counted.decodings(of: name) == 1)
+        withExtendedLifetime(first) {}
     }
 
     /// Another process's write is a record the store reads from the journal: it replaces the
