@@ -243,7 +243,10 @@ struct UserDefaultsChangeWatcherTests {
         let model = await PersistentValueModel(Self.count, store: defaults)
         defaults.set(11, forKey: "Count")
         watcher.keyValueObservingDidFire(forKey: "Count")
-        for _ in 0..<200 where await model.value != 11 {
+        // The model updates on the main actor: under load (a loaded CI machine, every test in one
+        // process) that hop can take longer than the 200 sleeps of 5 ms that were waited here.
+        let deadline = ContinuousClock.now + .seconds(30)
+        while await model.value != 11, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(5))
         }
         #expect(await model.value == 11)
