@@ -26,20 +26,26 @@ struct UserDefaultsReadCacheTests {
 
     /// A suite's `Data` is read from its bytes at once, not through `object(forKey:)`, whose copy
     /// goes a byte at a time: the same bytes, for data KeyCatalog wrote and data other code did,
-    /// empty and large, and what replaces them.
-    @Test func dataIsReadAsTheSuiteHoldsIt() {
-        let suite = TemporarySuite()
-        let blob = PersistentKey<Data>("Blob", defaultValue: Data([9]))
-        let large = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
-        suite.defaults.set(blob, to: large)
-        #expect(suite.defaults.get(blob) == large)
-        suite.defaults.set(Data(), forKey: "Blob")
-        #expect(suite.defaults.get(blob) == Data())
-        suite.defaults.set(Data([1, 2, 3]), forKey: "Blob")
-        #expect(suite.defaults.get(blob) == Data([1, 2, 3]))
-        #expect(suite.defaults.persistentValue(forKey: "Blob") == .data(Data([1, 2, 3])))
-        suite.defaults.removeObject(forKey: "Blob")
-        #expect(suite.defaults.get(blob) == Data([9]))
+    /// empty and large, and what replaces them. In a child process: a synchronization of any
+    /// suite (another test's) while the 100 KB value is set writes this suite's file at that size,
+    /// and while a suite of 32 KB or more synchronizes, KeyCatalog keeps every write of the
+    /// process out of Foundation (`keptWritesFileSize`): other tests that read a write through
+    /// Foundation, another instance or the read cache would then not see it.
+    @Test func dataIsReadAsTheSuiteHoldsIt() async {
+        await #expect(processExitsWith: .success) {
+            let suite = TemporarySuite()
+            let blob = PersistentKey<Data>("Blob", defaultValue: Data([9]))
+            let large = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+            suite.defaults.set(blob, to: large)
+            #expect(suite.defaults.get(blob) == large)
+            suite.defaults.set(Data(), forKey: "Blob")
+            #expect(suite.defaults.get(blob) == Data())
+            suite.defaults.set(Data([1, 2, 3]), forKey: "Blob")
+            #expect(suite.defaults.get(blob) == Data([1, 2, 3]))
+            #expect(suite.defaults.persistentValue(forKey: "Blob") == .data(Data([1, 2, 3])))
+            suite.defaults.removeObject(forKey: "Blob")
+            #expect(suite.defaults.get(blob) == Data([9]))
+        }
     }
 
     #if !canImport(Darwin)
