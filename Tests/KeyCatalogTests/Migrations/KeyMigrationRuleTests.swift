@@ -190,16 +190,25 @@ struct KeyMigrationRuleTests {
     @Test("a key explicitly set to its registered default keeps it, and the source stays", arguments: [MigrationStoreKind.userDefaults, .file, .memory])
     func explicitValueEqualToRegisteredDefault(in kind: MigrationStoreKind) throws {
         let stores = MigrationStores()
-        stores.store(kind).registerPersistentValues(["count": .int(0)])
-        try stores.set(.int(0), "count", in: kind)
+        // A storage key of its own: a UserDefaults suite registers it in the process-wide
+        // registration domain, where every suite of every test would read it.
+        let name = "count.\(UUID().uuidString)"
+        stores.store(kind).registerPersistentValues([name: .int(0)])
+        try stores.set(.int(0), name, in: kind)
         try stores.set(.string("42"), "launches", in: kind)
 
-        let report = stores.run([MigrationScenario.migrations[0].moved(to: kind, from: kind)])
+        let report = stores.run([
+            KeyMigration(
+                name: "count", key: PersistentKey<Int>(name, defaultValue: 0), store: kind.rawValue,
+                sources: [
+                    KeyMigrationSource(fromKey: "launches", store: kind.rawValue, representation: String.persistentKeyValueRepresentation) { Int($0) }
+                ])
+        ])
 
         // UserDefaults suites opened through KeyCatalog read their persistent domain, so a stored
         // value equal to the registered default still counts as stored.
         #expect(report.entries.map(\.outcome) == [.skippedKeyHasValue])
-        #expect(stores.contents(kind) == ["count": .int(0), "launches": .string("42")])
+        #expect(stores.contents(kind) == [name: .int(0), "launches": .string("42")])
     }
 
     @Test("a UserDefaults instance KeyCatalog did not open falls back to comparing with the registered default")
