@@ -43,9 +43,7 @@ struct OrderedDeliveryTests {
                 // writer's (a UserDefaults suite's file watch delivers when another suite's
                 // synchronization rewrote this one's file), and it ends on the final value.
                 let final = store.base.get(Self.key)
-                let deadline = ContinuousClock.now + .seconds(10)
-                while last.current != final, ContinuousClock.now < deadline { usleep(1_000) }
-                if last.current != final { staleObserve.append("trial \(trial): observe ended on \(String(describing: last.current)), store holds \(final); calls \(calls.current)") }
+                if !eventually({ last.current == final }) { staleObserve.append("trial \(trial): observe ended on \(String(describing: last.current)), store holds \(final); calls \(calls.current)") }
                 observation.cancel()
 
                 store.base.keyValueChanges.post(key: Self.key.id, value: .int(Self.sentinel))

@@ -108,7 +108,8 @@ struct PersistentValueBoxTests {
         #expect(suite.defaults.get(key) == "in the first suite")
         suite.defaults.set(key, to: "ignored now")
         otherSuite.defaults.set(key, to: "followed")
-        try await eventually { model.value == "followed" }
+        let followed = try await eventuallyAsleep { model.value == "followed" }
+        #expect(followed)
         #expect(model.value == "followed")
     }
 
@@ -131,15 +132,6 @@ struct PersistentValueBoxTests {
         #expect(switched.value == "scratch")
         // No explicit store any more: the environment's.
         #expect(box.model(for: key, explicitStore: nil, environmentStore: otherStore).value == "environment")
-    }
-
-    /// Waits as the shared `eventually` does (10 s, asked every 10 ms), but sleeping the task: the
-    /// model updates on the main actor, which a blocked thread would hold.
-    private func eventually(_ condition: () -> Bool) async throws {
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while !condition() && Date() < deadline {
-            try await Task.sleep(for: .milliseconds(10))
-        }
     }
 }
 

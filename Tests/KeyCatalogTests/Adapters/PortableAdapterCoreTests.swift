@@ -29,7 +29,8 @@ struct PersistentValueModelTests {
             changed.fire()
         }
         store.set(key, to: 42)
-        try await eventually { model.value == 42 }
+        let followed = try await eventuallyAsleep { model.value == 42 }
+        #expect(followed)
         #expect(changed.fired)
     }
 
@@ -51,7 +52,8 @@ struct PersistentValueModelTests {
         }
         let model = PersistentValueModel(key, store: store)
         #expect(store.get(key) == 42)
-        try await eventually { model.value == 42 }
+        let followed = try await eventuallyAsleep { model.value == 42 }
+        #expect(followed)
     }
 
     @Test func debugKeyInReleaseKeepsItsDefault() {
@@ -77,18 +79,9 @@ struct PersistentValueModelTests {
         #expect(second.keyValueChanges.hasObservers(forKey: key.id))
         first.set(key, to: 100)
         second.set(key, to: 3)
-        try await eventually { model.value == 3 }
+        let followed = try await eventuallyAsleep { model.value == 3 }
+        #expect(followed)
         #expect(model.value == 3)
-    }
-
-    /// Waits as the shared `eventually` does (10 s, asked every 10 ms), but sleeping the task: the
-    /// model updates on the main actor, which a blocked thread would hold.
-    private func eventually(_ condition: () -> Bool) async throws {
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while !condition() && Date() < deadline {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        #expect(condition())
     }
 
     private final class Changed: @unchecked Sendable {

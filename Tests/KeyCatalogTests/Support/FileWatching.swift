@@ -3,17 +3,6 @@ import Testing
 
 @testable import KeyCatalog
 
-/// Whether `condition` holds within 10 s (asked every 10 ms): for what another thread (the file
-/// monitor's, a moved watch's) does.
-func eventually(_ condition: () -> Bool) -> Bool {
-    let deadline = Date(timeIntervalSinceNow: 10)
-    while !condition() {
-        if Date() > deadline { return false }
-        Thread.sleep(forTimeInterval: 0.01)
-    }
-    return true
-}
-
 /// Runs `body` while the file monitor's one thread is held (the process's, or `monitor`), so
 /// that file changes made in it are reported only after it returns.
 func holdingFileWatches(in folder: TemporaryDirectory, monitor: FileChangeMonitor = .shared, _ body: () throws -> Void) throws {
