@@ -1405,6 +1405,48 @@ struct LintRuleTests {
             ])
     }
 
+    /// Templates are paired through indexes of their fixed ends, not each with each (10,000 keys
+    /// `pre{p}_k<i>` once took 26 s of lint, every pair sharing the prefix compared): the
+    /// templates of a random manifest that can meet are those that meet when linted two by two,
+    /// each template warned once, for the first earlier one it meets.
+    @Test("parameterized keys that can meet are found as when linted two by two")
+    func templatesMeetAsTwoByTwo() {
+        var random = FuzzTests.SeededGenerator(state: 2026)
+        let pieces = ["a", "b", "ab", "_", "b_", "a_b"]
+        // Most with fixed text at both ends, the case the pairing looks up twice.
+        let entries = (0..<60).map { index in
+            var key = "", parameters: [String] = []
+            var isLiteral = Int.random(in: 0..<4, using: &random) > 0
+            for _ in 0..<Int.random(in: 2...5, using: &random) {
+                if isLiteral {
+                    key += pieces.randomElement(using: &random)!
+                } else {
+                    key += "{p\(parameters.count)}"
+                    parameters.append(#""p\#(parameters.count)": "\#(Bool.random(using: &random) ? "String" : "Int")""#)
+                }
+                isLiteral.toggle()
+            }
+            return #"{ "name": "k\#(index)", "key": "\#(key)", "parameters": { \#(parameters.joined(separator: ", ")) }, "type": "Int", "default": 0 }"#
+        }
+        /// The warnings that a template can be what another stores under, as (that key, the other).
+        func meetings(_ entries: [String]) -> Set<[String]> {
+            Set(
+                lint(manifest(keys: entries.joined(separator: ",\n"))).compactMap { line in
+                    guard let match = line.firstMatch(of: /of key '(k\d+)' can be what key '(k\d+)'/) else { return nil }
+                    return [String(match.1), String(match.2)]
+                })
+        }
+        var twoByTwo: Set<[String]> = []
+        for second in entries.indices {
+            for first in 0..<second where !meetings([entries[first], entries[second]]).isEmpty {
+                twoByTwo.insert(["k\(second)", "k\(first)"])
+                break
+            }
+        }
+        #expect(twoByTwo.count > 10, "the manifest tests too little: \(twoByTwo.count) templates meet another")
+        #expect(meetings(entries) == twoByTwo)
+    }
+
     @Test("file stores are one store when their paths name one file on every platform")
     func filePaths() {
         let same = ["settings.plist", "./settings.plist", "a/../settings.plist", ".//settings.plist/"]

@@ -105,6 +105,7 @@ struct DuplicateStorageKeyRule: LintRule {
         var byHead: [String: [String: [Int]]] = [:]
         var byTail: [String: [String: [Int]]] = [:]
         var byTailWithoutHead: [String: [String: [Int]]] = [:]
+        var byHeadWithoutTail: [String: [String: [Int]]] = [:]
         var headLengths: Set<Int> = []
         var tailLengths: Set<Int> = []
         // By byte: whether some fixed prefix starts with it (most literal keys start otherwise).
@@ -112,6 +113,7 @@ struct DuplicateStorageKeyRule: LintRule {
         for (index, entry) in templates.enumerated() {
             if let head = entry.head {
                 byHead[entry.store, default: [:]][head, default: []].append(index)
+                if entry.tail == nil { byHeadWithoutTail[entry.store, default: [:]][head, default: []].append(index) }
                 headLengths.insert(head.utf8.count)
                 if let first = head.utf8.first { headFirstBytes[Int(first)] = true }
             }
@@ -153,21 +155,61 @@ struct DuplicateStorageKeyRule: LintRule {
             }
         }
 
+        // The templates with both a fixed prefix and a fixed suffix, by store and prefix, then by
+        // their suffix, and by each shorter ending of it as long as some template's suffix: two
+        // of them meet only if their prefixes agree and their suffixes agree, and looking both
+        // up keeps a thousand keys that share a prefix (`doc_{id}_title`, `doc_{id}_color`) from
+        // being a million pairs to check.
+        var bothEnds: [String: [String: (tails: [String: [Int]], endings: [String: [Int]])]] = [:]
+        for (index, entry) in templates.enumerated() {
+            guard let head = entry.head, let tail = entry.tail else { continue }
+            // In place: a copy of the bucket to change would copy its tables for each template.
+            bothEnds[entry.store, default: [:]][head, default: ([:], [:])].tails[tail, default: []].append(index)
+            let bytes = tail.utf8
+            for length in tailLengths where length < bytes.count {
+                let ending = String(decoding: bytes.suffix(length), as: UTF8.self)
+                bothEnds[entry.store, default: [:]][head, default: ([:], [:])].endings[ending, default: []].append(index)
+            }
+        }
+        /// The templates with both ends whose prefix is a prefix of `head` and whose suffix is a
+        /// suffix of `tail`, or ends with it.
+        func meetingBothEnds(_ store: String, _ head: String, _ tail: String) -> [Int] {
+            guard let heads = bothEnds[store] else { return [] }
+            let (headBytes, tailBytes) = (head.utf8, tail.utf8)
+            var found: [Int] = []
+            for length in headLengths where length <= headBytes.count {
+                guard let bucket = heads[String(decoding: headBytes.prefix(length), as: UTF8.self)] else { continue }
+                for length in tailLengths where length <= tailBytes.count {
+                    if let indices = bucket.tails[String(decoding: tailBytes.suffix(length), as: UTF8.self)] { found += indices }
+                }
+                if let indices = bucket.endings[tail] { found += indices }
+            }
+            return found
+        }
+
         // Pairs of templates whose ends agree: both fixed prefixes, one a prefix of the other;
-        // else both fixed suffixes; else one has only a prefix and the other only a suffix. By
-        // `first * count + second`, first < second.
+        // else both fixed suffixes; else one has only a prefix and the other only a suffix; for
+        // two templates with both, both. By `first * count + second`, first < second.
         let count = templates.count
         var pairs: Set<Int> = []
         var onlyHeads: [Int] = []
         var onlyTails: [Int] = []
         for (index, entry) in templates.enumerated() {
             if let head = entry.head {
-                for other in indexed(byHead, headLengths, entry.store, head, prefix: true) where other != index {
+                // With a suffix of its own, only the templates without one (the others just above).
+                let byPrefix = entry.tail == nil ? byHead : byHeadWithoutTail
+                for other in indexed(byPrefix, headLengths, entry.store, head, prefix: true) where other != index {
                     pairs.insert(min(index, other) * count + max(index, other))
+                }
+                if let tail = entry.tail {
+                    for other in meetingBothEnds(entry.store, head, tail) where other != index {
+                        pairs.insert(min(index, other) * count + max(index, other))
+                    }
                 }
             }
             if let tail = entry.tail {
-                for other in indexed(byTail, tailLengths, entry.store, tail, prefix: false) where other != index && (entry.head == nil || templates[other].head == nil) {
+                let bySuffix = entry.head == nil ? byTail : byTailWithoutHead
+                for other in indexed(bySuffix, tailLengths, entry.store, tail, prefix: false) where other != index {
                     pairs.insert(min(index, other) * count + max(index, other))
                 }
             }
