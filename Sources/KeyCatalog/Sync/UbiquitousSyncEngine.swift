@@ -33,8 +33,10 @@ import Foundation
 /// - **Account change.** The new account's values replace this device's (keys it lacks read
 ///   their defaults); the previous values are neither pushed nor discarded: they are kept in the
 ///   local store (``previousAccountValues(in:)``), reported, and brought into the new account only
-///   when the app calls ``restorePreviousAccountValues(in:)``. (A key whose stored value a launch
-///   argument hides, in a store that cannot read beneath it, is adopted so once it can be read.)
+///   when the app calls ``restorePreviousAccountValues(in:)``; at a later change, what the store
+///   held then takes their place (nothing of an account left earlier stays). (A key whose stored
+///   value a launch argument hides, in a store that cannot read beneath it, is adopted so once it
+///   can be read.)
 /// - **Quota.** A write iCloud would refuse (a value over 1 MB, 1 MB in all, a 1,025th key), or
 ///   that iCloud reports refused, is reported through ``PersistentKeyValueFailure/handler`` with
 ///   its key; the local value stays, and is pushed again with the next change from iCloud.
@@ -331,8 +333,10 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
         effects.run()
     }
 
-    /// The values `store` held for its synced keys when the iCloud account changed, by storage
-    /// key: kept aside, not pushed into the new account.
+    /// The values `store` held for its synced keys when the iCloud account last changed, by
+    /// storage key: kept aside, not pushed into the new account. Each change keeps aside what the
+    /// store held then, in place of what an earlier one kept (which that account still holds, as
+    /// far as it was pushed there): a key the store held nothing for is not listed.
     ///
     /// ```swift
     /// let previous = engine.previousAccountValues(in: settings)
@@ -556,13 +560,30 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
     }
 
     /// Keeps the local values aside, then takes the new account's.
+    ///
+    /// What is kept aside is what the store held when it left the account: a value kept at an
+    /// earlier change (another account's, which that account holds as far as it was pushed) is
+    /// replaced, and forgotten where the store held nothing, so that a restore brings in only what
+    /// the person had last. Forgotten only when the change kept or took a value: an engine that
+    /// hears a change another engine sharing the store adopted first finds nothing to do, and the
+    /// values kept aside are then already this change's. (So a change that finds no value on
+    /// either side, nothing stored under the account left and nothing in the new one, also
+    /// leaves what an earlier change kept.)
     private func adoptNewAccount(_ id: ObjectIdentifier, _ state: inout State, _ effects: inout Effects) {
         guard var replica = state.replicas[id] else { return }
         var kept: [String] = []
+        var heldNothing: [String] = []
+        var changedStore = false
         for key in replica.keys.sorted() {
             switch adoptNewAccountValue(key, &replica, &state, &effects) {
-            case let wasKept?:
-                if wasKept { kept.append(key) }
+            case let adoption?:
+                switch adoption {
+                case .keptAside: kept.append(key)
+                case .heldNothing(let tookValue):
+                    heldNothing.append(key)
+                    changedStore = changedStore || tookValue
+                case .alreadyAdopted: break
+                }
                 replica.metadata.awaitingAccountChange.remove(key)
             case nil:
                 // Beneath a launch argument, in a store that cannot tell what it stores: neither
@@ -571,21 +592,33 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
                 replica.metadata.awaitingAccountChange.insert(key)
             }
         }
+        if changedStore || !kept.isEmpty {
+            for key in heldNothing { replica.metadata.previousAccount[key] = nil }
+        }
         replica.metadata.hasSynced = true
         state.replicas[id] = replica
         save(id, &state, &effects)
         effects.failures.append(accountChangeReport(kept: kept))
     }
 
-    /// Keeps `key`'s local value aside and takes the new account's; whether a value was kept, or
-    /// `nil` (nothing done) when the store cannot tell what it stores beneath a launch argument.
-    private func adoptNewAccountValue(_ key: String, _ replica: inout Replica, _ state: inout State, _ effects: inout Effects) -> Bool? {
+    /// What an account change did to a key's local value.
+    private enum Adoption {
+        /// The store held a value: kept aside, and replaced by the new account's (or removed).
+        case keptAside
+        /// The store held nothing; it now holds the new account's value if `tookValue`.
+        case heldNothing(tookValue: Bool)
+        /// Already the new account's value, under its stamp: another engine sharing the store (an
+        /// extension's) adopted it first, and kept aside what it replaced.
+        case alreadyAdopted
+    }
+
+    /// Keeps `key`'s local value aside and takes the new account's; what that did, or `nil`
+    /// (nothing done) when the store cannot tell what it stores beneath a launch argument.
+    private func adoptNewAccountValue(_ key: String, _ replica: inout Replica, _ state: inout State, _ effects: inout Effects) -> Adoption? {
         guard let stored = storedValue(key, in: replica.store) else { return nil }
         let cloud = envelope(forKey: key)
         if let cloud { state.newestSeen = max(state.newestSeen, cloud.stamp.time) }
-        // Already the new account's value, under its stamp: another engine sharing the store (an
-        // extension's) adopted it first, and kept aside what it replaced.
-        if let cloud, replica.metadata.entries[key]?.stamp == cloud.stamp, stored == cloud.value { return false }
+        if let cloud, replica.metadata.entries[key]?.stamp == cloud.stamp, stored == cloud.value { return .alreadyAdopted }
         if let value = stored { replica.metadata.previousAccount[key] = value }
         do throws(PersistentKeyValueFailure) {
             try apply(cloud?.value, forKey: key, to: replica.store, &effects)
@@ -597,7 +630,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
         } catch {
             effects.failures.append(error)
         }
-        return stored != nil
+        return stored != nil ? .keptAside : .heldNothing(tookValue: cloud?.value != nil)
     }
 
     private func accountChangeReport(kept: [String]) -> PersistentKeyValueFailure {
@@ -651,10 +684,10 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
         guard var replica = state.replicas[id] else { return }
         if replica.metadata.awaitingAccountChange.contains(key) {
             // Still the previous account's value: adopted once it can be read, never pushed.
-            guard let kept = adoptNewAccountValue(key, &replica, &state, &effects) else { return }
+            guard let adoption = adoptNewAccountValue(key, &replica, &state, &effects) else { return }
             replica.metadata.awaitingAccountChange.remove(key)
             state.replicas[id] = replica
-            if kept { effects.failures.append(accountChangeReport(kept: [key])) }
+            if case .keptAside = adoption { effects.failures.append(accountChangeReport(kept: [key])) }
             return
         }
         let cloud = envelope(forKey: key)

@@ -878,6 +878,66 @@ struct SyncContractTests {
         #expect(a.get(K.theme) == "light")
     }
 
+    /// Found by a review of the account-change rule: the values kept aside were updated key by key
+    /// at each change, and a key the store held nothing for kept the value of an account left
+    /// earlier. After A -> B -> C the device listed A's FontSize among B's values, and after
+    /// C -> A it still listed B's Theme (C held nothing): restoring brought into the account
+    /// values the device did not hold when it left the one before.
+    @Test("after account changes in a row, the values kept aside are what the device held when it left the last account")
+    func accountChangesInARowKeepTheLastAccountsValues() {
+        let cloud = SimulatedCloud()
+        let other = cloud.makeDevice("O", account: "b")
+        let a = cloud.makeDevice("A", account: "a")
+        cloud.deliverAll()
+        a.store.set(K.theme, to: "a")
+        a.store.set(K.fontSize, to: 20)
+        other.store.set(K.theme, to: "b")  // account b holds a Theme and no FontSize; c holds nothing
+        cloud.deliverAll()
+        let reports = FailureRecorder()
+
+        reports.record { cloud.switchAccount(a.backend, to: "b") }
+        #expect(a.get(K.theme) == "b" && a.get(K.fontSize) == 12)
+        #expect(a.engine.previousAccountValues(in: a.local) == ["Theme": .string("a"), "FontSize": .int(20)])
+
+        reports.record { cloud.switchAccount(a.backend, to: "c") }
+        #expect(a.get(K.theme) == "light" && a.get(K.fontSize) == 12)
+        #expect(a.engine.previousAccountValues(in: a.local) == ["Theme": .string("b")], "under b FontSize read its default, not a's 20")
+        #expect(reports.failures.last?.message.contains("the previous values of 'Theme' were kept aside") == true, "\(reports.failures)")
+
+        reports.record { cloud.switchAccount(a.backend, to: "a") }
+        #expect(a.get(K.theme) == "a" && a.get(K.fontSize) == 20, "back on a: a's values, from iCloud")
+        #expect(a.engine.previousAccountValues(in: a.local).isEmpty, "the device held nothing under c")
+        a.engine.restorePreviousAccountValues(in: a.local)
+        cloud.deliverAll()
+        #expect(UbiquitousSyncEnvelope(cloud.server("a")["kc:Theme"])?.value == .string("a"), "b's Theme not restored into a")
+        #expect(cloud.server("c").isEmpty, "nothing pushed into c")
+        #expect(reports.failures.count == 3, "each change reported once")
+    }
+
+    @Test("going back and forth between two accounts keeps aside, each time, the values of the account left")
+    func accountChangesBackAndForthKeepTheAccountLeft() {
+        let cloud = SimulatedCloud()
+        let other = cloud.makeDevice("O", account: "b")
+        let a = cloud.makeDevice("A", account: "a")
+        cloud.deliverAll()
+        a.store.set(K.theme, to: "a")
+        a.store.set(K.fontSize, to: 20)
+        other.store.set(K.theme, to: "b")
+        cloud.deliverAll()
+        let reports = FailureRecorder()
+
+        reports.record { cloud.switchAccount(a.backend, to: "b") }
+        reports.record { cloud.switchAccount(a.backend, to: "a") }
+        #expect(a.get(K.theme) == "a" && a.get(K.fontSize) == 20, "a's values, from iCloud")
+        #expect(a.engine.previousAccountValues(in: a.local) == ["Theme": .string("b")], "what the device held under b")
+
+        reports.record { cloud.switchAccount(a.backend, to: "b") }
+        #expect(a.get(K.theme) == "b" && a.get(K.fontSize) == 12)
+        #expect(a.engine.previousAccountValues(in: a.local) == ["Theme": .string("a"), "FontSize": .int(20)])
+        #expect(cloud.server("b")["kc:FontSize"] == nil, "nothing pushed into b")
+        #expect(reports.failures.count == 3)
+    }
+
     // MARK: Quota
 
     @Test("a value iCloud cannot hold is reported with its key, stays local, and is not pushed")
