@@ -6,6 +6,7 @@ import KeyCatalog
 /// ```
 /// KeyCatalogTestHelper defaults <suite> set <key> <int> [<string-key> <string>]
 /// KeyCatalogTestHelper defaults <suite> get <key>
+/// KeyCatalogTestHelper defaults <suite> global-domain <key> [write]
 /// KeyCatalogTestHelper defaults <suite> set-exit-mid-sync <key> <int>
 /// KeyCatalogTestHelper defaults <suite> write-during-sync <key> [kept-from-0]
 /// KeyCatalogTestHelper defaults <suite> set-blocked <key> <int>
@@ -52,6 +53,9 @@ import KeyCatalog
 /// (and `stale <key> <n>` on standard error if reading it back gives anything else);
 /// `write-records` sets `<prefix>.<n % 16>` to ``TestHelper/record(_:)`` for n = first, first + 1, …
 /// until it is killed, printing `<key> <n>` after each `set` returned;
+/// `global-domain` (`write`: after putting 7 for the key in `UserDefaults.globalDomain` through
+/// `setPersistentDomain`) prints what `contains`, `get` and Foundation's `object(forKey:)` give
+/// (`contains false get 7 foundation 7`), then again after setting the key to 5 and after removing it;
 /// `get-scalars` takes and prints strings as Unicode scalar values in hex, separated by `.`;
 /// `compact-set` compacts the file store (a new list and journal), then sets the key;
 /// `home` writes `1` under `Home` to `~/home.plist`, `relative.plist` and the keychain's
@@ -246,6 +250,20 @@ enum TestHelper {
             } catch {
                 fail("compact-set: \(error)")
             }
+        case "global-domain":
+            guard let defaults = store as? UserDefaults else { fail("global-domain needs a suite") }
+            if arguments.count >= 5, arguments[4] == "write" {
+                UserDefaults.standard.setPersistentDomain([key: 7], forName: UserDefaults.globalDomain)
+            }
+            let intKey = PersistentKey<Int>(key, defaultValue: 0)
+            func report() {
+                print("contains", defaults.contains(intKey), "get", defaults.get(intKey), "foundation", defaults.object(forKey: key).map { "\($0)" } ?? "nil")
+            }
+            report()
+            defaults.set(intKey, to: 5)
+            report()
+            defaults.remove(intKey)
+            report()
         case "get":
             print(store.get(PersistentKey<Int>(key, defaultValue: -1)))
         case "remove":

@@ -181,5 +181,41 @@ struct PreferencesDomainTests {
         #expect(heard[1].values == ["2", "3"], "still observed once the other's observation ended")
         observations.removeFirst().cancel()
     }
+
+    /// Found by a review: `contains` asked CoreFoundation by `CFPreferencesCopyAppValue`, whose
+    /// search list (`object(forKey:)`'s) goes on to the global domain: a key only there (the
+    /// `.GlobalPreferences.plist` another program left in the configuration folder) counted as
+    /// stored in every suite, and in `.standard`. Reads still find it, as Foundation does. In a
+    /// child process with a configuration folder of its own: the global domain is the user's.
+    @Test(arguments: ["suite", "standard"])
+    func aKeyOnlyInTheGlobalDomainIsReadButNotStoredInTheSuite(_ suite: String) throws {
+        let home = TemporaryDirectory()
+        let global = try PropertyListSerialization.data(fromPropertyList: ["KeyCatalogGlobal": 7], format: .xml, options: 0)
+        try global.write(to: home.file(".GlobalPreferences.plist"))
+        let name = suite == "standard" ? "standard" : "keycatalog.tests.global.\(UUID().uuidString)"
+        let child = try TestHelperExecutable.run(
+            ["defaults", name, "global-domain", "KeyCatalogGlobal"], environment: TestHelperExecutable.environment(configurationIn: home))
+        #expect(child.status == 0)
+        #expect(
+            child.output.split(separator: "\n") == [
+                "contains false get 7 foundation 7",  // the global domain's, not the suite's
+                "contains true get 5 foundation 5",  // the suite's own, set
+                "contains false get 7 foundation 7",  // removed: the global domain's again
+            ])
+    }
+
+    /// `setPersistentDomain(_:forName: UserDefaults.globalDomain)` on Linux writes a domain of that
+    /// name (`NSGlobalDomain.plist`), which no suite searches: nothing a suite stores, and read
+    /// as Foundation reads it.
+    @Test func aGlobalDomainSetThroughFoundationIsNotStoredInTheSuite() throws {
+        let home = TemporaryDirectory()
+        let child = try TestHelperExecutable.run(
+            ["defaults", "keycatalog.tests.global.\(UUID().uuidString)", "global-domain", "KeyCatalogGlobal", "write"],
+            environment: TestHelperExecutable.environment(configurationIn: home))
+        #expect(child.status == 0)
+        let first = try #require(child.output.split(separator: "\n").first).split(separator: " ")
+        #expect(first.count == 6 && first[1] == "false", "\(child.output)")
+        #expect(first.count == 6 && (first[3] == first[5] || (first[3] == "0" && first[5] == "nil")), "get reads what Foundation reads: \(child.output)")
+    }
 }
 #endif

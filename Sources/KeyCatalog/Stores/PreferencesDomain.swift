@@ -55,9 +55,20 @@ struct PreferencesDomain: @unchecked Sendable {  // Immutable CoreFoundation str
         _ = CFPreferencesCopyAppValue(Self.name(""), application)
     }
 
-    /// The object the suite holds for the key named `name` (no registered default, no argument).
+    /// The object the suite holds for the key named `name` (no registered default, no argument),
+    /// else the global domain's (`.GlobalPreferences.plist` in the configuration folder): what
+    /// `object(forKey:)` finds before the registered defaults.
     func object(forName name: CFString) -> AnyObject? {
         CFPreferencesCopyAppValue(name, application)
+    }
+
+    /// Whether the suite itself stores a value for the key named `name`: in its own domain (the
+    /// current user's, any host's, where ``set(_:forKey:)`` writes), not only in the global domain
+    /// that ``object(forName:)`` also searches. That domain is asked only when the search finds an
+    /// object, so a key stored nowhere costs no more than ``object(forName:)``.
+    func storesObject(forName name: CFString) -> Bool {
+        object(forName: name) != nil
+            && CFPreferencesCopyValue(name, application, kCFPreferencesCurrentUser, kCFPreferencesAnyHost) != nil
     }
 
     /// Stores `object` (a ``PropertyListValue/preferencesObject``) for `key`, or with `nil`

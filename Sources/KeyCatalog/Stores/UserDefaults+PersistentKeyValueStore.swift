@@ -48,7 +48,8 @@ extension UserDefaults: PersistentKeyValueStore {
     }
 
     /// Whether a value is stored for `key` in the instance's persistent domain; a registered
-    /// default does not count.
+    /// default does not count, nor a value only in the global domain (which reads still find, as
+    /// `object(forKey:)` does).
     ///
     /// Exact for suites opened through ``UserDefaultsPersistence/suite(named:)`` (catalogs open theirs
     /// so) and for `.standard` (on Linux; on Apple platforms in a process with a bundle identifier). For
@@ -59,9 +60,10 @@ extension UserDefaults: PersistentKeyValueStore {
         if let deferred = UserDefaultsPersistence.deferredValue(forKey: key, in: self) { return deferred != nil }
         // Asked of CoreFoundation by the key's exact name, as it stores keys: the domain as a Swift
         // dictionary takes another key equal to it as a `String` (a composed and a decomposed
-        // accent) for it. Registered defaults are Foundation's, not CoreFoundation's.
+        // accent) for it. Registered defaults are Foundation's, not CoreFoundation's; the global
+        // domain is CoreFoundation's, and not the suite's.
         if let domain = UserDefaultsPersistence.preferencesDomain(of: self) {
-            return domain.object(forName: PreferencesDomain.name(key)) != nil
+            return domain.storesObject(forName: PreferencesDomain.name(key))
         }
         #endif
         // Nothing in any domain: the common case (a migration's source that is long gone), and
