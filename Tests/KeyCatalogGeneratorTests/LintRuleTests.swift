@@ -1445,6 +1445,49 @@ struct LintRuleTests {
         }
         #expect(twoByTwo.count > 10, "the manifest tests too little: \(twoByTwo.count) templates meet another")
         #expect(meetings(entries) == twoByTwo)
+        // Linting two by two goes through the same lookups, so a lookup dropped for some kind of
+        // pair drops that pair there too: the patterns themselves decide, without the indexes.
+        let keys = entries.map { entry in
+            let key = String(entry.firstMatch(of: /"key": "([^"]*)"/)!.1)
+            let types = Dictionary(uniqueKeysWithValues: entry.matches(of: /"(p\d)": "(\w+)"/).map { (String($0.1), String($0.2)) })
+            return (key: key, types: types)
+        }
+        var byPatterns: Set<[String]> = []
+        for second in keys.indices {
+            guard let secondTemplate = try? StorageKeyParser.parse(keys[second].key).get() else { continue }
+            for first in 0..<second {
+                guard let firstTemplate = try? StorageKeyParser.parse(keys[first].key).get() else { continue }
+                func hasFixedEnd(_ template: StorageKeyTemplate) -> Bool {
+                    if case .literal? = template.segments.first { return true }
+                    if case .literal? = template.segments.last { return true }
+                    return false
+                }
+                func shape(_ template: StorageKeyTemplate) -> String {
+                    template.segments.map { if case .literal(let text) = $0 { text } else { "{}" } }.joined()
+                }
+                guard hasFixedEnd(firstTemplate), hasFixedEnd(secondTemplate), shape(firstTemplate) != shape(secondTemplate) else { continue }
+                let meet = StorageKeyPattern(secondTemplate, parameterTypes: keys[second].types)
+                    .commonSpelling(with: StorageKeyPattern(firstTemplate, parameterTypes: keys[first].types))
+                if meet != nil {
+                    byPatterns.insert(["k\(second)", "k\(first)"])
+                    break
+                }
+            }
+        }
+        #expect(meetings(entries) == byPatterns)
+    }
+
+    /// Two templates with both ends, the one with the shorter prefix having the longer suffix:
+    /// found only through the endings of the other's suffix.
+    @Test("a template with a shorter prefix and a longer suffix meets one with a longer prefix and a shorter suffix")
+    func templatesMeetAcrossTheirEnds() {
+        let findings = lint(
+            manifest(
+                keys: """
+                    { "name": "short", "key": "a{x}ab", "parameters": { "x": "String" }, "type": "Int", "default": 0 },
+                    { "name": "long", "key": "ab{y}b", "parameters": { "y": "String" }, "type": "Int", "default": 0 }
+                    """))
+        #expect(findings.contains { $0.contains("of key 'long' can be what key 'short'") }, "\(findings)")
     }
 
     @Test("file stores are one store when their paths name one file on every platform")
