@@ -572,7 +572,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
     private func adoptNewAccount(_ id: ObjectIdentifier, _ state: inout State, _ effects: inout Effects) {
         guard var replica = state.replicas[id] else { return }
         var kept: [String] = []
-        var heldNothing: [String] = []
+        var notKeptNow: [String] = []  // held nothing, or not readable yet
         var changedStore = false
         for key in replica.keys.sorted() {
             switch adoptNewAccountValue(key, &replica, &state, &effects) {
@@ -580,7 +580,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
                 switch adoption {
                 case .keptAside: kept.append(key)
                 case .heldNothing(let tookValue):
-                    heldNothing.append(key)
+                    notKeptNow.append(key)
                     changedStore = changedStore || tookValue
                 case .alreadyAdopted: break
                 }
@@ -588,12 +588,15 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
             case nil:
                 // Beneath a launch argument, in a store that cannot tell what it stores: neither
                 // replaced (its value could not be kept aside) nor pushed (it is the previous
-                // account's) until it can be read; then it is adopted as the others were.
+                // account's) until it can be read; then it is adopted as the others were. What an
+                // earlier change kept aside for it is forgotten with the others': the adoption keeps
+                // aside what it finds then.
                 replica.metadata.awaitingAccountChange.insert(key)
+                notKeptNow.append(key)
             }
         }
         if changedStore || !kept.isEmpty {
-            for key in heldNothing { replica.metadata.previousAccount[key] = nil }
+            for key in notKeptNow { replica.metadata.previousAccount[key] = nil }
         }
         replica.metadata.hasSynced = true
         state.replicas[id] = replica

@@ -938,6 +938,38 @@ struct SyncContractTests {
         #expect(reports.failures.count == 3)
     }
 
+    /// A key the store cannot read at an account change (a locked keychain) waits to be adopted:
+    /// what an earlier change kept aside for it is another account's, and stayed listed beside the
+    /// values of the account just left, and was restored into the new account.
+    @Test("a key adopted after the account change does not keep the value of an account left earlier")
+    func aKeyAdoptedLaterKeepsNoEarlierAccountsValue() {
+        let cloud = SimulatedCloud()
+        let local = HidingStore()
+        let other = cloud.makeDevice("O", account: "b")
+        let a = cloud.makeDevice("A", local: local, account: "z")
+        cloud.deliverAll()
+        a.store.set(K.theme, to: "z")
+        a.store.set(K.fontSize, to: 20)
+        cloud.deliverAll()
+        let reports = FailureRecorder()
+        reports.record { cloud.switchAccount(a.backend, to: "a") }  // a holds nothing
+        #expect(a.engine.previousAccountValues(in: local) == ["Theme": .string("z"), "FontSize": .int(20)])
+        a.store.set(K.fontSize, to: 30)  // under a: a FontSize, no Theme
+        cloud.deliverAll()
+
+        local.hidden = ["Theme"]
+        reports.record { cloud.switchAccount(a.backend, to: "b") }
+        #expect(a.engine.previousAccountValues(in: local)["Theme"] == nil, "the device held no Theme under a")
+        local.hidden = []
+        other.store.set(K.theme, to: "b")  // Theme is adopted as it arrives
+        reports.record { cloud.deliverAll() }
+        #expect(a.get(K.theme) == "b")
+        #expect(a.engine.previousAccountValues(in: local) == ["FontSize": .int(30)], "what the device held when it left a")
+        a.engine.restorePreviousAccountValues(in: local)
+        cloud.deliverAll()
+        #expect(a.get(K.theme) == "b" && other.get(K.theme) == "b", "z's Theme not restored into b")
+    }
+
     // MARK: Quota
 
     @Test("a value iCloud cannot hold is reported with its key, stays local, and is not pushed")
@@ -1120,4 +1152,26 @@ final class WriteWatchingStore: PersistentKeyValueStore, @unchecked Sendable {
     func flushPersistentValues() throws {}
     var keyValueChanges: KeyValueChangeCenter { base.keyValueChanges }
     var persistentStoreDescription: String { "in memory, writes watched" }
+}
+
+/// An in-memory store that cannot tell, for the keys in `hidden`, whether it stores a value (as a
+/// locked device's keychain cannot).
+final class HidingStore: PersistentKeyValueStore, @unchecked Sendable {
+    private let base = InMemoryKeyValueStore()
+    private let lock = NSLock()
+    nonisolated(unsafe) private var _hidden: Set<String> = []
+    var hidden: Set<String> {
+        get { lock.withLock { _hidden } }
+        set { lock.withLock { _hidden = newValue } }
+    }
+
+    func persistentValue(forKey key: String) -> PropertyListValue? { base.persistentValue(forKey: key) }
+    func hasPersistentValue(forKey key: String) -> Bool { base.hasPersistentValue(forKey: key) }
+    func _hasPersistentValueIfKnown(forKey key: String) -> Bool? { hidden.contains(key) ? nil : base.hasPersistentValue(forKey: key) }
+    func setPersistentValue(_ value: PropertyListValue, forKey key: String) throws { base.setPersistentValue(value, forKey: key) }
+    func removePersistentValue(forKey key: String) throws { base.removePersistentValue(forKey: key) }
+    func registerPersistentValues(_ values: [String: PropertyListValue]) { base.registerPersistentValues(values) }
+    func flushPersistentValues() throws {}
+    var keyValueChanges: KeyValueChangeCenter { base.keyValueChanges }
+    var persistentStoreDescription: String { "in memory, some keys hidden" }
 }
