@@ -336,7 +336,10 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
     /// The values `store` held for its synced keys when the iCloud account last changed, by
     /// storage key: kept aside, not pushed into the new account. Each change keeps aside what the
     /// store held then, in place of what an earlier one kept (which that account still holds, as
-    /// far as it was pushed there): a key the store held nothing for is not listed.
+    /// far as it was pushed there): a key the store held nothing for is not listed. A change that
+    /// finds no value on either side (nothing on the device, nothing in the new account) leaves
+    /// what an earlier one kept: it cannot be told from one another engine sharing the store
+    /// adopted first.
     ///
     /// ```swift
     /// let previous = engine.previousAccountValues(in: settings)
