@@ -5,7 +5,8 @@ import Foundation
 /// For each key, if it holds no value, the first source holding a value that converts is
 /// written to the key, read back and compared, made durable, and only then removed from its
 /// source; a move that cannot finish is taken back out of the key, so that a value is never in
-/// both places (a key emptied later would get it again). A key that already holds a value keeps
+/// both places (a key emptied later would get it again). A source whose store cannot say what it
+/// holds (a locked keychain) is not passed over: older sources wait until it can. A key that already holds a value keeps
 /// it; a source holding the very value the key holds is what an interrupted run left behind, and
 /// is removed. Everything else stays in place and is reported. Running twice is the same as
 /// running once; a run killed at any point and run again ends as an uninterrupted run would.
@@ -74,10 +75,12 @@ public enum KeyMigrator {
                 continue
             }
             // What the store holds: a launch argument's value (`-launches 5`) was never written, and
-            // moving it would remove the value stored beneath it.
+            // moving it would remove the value stored beneath it. A source that cannot say (a
+            // locked keychain) may hold the newest value: older sources are not tried, as after a
+            // take-back, or one would move in and win for good over it.
             guard let read = _storedValue(forKey: source.fromKey, in: origin) else {
-                record(&report, migration, source, .failed("what the store holds could not be read (beneath a launch argument of a suite KeyCatalog did not open, an entry that does not decode, or a locked keychain); the source is kept"))
-                continue
+                record(&report, migration, source, .failed("what the store holds could not be read (beneath a launch argument of a suite KeyCatalog did not open, an entry that does not decode, or a locked keychain); the source is kept, and older sources wait for it"))
+                return moved
             }
             guard let stored = read else { continue }
             let isInPlace =

@@ -156,6 +156,41 @@ struct KeyMigrationStoreMoveTests {
         #expect(secrets.get(key) == "new", "the newer value, once it can move")
     }
 
+    /// A newer source that cannot be read for now (a keychain locked at launch) was passed over,
+    /// and an older source moved in: the key then held the older value, and the newer one, once
+    /// readable, was skipped at every run as a value the key did not hold. Older sources now wait.
+    @Test("while a newer source cannot be read, an older source does not move in instead")
+    func anOlderSourceWaitsForAnUnreadableNewerOne() {
+        let backend = FakeKeychain()
+        let service = "keycatalog.tests.migration.\(UUID().uuidString)"
+        backend.put(.string("new"), service: service, account: "token")
+        let keychain = KeychainKeyValueStore(service: service, backend: backend)
+        let older = InMemoryKeyValueStore(["legacyToken": .string("old")])
+        let memory = InMemoryKeyValueStore()
+        let key = PersistentKey<String?>("APIToken", defaultValue: nil)
+        let migration = KeyMigration(
+            name: "apiToken", key: key, store: "memory",
+            sources: [
+                KeyMigrationSource(fromKey: "token", store: "secrets", representationOf: key),
+                KeyMigrationSource(fromKey: "legacyToken", store: "older", representationOf: key),
+            ])
+        let stores: [String: any PersistentKeyValueStore] = ["memory": memory, "secrets": keychain, "older": older]
+        // The device is locked at launch: the keychain will not say what it holds.
+        backend.force(KeychainStatus.interactionNotAllowed, on: .copy)
+        let failures = FailureRecorder()
+
+        let report = failures.record { KeyMigrator.run([migration], stores: { stores[$0] }) }
+
+        #expect(report.entries.map(\.fromKey) == ["token"], "\(report)")
+        #expect(report.failed.count == 1)
+        #expect(memory.storedValues.isEmpty, "\(memory.storedValues)")
+        #expect(older.storedValues == ["legacyToken": .string("old")])
+        // Unlocked, the newer value moves; the older one stays, skipped.
+        let unlocked = failures.record { KeyMigrator.run([migration], stores: { stores[$0] }) }
+        #expect(unlocked.entries.map(\.outcome) == [.migrated, .skippedKeyHasValue], "\(unlocked)")
+        #expect(memory.get(key) == "new")
+    }
+
     @Test("a keychain source that the device locks before its removal is taken back too: locked is not gone")
     func aLockedKeychainSourceIsNotGone() {
         let keychainBackend = FakeKeychain()
