@@ -6,7 +6,8 @@ import Foundation
 /// written to the key, read back and compared, made durable, and only then removed from its
 /// source; a move that cannot finish is taken back out of the key, so that a value is never in
 /// both places (a key emptied later would get it again). A source whose store cannot say what it
-/// holds (a locked keychain) is not passed over: older sources wait until it can. A key that already holds a value keeps
+/// holds (a locked keychain), or whose value cannot be written to the key, is not passed over:
+/// older sources wait until it moves. A key that already holds a value keeps
 /// it; a source holding the very value the key holds is what an interrupted run left behind, and
 /// is removed. Everything else stays in place and is reported. Running twice is the same as
 /// running once; a run killed at any point and run again ends as an uninterrupted run would.
@@ -140,22 +141,25 @@ public enum KeyMigrator {
                 continue
             }
 
+            // A move that cannot be written (a full disk, a keychain that locked) is retried at the
+            // next run; as after a take-back, older sources are not tried meanwhile, or one would
+            // move in and win for good over this newer source.
             beforeMoving(migrated)
             do {
                 try target.setPersistentValue(migrated, forKey: migration.storageKey)
             } catch {
-                record(&report, migration, source, .failed("could not write the key: \(error); the source is kept"))
-                continue
+                record(&report, migration, source, .failed("could not write the key: \(error); the source is kept, and older sources wait for it"))
+                return moved
             }
             guard _storedValue(forKey: migration.storageKey, in: target) == .some(migrated) else {
                 // The key held nothing before: take the wrong value away so the next run retries.
                 do {
                     try target.removePersistentValue(forKey: migration.storageKey)
-                    record(&report, migration, source, .failed("the key read back differently from what was written; it was removed again, and the source kept"))
+                    record(&report, migration, source, .failed("the key read back differently from what was written; it was removed again, the source kept, and older sources wait for it"))
                 } catch {
                     record(&report, migration, source, .failed("the key read back differently from what was written, and could not be removed again (\(error)); the source is kept"))
                 }
-                continue
+                return moved
             }
             target.keyValueChanges.postCurrentValue(forKey: migration.storageKey, in: target)
             // All or nothing: left in both places, the value would come back at the next run into

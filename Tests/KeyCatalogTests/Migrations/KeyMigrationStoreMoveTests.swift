@@ -191,6 +191,34 @@ struct KeyMigrationStoreMoveTests {
         #expect(memory.get(key) == "new")
     }
 
+    /// A key whose write failed once (a full disk, a keychain that locked) went on to the next
+    /// source: the older value moved in, and won for good over the newer one.
+    @Test("after the key's write fails, an older source does not move in instead")
+    func anOlderSourceWaitsForAFailedWrite() {
+        let newer = InMemoryKeyValueStore(["token": .string("new")])
+        let older = InMemoryKeyValueStore(["legacyToken": .string("old")])
+        let secrets = InMemoryKeyValueStore()
+        let key = PersistentKey<String?>("APIToken", defaultValue: nil)
+        let migration = KeyMigration(
+            name: "apiToken", key: key, store: "secrets",
+            sources: [
+                KeyMigrationSource(fromKey: "token", store: "newer", representationOf: key),
+                KeyMigrationSource(fromKey: "legacyToken", store: "older", representationOf: key),
+            ])
+        // The key's first write fails, before reaching the store; the next ones succeed.
+        let failing = FailingStore(secrets, name: "secrets", counter: FailingStore.Counter(failAt: 1))
+        var stores: [String: any PersistentKeyValueStore] = ["secrets": failing, "newer": newer, "older": older]
+        let failures = FailureRecorder()
+
+        let report = failures.record { KeyMigrator.run([migration], stores: { stores[$0] }) }
+
+        #expect(report.entries.map(\.fromKey) == ["token"], "\(report)")
+        #expect(secrets.storedValues.isEmpty && older.storedValues == ["legacyToken": .string("old")])
+        stores["secrets"] = secrets
+        _ = failures.record { KeyMigrator.run([migration], stores: { stores[$0] }) }
+        #expect(secrets.get(key) == "new", "the newer value, once it can be written")
+    }
+
     @Test("a keychain source that the device locks before its removal is taken back too: locked is not gone")
     func aLockedKeychainSourceIsNotGone() {
         let keychainBackend = FakeKeychain()
