@@ -726,12 +726,15 @@ struct LintRuleTests {
                   "stores": { "cloud": { "kind": "ubiquitous" } },
                   "keys": [
                     { "name": "theme", "type": "String", "default": "light", "store": "cloud",
-                      "migrations": [{ "fromKey": "Theme", "fromStore": "standard" }, { "fromKey": "OldTheme" }] }
+                      "migrations": [{ "fromKey": "Theme", "fromStore": "standard" }, { "fromKey": "OldTheme" }] },
+                    { "name": "layout", "type": "String", "default": "grid",
+                      "migrations": [{ "fromKey": "Layout", "fromStore": "cloud" }, { "fromKey": "OldLayout" }] }
                   ]
                 }
                 """#,
             expected: [
-                #"keys.json:6:57: error: key 'theme' in ubiquitous store 'cloud' migrates from local store 'standard'; on a device's first launch the migration runs before iCloud's initial download arrives, so the device's old value would overwrite the one in iCloud; migrate into a key in store 'standard' instead, and copy its value to iCloud from app code once iCloud's values have arrived"#
+                #"keys.json:6:57: error: key 'theme' in ubiquitous store 'cloud' migrates from local store 'standard'; on a device's first launch the migration runs before iCloud's initial download arrives, so the device's old value would overwrite the one in iCloud; migrate into a key in store 'standard' instead, and copy its value to iCloud from app code once iCloud's values have arrived"#,
+                #"keys.json:8:58: warning: key 'layout' in local store 'standard' migrates from ubiquitous store 'cloud'; a move removes its source, and iCloud removes it on every device, so the first device to migrate takes the value from the others, which then read the default; copy the value from app code and leave it in iCloud until every device has it"#,
             ]
         ),
         RuleCase(
