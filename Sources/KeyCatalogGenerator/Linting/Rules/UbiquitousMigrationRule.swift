@@ -25,6 +25,8 @@ struct UbiquitousMigrationRule: LintRule {
         "A key migrates between iCloud and a local store: into a ubiquitous store at first launch that would overwrite iCloud's value; out of one, the first device's move would take the value from the others."
 
     func check(_ context: LintContext) -> [Diagnostic] {
+        // Most manifests have no iCloud store: then no key's migrations are looked at.
+        guard context.storeKinds.values.contains("ubiquitous") else { return [] }
         var findings: [Diagnostic] = []
         for key in context.keys {
             let isUbiquitous = context.storeKinds[key.store] == "ubiquitous"
