@@ -77,10 +77,17 @@ public enum KeyMigrator {
             }
             // What the store holds: a launch argument's value (`-launches 5`) was never written, and
             // moving it would remove the value stored beneath it. A source that cannot say (a
-            // locked keychain) may hold the newest value: older sources are not tried, as after a
-            // take-back, or one would move in and win for good over it.
+            // locked keychain) may hold the newest value: while the key is empty, older sources are
+            // not tried, as after a take-back, or one would move in and win for good over it. A key
+            // holding a value takes none of them, and one holding its very value is an interrupted
+            // move's source, still to be removed: they are gone on to.
             guard let read = _storedValue(forKey: source.fromKey, in: origin) else {
-                record(&report, migration, source, .failed("what the store holds could not be read (beneath a launch argument of a suite KeyCatalog did not open, an entry that does not decode, or a locked keychain); the source is kept, and older sources wait for it"))
+                let reason = "what the store holds could not be read (beneath a launch argument of a suite KeyCatalog did not open, an entry that does not decode, or a locked keychain); the source is kept"
+                if case .some(.some) = _storedValue(forKey: migration.storageKey, in: target) {
+                    record(&report, migration, source, .failed(reason))
+                    continue
+                }
+                record(&report, migration, source, .failed(reason + ", and older sources wait for it"))
                 return moved
             }
             guard let stored = read else { continue }

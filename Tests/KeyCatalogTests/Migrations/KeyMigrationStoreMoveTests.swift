@@ -191,6 +191,40 @@ struct KeyMigrationStoreMoveTests {
         #expect(memory.get(key) == "new")
     }
 
+    /// Older sources wait for an unreadable newer one only while the key is empty: once it holds
+    /// a value, no older source moves in, and one holding that very value is an interrupted move's
+    /// leftover, removed as it was before (left, it would move back into a key emptied later).
+    @Test("an unreadable newer source does not keep an interrupted move's source from being removed")
+    func anInterruptedMoveIsCompletedPastAnUnreadableSource() {
+        let backend = FakeKeychain()
+        let service = "keycatalog.tests.migration.\(UUID().uuidString)"
+        let keychain = KeychainKeyValueStore(service: service, backend: backend)
+        // A previous run moved 'old' in and was killed before removing its source.
+        let older = InMemoryKeyValueStore(["legacyToken": .string("old")])
+        let memory = InMemoryKeyValueStore(["APIToken": .string("old")])
+        let key = PersistentKey<String?>("APIToken", defaultValue: nil)
+        let migration = KeyMigration(
+            name: "apiToken", key: key, store: "memory",
+            sources: [
+                KeyMigrationSource(fromKey: "token", store: "secrets", representationOf: key),
+                KeyMigrationSource(fromKey: "legacyToken", store: "older", representationOf: key),
+            ])
+        let stores: [String: any PersistentKeyValueStore] = ["memory": memory, "secrets": keychain, "older": older]
+        backend.force(KeychainStatus.interactionNotAllowed, on: .copy)
+        let failures = FailureRecorder()
+
+        let report = failures.record { KeyMigrator.run([migration], stores: { stores[$0] }) }
+
+        #expect(report.entries.map(\.fromKey) == ["token", "legacyToken"], "\(report)")
+        #expect(report.entries.last?.outcome == .completedInterruptedMove, "\(report)")
+        #expect(older.storedValues.isEmpty, "\(older.storedValues)")
+        #expect(memory.get(key) == "old")
+        // A sign-out empties the key: the old value does not come back.
+        memory.remove(key)
+        _ = failures.record { KeyMigrator.run([migration], stores: { stores[$0] }) }
+        #expect(memory.get(key) == nil)
+    }
+
     /// A key whose write failed once (a full disk, a keychain that locked) went on to the next
     /// source: the older value moved in, and won for good over the newer one.
     @Test("after the key's write fails, an older source does not move in instead")
