@@ -728,13 +728,16 @@ struct LintRuleTests {
                     { "name": "theme", "type": "String", "default": "light", "store": "cloud",
                       "migrations": [{ "fromKey": "Theme", "fromStore": "standard" }, { "fromKey": "OldTheme" }] },
                     { "name": "layout", "type": "String", "default": "grid",
-                      "migrations": [{ "fromKey": "Layout", "fromStore": "cloud" }, { "fromKey": "OldLayout" }] }
+                      "migrations": [{ "fromKey": "Layout", "fromStore": "cloud" }, { "fromKey": "OldLayout" }] },
+                    { "name": "grid", "type": "String", "default": "x", "store": "nowhere",
+                      "migrations": [{ "fromKey": "Grid", "fromStore": "cloud" }] }
                   ]
                 }
                 """#,
             expected: [
                 #"keys.json:6:57: error: key 'theme' in ubiquitous store 'cloud' migrates from local store 'standard'; on a device's first launch the migration runs before iCloud's initial download arrives, so the device's old value would overwrite the one in iCloud; migrate into a key in store 'standard' instead, and copy its value to iCloud from app code once iCloud's values have arrived"#,
                 #"keys.json:8:58: warning: key 'layout' in local store 'standard' migrates from ubiquitous store 'cloud'; a move removes its source, and iCloud removes it on every device, so the first device to migrate takes the value from the others, which then read the default; copy the value from app code and leave it in iCloud until every device has it"#,
+                #"keys.json:9:66: error: unknown store 'nowhere' for key 'grid'; declare it under "stores" or use one of 'standard', 'cloud'"#,
             ]
         ),
         RuleCase(

@@ -28,8 +28,10 @@ struct UbiquitousMigrationRule: LintRule {
         // Most manifests have no iCloud store: then no key's migrations are looked at.
         guard context.storeKinds.values.contains("ubiquitous") else { return [] }
         var findings: [Diagnostic] = []
+        // A key whose store is unknown is neither (another rule reports the store).
         for key in context.keys {
-            let isUbiquitous = context.storeKinds[key.store] == "ubiquitous"
+            guard let keyKind = context.storeKinds[key.store] else { continue }
+            let isUbiquitous = keyKind == "ubiquitous"
             for migration in key.value["migrations"]?.elements ?? [] {
                 guard let fromStore = migration["fromStore"], let name = fromStore.string,
                     let kind = context.storeKinds[name], (kind == "ubiquitous") != isUbiquitous
