@@ -730,7 +730,9 @@ struct LintRuleTests {
                     { "name": "layout", "type": "String", "default": "grid",
                       "migrations": [{ "fromKey": "Layout", "fromStore": "cloud" }, { "fromKey": "OldLayout" }] },
                     { "name": "grid", "type": "String", "default": "x", "store": "nowhere",
-                      "migrations": [{ "fromKey": "Grid", "fromStore": "cloud" }] }
+                      "migrations": [{ "fromKey": "Grid", "fromStore": "cloud" }] },
+                    { "name": "font", "type": "Int", "default": 12, "sync": "iCloud",
+                      "migrations": [{ "fromKey": "Font", "fromStore": "cloud" }] }
                   ]
                 }
                 """#,

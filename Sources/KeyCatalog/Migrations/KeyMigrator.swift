@@ -5,9 +5,10 @@ import Foundation
 /// For each key, if it holds no value, the first source holding a value that converts is
 /// written to the key, read back and compared, made durable, and only then removed from its
 /// source; a move that cannot finish is taken back out of the key, so that a value is never in
-/// both places (a key emptied later would get it again). A source whose store cannot say what it
-/// holds (a locked keychain), or whose value cannot be written to the key, is not passed over:
-/// older sources wait until it moves. A key that already holds a value keeps
+/// both places (a key emptied later would get it again). While the key is empty, a source whose
+/// store cannot say what it holds (a locked keychain, an entry that does not decode, a launch
+/// argument over a suite KeyCatalog did not open), or whose value cannot be written to the key,
+/// is not passed over: older sources wait until it moves. A key that already holds a value keeps
 /// it; a source holding the very value the key holds is what an interrupted run left behind, and
 /// is removed. Everything else stays in place and is reported. Running twice is the same as
 /// running once; a run killed at any point and run again ends as an uninterrupted run would.

@@ -9,7 +9,8 @@
 /// The other way, a key in a local store that migrates from a `ubiquitous` store is a warning: a
 /// move removes its source, and a removal in iCloud reaches every device, so the first device to
 /// migrate takes the value away from the others, which then find nothing to move and read the
-/// default.
+/// default. (Not for a key synced through iCloud itself: the value moved in is pushed, under the
+/// key's own name, where iCloud has none, and reaches the other devices so.)
 ///
 /// ```json
 /// { "name": "theme", "type": "String", "default": "light", "store": "cloud",
@@ -38,7 +39,9 @@ struct UbiquitousMigrationRule: LintRule {
                 else { continue }
                 if isUbiquitous {
                     findings.append(error("\(key.label) in ubiquitous store '\(key.store)' migrates from local store '\(name.truncatedForMessage)'; on a device's first launch the migration runs before iCloud's initial download arrives, so the device's old value would overwrite the one in iCloud; migrate into a key in store '\(name.truncatedForMessage)' instead, and copy its value to iCloud from app code once iCloud's values have arrived", at: fromStore.location))
-                } else {
+                } else if !ICloudSyncRule.isSynced(key, in: context) {
+                    // (A synced key's moved value is pushed to iCloud under the key's own name,
+                    // and reaches the other devices that way.)
                     findings.append(warning("\(key.label) in local store '\(key.store)' migrates from ubiquitous store '\(name.truncatedForMessage)'; a move removes its source, and iCloud removes it on every device, so the first device to migrate takes the value from the others, which then read the default; copy the value from app code and leave it in iCloud until every device has it", at: fromStore.location))
                 }
             }
