@@ -9,6 +9,19 @@ let migrationStorePairs: [(MigrationStoreKind, MigrationStoreKind)] = MigrationS
 
 @Suite("Migrations: moves between stores")
 struct KeyMigrationStoreMoveTests {
+    /// The key `APIToken` in store `store`, migrating from `token` in store `newer`, then from
+    /// `legacyToken` in store `older`.
+    static func tokenMigration(into store: String, newerIn newer: String) -> (key: PersistentKey<String?>, migration: KeyMigration) {
+        let key = PersistentKey<String?>("APIToken", defaultValue: nil)
+        let migration = KeyMigration(
+            name: "apiToken", key: key, store: store,
+            sources: [
+                KeyMigrationSource(fromKey: "token", store: newer, representationOf: key),
+                KeyMigrationSource(fromKey: "legacyToken", store: "older", representationOf: key),
+            ])
+        return (key, migration)
+    }
+
     @Test("values move between every pair of store kinds, made durable before the source goes", arguments: migrationStorePairs)
     func move(from: MigrationStoreKind, to: MigrationStoreKind) throws {
         let stores = MigrationStores()
@@ -139,13 +152,7 @@ struct KeyMigrationStoreMoveTests {
         let newer = InMemoryKeyValueStore(["token": .string("new")])
         let older = InMemoryKeyValueStore(["legacyToken": .string("old")])
         let secrets = InMemoryKeyValueStore()
-        let key = PersistentKey<String?>("APIToken", defaultValue: nil)
-        let migration = KeyMigration(
-            name: "apiToken", key: key, store: "secrets",
-            sources: [
-                KeyMigrationSource(fromKey: "token", store: "newer", representationOf: key),
-                KeyMigrationSource(fromKey: "legacyToken", store: "older", representationOf: key),
-            ])
+        let (key, migration) = Self.tokenMigration(into: "secrets", newerIn: "newer")
         var stores: [String: any PersistentKeyValueStore] = ["secrets": secrets, "newer": UnremovableStore(newer), "older": older]
         let failures = FailureRecorder()
         let report = failures.record { KeyMigrator.run([migration], stores: { stores[$0] }) }
@@ -167,13 +174,7 @@ struct KeyMigrationStoreMoveTests {
         let keychain = KeychainKeyValueStore(service: service, backend: backend)
         let older = InMemoryKeyValueStore(["legacyToken": .string("old")])
         let memory = InMemoryKeyValueStore()
-        let key = PersistentKey<String?>("APIToken", defaultValue: nil)
-        let migration = KeyMigration(
-            name: "apiToken", key: key, store: "memory",
-            sources: [
-                KeyMigrationSource(fromKey: "token", store: "secrets", representationOf: key),
-                KeyMigrationSource(fromKey: "legacyToken", store: "older", representationOf: key),
-            ])
+        let (key, migration) = Self.tokenMigration(into: "memory", newerIn: "secrets")
         let stores: [String: any PersistentKeyValueStore] = ["memory": memory, "secrets": keychain, "older": older]
         // The device is locked at launch: the keychain will not say what it holds.
         backend.force(KeychainStatus.interactionNotAllowed, on: .copy)
@@ -202,13 +203,7 @@ struct KeyMigrationStoreMoveTests {
         // A previous run moved 'old' in and was killed before removing its source.
         let older = InMemoryKeyValueStore(["legacyToken": .string("old")])
         let memory = InMemoryKeyValueStore(["APIToken": .string("old")])
-        let key = PersistentKey<String?>("APIToken", defaultValue: nil)
-        let migration = KeyMigration(
-            name: "apiToken", key: key, store: "memory",
-            sources: [
-                KeyMigrationSource(fromKey: "token", store: "secrets", representationOf: key),
-                KeyMigrationSource(fromKey: "legacyToken", store: "older", representationOf: key),
-            ])
+        let (key, migration) = Self.tokenMigration(into: "memory", newerIn: "secrets")
         let stores: [String: any PersistentKeyValueStore] = ["memory": memory, "secrets": keychain, "older": older]
         backend.force(KeychainStatus.interactionNotAllowed, on: .copy)
         let failures = FailureRecorder()
@@ -232,13 +227,7 @@ struct KeyMigrationStoreMoveTests {
         let newer = InMemoryKeyValueStore(["token": .string("new")])
         let older = InMemoryKeyValueStore(["legacyToken": .string("old")])
         let secrets = InMemoryKeyValueStore()
-        let key = PersistentKey<String?>("APIToken", defaultValue: nil)
-        let migration = KeyMigration(
-            name: "apiToken", key: key, store: "secrets",
-            sources: [
-                KeyMigrationSource(fromKey: "token", store: "newer", representationOf: key),
-                KeyMigrationSource(fromKey: "legacyToken", store: "older", representationOf: key),
-            ])
+        let (key, migration) = Self.tokenMigration(into: "secrets", newerIn: "newer")
         // The key's first write fails, before reaching the store; the next ones succeed.
         let failing = FailingStore(secrets, name: "secrets", counter: FailingStore.Counter(failAt: 1))
         var stores: [String: any PersistentKeyValueStore] = ["secrets": failing, "newer": newer, "older": older]
