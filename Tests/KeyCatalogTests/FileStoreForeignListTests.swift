@@ -16,17 +16,7 @@ struct FileStoreForeignListTests {
 
     @Test func anXMLListWhoseKeysDifferOnlyInNormalizationIsNotRewritten() throws {
         let url = folder.file("foreign.plist")
-        let xml = """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <plist version="1.0">
-            <dict>
-            \t<key>\(Self.composed)</key>
-            \t<integer>1</integer>
-            \t<key>\(Self.decomposed)</key>
-            \t<integer>2</integer>
-            </dict>
-            </plist>
-            """
+        let xml = Self.xmlList([(Self.composed, "<integer>1</integer>"), (Self.decomposed, "<integer>2</integer>")])
         try Data(xml.utf8).write(to: url)
         try expectNotRewritten(url, naming: ["'\(Self.composed)' (U+63 U+61 U+66 U+E9)", "'\(Self.decomposed)' (U+63 U+61 U+66 U+65 U+301)"])
     }
@@ -41,17 +31,7 @@ struct FileStoreForeignListTests {
     /// Foundation's XML reader drops a leading U+FEFF from a key: `\u{FEFF}x` and `x` are then one.
     @Test func anXMLListWhoseKeysDifferOnlyInALeadingByteOrderMarkIsNotRewritten() throws {
         let url = folder.file("foreign.plist")
-        let xml = """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <plist version="1.0">
-            <dict>
-            \t<key>\u{FEFF}x</key>
-            \t<integer>1</integer>
-            \t<key>x</key>
-            \t<integer>2</integer>
-            </dict>
-            </plist>
-            """
+        let xml = Self.xmlList([("\u{FEFF}x", "<integer>1</integer>"), ("x", "<integer>2</integer>")])
         try Data(xml.utf8).write(to: url)
         try expectNotRewritten(url, naming: ["'x' (U+78)", "'\u{FEFF}x' (U+FEFF U+78)"], key: "x")
     }
@@ -60,19 +40,7 @@ struct FileStoreForeignListTests {
     /// written as usual, whatever else it holds.
     @Test func anXMLListThatRepeatsAKeyIsWrittenAsUsual() throws {
         let url = folder.file("repeats.plist")
-        let xml = """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <plist version="1.0">
-            <dict>
-            \t<key>a</key>
-            \t<integer>1</integer>
-            \t<key>a</key>
-            \t<integer>2</integer>
-            \t<key>\(Self.composed)</key>
-            \t<integer>3</integer>
-            </dict>
-            </plist>
-            """
+        let xml = Self.xmlList([("a", "<integer>1</integer>"), ("a", "<integer>2</integer>"), (Self.composed, "<integer>3</integer>")])
         try Data(xml.utf8).write(to: url)
         let recorder = FailureRecorder()
         let store = recorder.record { FileKeyValueStore(url: url) }
@@ -87,27 +55,30 @@ struct FileStoreForeignListTests {
     /// dictionary: a list with one entry that does not parse is still read entry by entry.
     @Test func anXMLListWithAPrologIsReadEntryByEntry() throws {
         let url = folder.file("prolog.plist")
-        let xml = """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <?xml-stylesheet type="text/xsl" href="plist.xsl"?>
-            <!-- exported -->
-            <!DOCTYPE plist [ <!ENTITY app "App"> ]>
-            <?another instruction?>
-            <plist version="1.0">
-            <dict>
-            \t<key>name</key>
-            \t<string>kept</string>
-            \t<key>huge</key>
-            \t<integer>99999999999999999999999</integer>
-            </dict>
-            </plist>
-            """
+        let xml = Self.xmlList(
+            [("name", "<string>kept</string>"), ("huge", "<integer>99999999999999999999999</integer>")],
+            prolog: #"""
+                <?xml-stylesheet type="text/xsl" href="plist.xsl"?>
+                <!-- exported -->
+                <!DOCTYPE plist [ <!ENTITY app "App"> ]>
+                <?another instruction?>
+                """#)
         try Data(xml.utf8).write(to: url)
         let recorder = FailureRecorder()
         let store = recorder.record { FileKeyValueStore(url: url) }
         #expect(store.get(PersistentKey<String>("name", defaultValue: "")) == "kept")
         #expect(recorder.failures.map(\.message).allSatisfy { $0.contains("'huge'") && !$0.contains("moved aside") }, "\(recorder.failures)")
         #expect(recorder.failures.count == 1)
+    }
+
+    /// An XML property list of one dictionary, as another program writes it: each entry a key and
+    /// its value element (`<integer>1</integer>`), with `prolog` (lines) between the XML
+    /// declaration and `<plist>`.
+    static func xmlList(_ entries: [(key: String, value: String)], prolog: String = "") -> String {
+        let lines =
+            [#"<?xml version="1.0" encoding="UTF-8"?>"#] + (prolog.isEmpty ? [] : [prolog]) + [#"<plist version="1.0">"#, "<dict>"]
+            + entries.flatMap { ["\t<key>\($0.key)</key>", "\t\($0.value)"] } + ["</dict>", "</plist>"]
+        return lines.joined(separator: "\n")
     }
 
     /// The store reads one of the two values, reports the file once, refuses writes (a rewrite

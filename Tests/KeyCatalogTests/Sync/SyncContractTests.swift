@@ -878,6 +878,20 @@ struct SyncContractTests {
         #expect(a.get(K.theme) == "light")
     }
 
+    /// Device A under account a, with Theme "a" and FontSize 20; account b holds a Theme ("b",
+    /// from another device) and no FontSize; any other account holds nothing.
+    static func deviceOfAccountA() -> (cloud: SimulatedCloud, a: FleetDevice) {
+        let cloud = SimulatedCloud()
+        let other = cloud.makeDevice("O", account: "b")
+        let a = cloud.makeDevice("A", account: "a")
+        cloud.deliverAll()
+        a.store.set(K.theme, to: "a")
+        a.store.set(K.fontSize, to: 20)
+        other.store.set(K.theme, to: "b")
+        cloud.deliverAll()
+        return (cloud, a)
+    }
+
     /// Found by a review of the account-change rule: the values kept aside were updated key by key
     /// at each change, and a key the store held nothing for kept the value of an account left
     /// earlier. After A -> B -> C the device listed A's FontSize among B's values, and after
@@ -885,14 +899,7 @@ struct SyncContractTests {
     /// values the device did not hold when it left the one before.
     @Test("after account changes in a row, the values kept aside are what the device held when it left the last account")
     func accountChangesInARowKeepTheLastAccountsValues() {
-        let cloud = SimulatedCloud()
-        let other = cloud.makeDevice("O", account: "b")
-        let a = cloud.makeDevice("A", account: "a")
-        cloud.deliverAll()
-        a.store.set(K.theme, to: "a")
-        a.store.set(K.fontSize, to: 20)
-        other.store.set(K.theme, to: "b")  // account b holds a Theme and no FontSize; c holds nothing
-        cloud.deliverAll()
+        let (cloud, a) = Self.deviceOfAccountA()
         let reports = FailureRecorder()
 
         reports.record { cloud.switchAccount(a.backend, to: "b") }
@@ -916,14 +923,7 @@ struct SyncContractTests {
 
     @Test("going back and forth between two accounts keeps aside, each time, the values of the account left")
     func accountChangesBackAndForthKeepTheAccountLeft() {
-        let cloud = SimulatedCloud()
-        let other = cloud.makeDevice("O", account: "b")
-        let a = cloud.makeDevice("A", account: "a")
-        cloud.deliverAll()
-        a.store.set(K.theme, to: "a")
-        a.store.set(K.fontSize, to: 20)
-        other.store.set(K.theme, to: "b")
-        cloud.deliverAll()
+        let (cloud, a) = Self.deviceOfAccountA()
         let reports = FailureRecorder()
 
         reports.record { cloud.switchAccount(a.backend, to: "b") }
