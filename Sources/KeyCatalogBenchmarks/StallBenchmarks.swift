@@ -23,6 +23,10 @@ import KeyCatalog
 /// - `KeyCatalog set, 2 MB suite`: the first variant after 2,000 keys of 1 KB were added, so that
 ///   each synchronization rewrites 2 MB; then the same over 1,000 keys in turn, so that 1,000
 ///   writes kept during each synchronization are handed to Foundation after it.
+/// - `KeyCatalog set, 2 MB suite once a second, a small suite otherwise`: a write to the 2 MB suite
+///   once a second, and between them writes to a small suite, whose synchronizations (Foundation
+///   synchronizes every suite of the process) find the large one unchanged and drop what
+///   Foundation had read of it.
 enum StallBenchmarks {
     static func run(seconds: Double) {
         print("| Variant | writes | wall median µs | wall p99.9 µs | wall max µs | wall p99.9 / median | wall > 5 ms | CPU median µs | CPU p99.9 µs | CPU max µs | CPU p99.9 / median | CPU > 5 ms | wall > 5 ms: blocked | wall > 5 ms: preempted only |")
@@ -77,6 +81,25 @@ enum StallBenchmarks {
         defaults.synchronize()
         report("KeyCatalog set, 2 MB suite", measure(seconds: seconds) { i in defaults.set(key, to: i) })
         report("KeyCatalog set, 2 MB suite, 1,000 keys in turn", measure(seconds: seconds) { i in defaults.set(manyKeys[(i & Int.max) % 1_000], to: i) })
+        UserDefaultsPersistence.synchronizePendingWrites()
+
+        // The 2 MB suite written now and then (once a second), another, small suite otherwise: each
+        // synchronization of the small one finds the large one unchanged.
+        let otherName = "keycatalog.benchmarks.stalls.other.\(getpid())"
+        let other = UserDefaultsPersistence.suite(named: otherName)!
+        defer { removeScratchSuite(named: otherName) }
+        var lastLargeWrite: UInt64 = 0
+        report(
+            "KeyCatalog set, 2 MB suite once a second, a small suite otherwise",
+            measure(seconds: seconds) { i in
+                if now() - lastLargeWrite >= 1_000_000_000 {
+                    lastLargeWrite = now()
+                    defaults.set(key, to: i)
+                } else {
+                    other.set(key, to: i)
+                }
+            }
+        )
         UserDefaultsPersistence.synchronizePendingWrites()
     }
 
