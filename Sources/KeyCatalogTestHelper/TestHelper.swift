@@ -14,6 +14,7 @@ import KeyCatalog
 /// KeyCatalogTestHelper defaults <suite> sync-under-argument[-unnamed] <key> -<key> argument   (SyncUnderLaunchArgument.swift)
 /// KeyCatalogTestHelper defaults <suite> hear-write-read-by-own-sync <key>   (OtherProcessWriteReadByOwnSync.swift)
 /// KeyCatalogTestHelper defaults <suite> hear-other-process <key>   (OtherProcessWriteHeard.swift)
+/// KeyCatalogTestHelper defaults <suite> write-large-after-other-sync <key>   (LargeSuiteWriteAfterOtherSync.swift)
 /// KeyCatalogTestHelper defaults <suite> remove <key>          (`standard` as the suite: UserDefaults.standard)
 /// KeyCatalogTestHelper file <path> set <key> <int> [<string-key> <string>]
 /// KeyCatalogTestHelper file <path> set-strings <key> <string>…
@@ -107,6 +108,9 @@ enum TestHelper {
         case "hear-write-read-by-own-sync":
             guard arguments[0] == "defaults", let defaults = store as? UserDefaults else { fail("hear-write-read-by-own-sync needs a suite") }
             OtherProcessWriteReadByOwnSync.run(defaults, suiteName: arguments[1], key: key)
+        case "write-large-after-other-sync":
+            guard arguments[0] == "defaults", let defaults = store as? UserDefaults else { fail("write-large-after-other-sync needs a suite") }
+            LargeSuiteWriteAfterOtherSync.run(defaults, suiteName: arguments[1], key: key)
         case "hear-other-process":
             guard arguments[0] == "defaults", let defaults = store as? UserDefaults else { fail("hear-other-process needs a suite") }
             OtherProcessWriteHeard.run(defaults, suiteName: arguments[1], key: key)

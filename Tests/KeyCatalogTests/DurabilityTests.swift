@@ -73,6 +73,23 @@ struct DurabilityTests {
         #expect(reader.output == "2\n", "the write made during the synchronization was lost")
     }
 
+    /// A write to a large suite after a synchronization that did not write it (Foundation
+    /// synchronizes every suite of the process, and drops what it read of those it finds
+    /// unchanged) is kept and handed over by the next synchronization, rather than made at once,
+    /// which read the suite's whole file again on the writer's thread (about 100 ms for 2 MB).
+    /// Once a synchronization wrote the suite, writes go to Foundation at once again; the last is
+    /// on disk for the next process.
+    @Test func aWriteToALargeSuiteThatFoundationDroppedIsKeptForTheNextSynchronization() throws {
+        let home = TemporaryDirectory()
+        let environment = TestHelperExecutable.environment(configurationIn: home)
+        let name = "keycatalog.tests.largeafterothersync.\(UUID().uuidString)"
+        let writer = try TestHelperExecutable.run(["defaults", name, "write-large-after-other-sync", "Count"], environment: environment)
+        #expect(writer.status == 0)
+        #expect(writer.output == "read 2 defaults 1\ndefaults 2\nthen 3\n")
+        let reader = try TestHelperExecutable.run(["defaults", name, "get", "Count"], environment: environment)
+        #expect(reader.output == "3\n", "the last write was lost")
+    }
+
     /// With `defersEveryWrite`, a write returns without calling Foundation: UserDefaults does not
     /// hold it yet, KeyCatalog reads it (and a removal) back at once, under the argument domain as
     /// any stored value, and the exit hook hands it over and writes it to disk for the next

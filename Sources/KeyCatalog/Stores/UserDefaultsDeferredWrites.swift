@@ -22,10 +22,17 @@ import Synchronization
 /// write is kept until then, so that none is overwritten by an earlier one. Reads and `contains`
 /// through the instance written see kept writes, and observers hear of them at once, as of any
 /// write.
-/// Smaller suites synchronize in a few milliseconds (1-8 ms for 200 keys), and a write waits
-/// for that instead (a
-/// sleeping wait: spinning on CoreFoundation's lock competed with the synchronizing thread), so
-/// that every instance and every direct UserDefaults read sees it as soon as it returns.
+///
+/// A write to such a large suite is kept too when a synchronization since the suite's last one
+/// did not write it: Foundation synchronizes every suite of the process, drops what it read of
+/// each suite it finds unchanged, and a write made then read the whole file again on the writer's
+/// thread (108 ms of CPU for a 2 MB suite in the stall benchmark). Kept, it is handed over by the
+/// next synchronization, which reads the file on its own thread.
+///
+/// Smaller suites synchronize in a few milliseconds (1-8 ms for 200 keys), and a write waits for
+/// that instead (a sleeping wait: spinning on CoreFoundation's lock competed with the
+/// synchronizing thread), so that every instance and every direct UserDefaults read sees it as
+/// soon as it returns.
 ///
 /// What this does not change: during a large suite's synchronization, a read of a key not written
 /// meanwhile asks UserDefaults and waits for its end; and code that reads UserDefaults directly, or
@@ -46,6 +53,13 @@ struct _DeferredUserDefaultsWrites {
 
     /// KeyCatalog's synchronizations under way.
     var synchronizations = 0
+    /// How many synchronizations began, ever: each one, of any suite, makes Foundation drop what
+    /// it read of every suite the synchronization finds unchanged.
+    private var passes = 0
+    /// The suites whose file was at least ``UserDefaultsPersistence/keptWritesFileSize`` at their
+    /// last synchronization, each with the pass after which Foundation held it read: a few at
+    /// most, so a list searched by identity.
+    private var largeSuites: [(defaults: _UncheckedSendable<UserDefaults>, readAt: Int)] = []
     /// How many writes were kept, ever: the next one's `order`.
     private var keptWrites = 0
     /// The writes kept, by suite: a few at most, so a list searched by identity.
@@ -60,6 +74,33 @@ struct _DeferredUserDefaultsWrites {
     /// Whether writes are kept now: during a synchronization, and while kept writes wait for the
     /// next one (a later write set in UserDefaults would be overwritten by an earlier kept one).
     var isDeferring: Bool { isSynchronizing || !suites.isEmpty }
+
+    /// Whether Foundation may have dropped what it read of `defaults`, a large suite: a later
+    /// synchronization did not write it (see ``UserDefaultsPersistence/keptWritesFileSize``).
+    /// `false` for a suite not known to be large.
+    func mayBeUnread(_ defaults: UserDefaults) -> Bool {
+        for suite in largeSuites where suite.defaults.value === defaults { return suite.readAt != passes }
+        return false
+    }
+
+    /// Whether a write kept now is to a suite that ``mayBeUnread(_:)``.
+    var keepsWritesToUnreadSuites: Bool {
+        suites.contains { mayBeUnread($0.defaults.value) }
+    }
+
+    /// Notes a synchronization of `suites` beginning (of none: nothing is synchronized).
+    mutating func beginPass(of suites: [UserDefaults]) {
+        if !suites.isEmpty { passes += 1 }
+    }
+
+    /// Notes the suites a synchronization wrote and read again, with their files' sizes before it
+    /// (`nil`: unknown): those at least `threshold` are large, read as of this pass.
+    mutating func noteRead(_ written: [(defaults: UserDefaults, fileSize: Int64?)], threshold: Int64) {
+        for (defaults, fileSize) in written {
+            largeSuites.removeAll { $0.defaults.value === defaults }
+            if let fileSize, fileSize >= threshold { largeSuites.append((_UncheckedSendable(defaults), passes)) }
+        }
+    }
 
     /// How many writes are kept.
     var keptCount: Int {
@@ -158,7 +199,7 @@ extension UserDefaultsPersistence {
         defersEveryWrite: Bool = defersEveryWrite, _ apply: () -> Void
     ) {
         writeGate.withLock { writes in
-            if defersEveryWrite || writes.isDeferring {
+            if defersEveryWrite || writes.isDeferring || writes.mayBeUnread(defaults) {
                 writes.keep(value, forKey: key, in: defaults)
                 isDeferring.store(true, ordering: .releasing)
             } else {
@@ -187,18 +228,22 @@ extension UserDefaultsPersistence {
     static func synchronizeDeferringWrites<Result>(of suites: [UserDefaults], _ synchronize: () -> Result) -> Result {
         let defersEveryWrite = self.defersEveryWrite
         let threshold = keptWritesFileSize
-        let keepsWrites =
-            defersEveryWrite || threshold <= 0
-            || suites.contains { defaults in
-                domainFileURL(of: defaults).flatMap { FileSignature(path: $0.path) }.map { $0.size >= threshold } ?? false
-            }
+        let written = suites.map { defaults in
+            (defaults: defaults, fileSize: domainFileURL(of: defaults).flatMap { FileSignature(path: $0.path) }.map(\.size))
+        }
+        let keepsWrites = defersEveryWrite || threshold <= 0 || written.contains { ($0.fileSize ?? -1) >= threshold }
         // The writes kept since the last synchronization, for this one to write.
         _ = handOverKeptWrites()
         guard keepsWrites else {
-            return writeGate.withLock { _ in synchronize() }
+            return writeGate.withLock { writes in
+                writes.beginPass(of: suites)
+                defer { writes.noteRead(written, threshold: threshold) }
+                return synchronize()
+            }
         }
         writeGate.withLock { writes in
             writes.synchronizations += 1
+            writes.beginPass(of: suites)
             noteDeferring(writes)
         }
         let result = synchronize()
@@ -209,6 +254,7 @@ extension UserDefaultsPersistence {
         for defaults in suites { _ = defaults.object(forKey: "") }
         writeGate.withLock { writes in
             writes.synchronizations -= 1
+            writes.noteRead(written, threshold: threshold)
             noteDeferring(writes)
         }
         // With every write deferred, those kept meanwhile wait for the next synchronization, which
@@ -234,7 +280,9 @@ extension UserDefaultsPersistence {
         let defersEveryWrite = self.defersEveryWrite
         writeGate.withLock { writes in
             writes.finishHandOver()
-            if !defersEveryWrite, !writes.isSynchronizing, writes.keptCount <= maximumKeptWritesSetUnderGate {
+            if !defersEveryWrite, !writes.isSynchronizing, writes.keptCount <= maximumKeptWritesSetUnderGate,
+                !writes.keepsWritesToUnreadSuites
+            {
                 written += _DeferredUserDefaultsWrites.set(writes.take())
             }
             noteDeferring(writes)

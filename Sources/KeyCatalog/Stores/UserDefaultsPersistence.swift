@@ -207,6 +207,13 @@ public enum UserDefaultsPersistence {
     ///   through another instance of the suite, still sees the value before it, and a value it
     ///   sets for the same key with UserDefaults' own `set(_:forKey:)` is overwritten by the kept
     ///   write.
+    /// - A write to a suite of this size or more that the last synchronization did not write is
+    ///   kept the same way, until the next one (which it schedules). Foundation synchronizes every
+    ///   suite of the process at once, and drops what it read of each suite it finds unchanged; a
+    ///   write made in Foundation then read the suite's whole file again on the writer's thread
+    ///   (about 100 ms for 2 MB). Kept, it is handed over by the synchronization, which reads the
+    ///   file on its own thread. (A `synchronize()` the app calls itself drops suites too, unseen
+    ///   by KeyCatalog: the next write to such a suite reads its file where it is made.)
     ///
     /// Set `0` when every read and write of the app's suites goes through KeyCatalog, so that no
     /// write ever waits (or turn on ``defersEveryWrite``, so that no write calls Foundation);

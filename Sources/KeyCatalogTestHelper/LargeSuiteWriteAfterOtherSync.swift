@@ -1,0 +1,37 @@
+import Foundation
+import KeyCatalog
+
+/// `KeyCatalogTestHelper defaults <suite> write-large-after-other-sync <key>`: a write to a large
+/// suite after a synchronization that did not write it is kept, and handed to Foundation by the
+/// next synchronization, not made on the writer's thread.
+///
+/// Foundation on Linux synchronizes every suite of the process at once, and drops what it read of
+/// each suite it finds unchanged: the next write to that suite read its whole file again on the
+/// writer's thread (about 100 ms for 2 MB). Fills the suite with 64 KB of other keys, sets the
+/// key to 1 and writes it out; then sets a key of another suite and writes that out. Then sets
+/// the key to 2 and prints what KeyCatalog and UserDefaults itself read (`read 2 defaults 1`:
+/// kept), writes everything pending and prints what UserDefaults holds (`defaults 2`). That
+/// synchronization wrote the suite, so a write of 3 then goes to Foundation at once (`then 3`),
+/// and the exit hook writes it to disk.
+enum LargeSuiteWriteAfterOtherSync {
+    static func run(_ defaults: UserDefaults, suiteName: String, key: String) {
+        let intKey = PersistentKey<Int>(key, defaultValue: 0)
+        for index in 0..<64 { defaults.set(String(repeating: "x", count: 1_000), forKey: "filler.\(index)") }
+        defaults.synchronize()
+        defaults.set(intKey, to: 1)
+        flush(defaults)
+        guard let other = UserDefaultsPersistence.suite(named: "\(suiteName).other") else { TestHelper.fail("bad suite \(suiteName).other") }
+        other.set(intKey, to: 5)
+        flush(other)
+        defaults.set(intKey, to: 2)
+        print("read \(defaults.get(intKey)) defaults \(defaults.integer(forKey: key))")
+        UserDefaultsPersistence.synchronizePendingWrites()
+        print("defaults \(defaults.integer(forKey: key))")
+        defaults.set(intKey, to: 3)
+        print("then \(defaults.integer(forKey: key))")
+    }
+
+    private static func flush(_ defaults: UserDefaults) {
+        do { try defaults.flushPersistentValues() } catch { TestHelper.fail("flush: \(error)") }
+    }
+}
