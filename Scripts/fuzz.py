@@ -824,8 +824,10 @@ class Fuzz:
         names = Names()
         return [Manifest(s, names) for s in seeds]
 
-    def run_batch(self, seeds, split=True):
-        manifests = self.make(seeds)
+    def run_batch(self, seeds, manifests=None):
+        # A split passes the batch's own manifests: made again with fresh names, a seed whose names
+        # met another manifest's in the batch draws different ones, so makes a different manifest.
+        manifests = manifests or self.make(seeds)
         folder = os.path.join(self.work, "batch-%d" % seeds[0])
         shutil.rmtree(folder, ignore_errors=True)
         clean, generated = [], []
@@ -856,11 +858,21 @@ class Fuzz:
                 self.stats["compiled"] += 1
             self.fail(clean[0].seed, stage, output, clean[0])
             return
-        # Split: every manifest alone (each with its own fresh names, as in the batch).
+        # Split: every manifest alone, the very manifest the batch compiled.
+        failed = len(self.failures)
         for m in clean:
             self.stats["tried"] -= 1
             self.stats["lint"] -= 1
-            self.run_batch([m.seed])
+            self.run_batch([m.seed], [m])
+        if len(self.failures) == failed:
+            # No manifest fails alone: the failure is the batch's (manifests meeting in one module).
+            sig = signature(stage, output)
+            self.failures.append(("%d-%d" % (seeds[0], seeds[-1]), stage, sig))
+            dest = os.path.join(self.out, "batch-%d" % seeds[0])
+            os.makedirs(dest, exist_ok=True)
+            with open(os.path.join(dest, "output.txt"), "w", encoding="utf-8") as f:
+                f.write("seeds: %s\nstage: %s\nsignature: %s\n\n%s" % (" ".join(str(m.seed) for m in clean), stage, sig, output))
+            self.log("fuzz: batch %d failed at %s, but no manifest alone: %s (written to %s)" % (seeds[0], stage, sig, dest))
 
     def fail(self, seed, stage, output, m):
         sig = signature(stage, output)
