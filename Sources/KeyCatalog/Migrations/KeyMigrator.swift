@@ -45,10 +45,19 @@ public enum KeyMigrator {
             // (A conversion in place is a new write of the key's own value, and stays one.)
             let base = (target as? AnyPersistentKeyValueStore)?.base ?? target
             if let synced = base as? SyncedKeyValueStore, synced.keys.contains(migration.storageKey) {
+                var previous: UbiquitousSyncMetadata.Entry??
                 let moving = { (value: PropertyListValue) in
-                    synced.engine.prepareMigratedValue(value, forKey: migration.storageKey, in: synced.local)
+                    previous = synced.engine.prepareMigratedValue(value, forKey: migration.storageKey, in: synced.local)
                 }
-                if migrate(migration, into: target, movingInto: synced.local, beforeMoving: moving, stores: store, report: &report) {
+                // A move not written, or taken back, the key empty again: the key's entry as it was,
+                // not the noted value's (a write that failed after it reached the store keeps it).
+                let notMoved = {
+                    if case .some(let entry) = previous, case .some(nil) = _storedValue(forKey: migration.storageKey, in: synced.local) {
+                        synced.engine.withdrawMigratedValue(forKey: migration.storageKey, restoring: entry, in: synced.local)
+                    }
+                    previous = nil
+                }
+                if migrate(migration, into: target, movingInto: synced.local, beforeMoving: moving, afterNotMoving: notMoved, stores: store, report: &report) {
                     synced.engine.adoptMigratedValue(forKey: migration.storageKey, in: synced.local)
                 }
             } else {
@@ -67,6 +76,7 @@ public enum KeyMigrator {
         into keyStore: any PersistentKeyValueStore,
         movingInto target: any PersistentKeyValueStore,
         beforeMoving: (PropertyListValue) -> Void = { _ in },
+        afterNotMoving: () -> Void = {},
         stores store: (String) -> (any PersistentKeyValueStore)?,
         report: inout KeyMigrationReport
     ) -> Bool {
@@ -156,6 +166,7 @@ public enum KeyMigrator {
             do {
                 try target.setPersistentValue(migrated, forKey: migration.storageKey)
             } catch {
+                afterNotMoving()
                 record(&report, migration, source, .failed("could not write the key: \(error); the source is kept, and older sources wait for it"))
                 return moved
             }
@@ -163,6 +174,7 @@ public enum KeyMigrator {
                 // The key held nothing before: take the wrong value away so the next run retries.
                 do {
                     try target.removePersistentValue(forKey: migration.storageKey)
+                    afterNotMoving()
                     record(&report, migration, source, .failed("the key read back differently from what was written; it was removed again, the source kept, and older sources wait for it"))
                 } catch {
                     record(&report, migration, source, .failed("the key read back differently from what was written, and could not be removed again (\(error)); the source is kept"))
@@ -177,7 +189,7 @@ public enum KeyMigrator {
             do {
                 try target.flushPersistentValues()
             } catch {
-                record(&report, migration, source, .failed(takeBack(migration, from: target, because: "the key was written but could not be made durable: \(error)")))
+                record(&report, migration, source, .failed(takeBack(migration, from: target, because: "the key was written but could not be made durable: \(error)", afterNotMoving)))
                 return moved
             }
             do {
@@ -185,7 +197,7 @@ public enum KeyMigrator {
             } catch {
                 // Gone only if the store says so (a locked keychain cannot say).
                 if origin._hasPersistentValueIfKnown(forKey: source.fromKey) != false {
-                    record(&report, migration, source, .failed(takeBack(migration, from: target, because: "the key was written but the source could not be removed: \(error)")))
+                    record(&report, migration, source, .failed(takeBack(migration, from: target, because: "the key was written but the source could not be removed: \(error)", afterNotMoving)))
                     return moved
                 } else {
                     // The store reported a failure, but the source is gone: the value moved. The
@@ -205,10 +217,12 @@ public enum KeyMigrator {
     }
 
     /// Takes the value a move wrote back out of the key, leaving it at its source only, for the
-    /// next run to move again; returns `reason` with what became of the key.
-    private static func takeBack(_ migration: KeyMigration, from target: any PersistentKeyValueStore, because reason: String) -> String {
+    /// next run to move again (`afterTakingBack` once it is out); returns `reason` with what
+    /// became of the key.
+    private static func takeBack(_ migration: KeyMigration, from target: any PersistentKeyValueStore, because reason: String, _ afterTakingBack: () -> Void) -> String {
         do {
             try target.removePersistentValue(forKey: migration.storageKey)
+            afterTakingBack()
             target.keyValueChanges.postCurrentValue(forKey: migration.storageKey, in: target)
             return "\(reason); the key's value was taken back, the source kept, and the next run moves it again"
         } catch {

@@ -450,15 +450,39 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
     /// store itself), as stored before the key synced (the oldest stamp), and saves that before
     /// the write: a process killed after the write then finds the value stamped so at its next
     /// launch, not taken for a local write made after the saved stamp, which would be pushed over
-    /// newer values (a removal) in iCloud. ``adoptMigratedValue(forKey:in:)`` follows the move.
-    func prepareMigratedValue(_ value: PropertyListValue, forKey key: String, in store: any PersistentKeyValueStore) {
+    /// newer values (a removal) in iCloud. ``adoptMigratedValue(forKey:in:)`` follows the move,
+    /// or ``withdrawMigratedValue(forKey:restoring:in:)`` a move that did not happen.
+    ///
+    /// - Returns: The key's entry before (`.some(nil)`: none), for
+    ///   ``withdrawMigratedValue(forKey:restoring:in:)``; `nil` when the key is not synced here.
+    @discardableResult
+    func prepareMigratedValue(_ value: PropertyListValue, forKey key: String, in store: any PersistentKeyValueStore) -> UbiquitousSyncMetadata.Entry?? {
+        let id = ObjectIdentifier(store.keyValueChanges)
+        var effects = Effects()
+        let previous: UbiquitousSyncMetadata.Entry?? = withState { state in
+            guard let replica = state.replicas[id], replica.keys.contains(key) else { return nil }
+            let previous = replica.metadata.entries[key]
+            let oldest = UbiquitousSyncStamp(time: 0, device: replica.metadata.device)
+            state.replicas[id]?.metadata.entries[key] = UbiquitousSyncMetadata.Entry(
+                stamp: oldest, isPending: true, digest: UbiquitousSyncMetadata.digest(value))
+            save(id, &state, &effects)
+            return .some(previous)
+        }
+        effects.run()
+        return previous
+    }
+
+    /// Puts back the entry `key` had before ``prepareMigratedValue(_:forKey:in:)``, after a move
+    /// that was not written or was taken back out of the key: left, the noted value's digest
+    /// (for a key that holds nothing) made the next launch take the empty key for a removal made
+    /// after the oldest stamp, push it stamped just after, and remove the value when the move
+    /// was made again.
+    func withdrawMigratedValue(forKey key: String, restoring previous: UbiquitousSyncMetadata.Entry?, in store: any PersistentKeyValueStore) {
         let id = ObjectIdentifier(store.keyValueChanges)
         var effects = Effects()
         withState { state in
             guard let replica = state.replicas[id], replica.keys.contains(key) else { return }
-            let oldest = UbiquitousSyncStamp(time: 0, device: replica.metadata.device)
-            state.replicas[id]?.metadata.entries[key] = UbiquitousSyncMetadata.Entry(
-                stamp: oldest, isPending: true, digest: UbiquitousSyncMetadata.digest(value))
+            state.replicas[id]?.metadata.entries[key] = previous
             save(id, &state, &effects)
         }
         effects.run()

@@ -232,6 +232,52 @@ struct SyncContractTests {
         #expect(a.get(K.theme) == "sepia", "iCloud had no Theme: the migrated value is pushed")
     }
 
+    /// Found by a review of the migrator's waits: a move into a synced key that was taken back
+    /// (its source could not be removed) left the oldest stamp the engine noted before the write,
+    /// for a key that then held nothing. The next launch took the empty key for a write made after
+    /// that stamp, pushed a removal stamped just after it, and when the retried move went through
+    /// (the source removed), that removal was newer than the moved value and removed it: the value
+    /// was nowhere.
+    @Test("a move into a synced key taken back and moved again at the next launch keeps the value")
+    func aTakenBackMoveIntoASyncedKeyIsKeptWhenMovedAgain() {
+        let cloud = SimulatedCloud()
+        let a = cloud.makeDevice("A")
+        let local = InMemoryKeyValueStore()
+        var b: FleetDevice! = cloud.makeDevice("B", local: local)
+        cloud.deliverAll()
+        let legacy = InMemoryKeyValueStore(["OldTheme": .string("sepia")])
+        let migration = KeyMigration(
+            name: "theme", key: K.theme, store: "local", sources: [KeyMigrationSource(fromKey: "OldTheme", store: "legacy", representationOf: K.theme)])
+        func run(on device: FleetDevice, legacy: any PersistentKeyValueStore) -> KeyMigrationReport {
+            FailureRecorder().record {
+                KeyMigrator.run([migration]) { name in
+                    switch name {
+                    case "local": device.store
+                    case "legacy": legacy
+                    default: nil
+                    }
+                }
+            }
+        }
+        // The first run cannot remove the source (it throws before removing): the move is taken back.
+        let failingLegacy = FailingStore(legacy, name: "legacy", counter: FailingStore.Counter(failAt: 1))
+        let first = run(on: b, legacy: failingLegacy)
+        #expect(first.failed.map(\.fromKey) == ["OldTheme"] && first.migrated.isEmpty)
+        #expect(local.persistentValue(forKey: "Theme") == nil && legacy.persistentValue(forKey: "OldTheme") == .string("sepia"))
+        cloud.deliverAll()
+
+        // The next launch moves it.
+        let backend = b.backend
+        b = nil
+        let relaunched = cloud.relaunch("B", backend: backend, local: local)
+        cloud.deliverAll()
+        let second = run(on: relaunched, legacy: legacy)
+        #expect(second.migrated.map(\.fromKey) == ["OldTheme"], "\(second.entries)")
+        cloud.deliverAll()
+        #expect(relaunched.get(K.theme) == "sepia", "the moved value stays in the key")
+        #expect(a.get(K.theme) == "sepia", "and is pushed: iCloud had no Theme")
+    }
+
     /// The local value is written before its stamp is saved: a process that ends between the two
     /// leaves a new value under the old stamp, which iCloud's older value (same stamp) once beat.
     @Test("a value written just before the process ended, its stamp unsaved, is stamped at the next launch and wins")
