@@ -1485,6 +1485,26 @@ struct LintRuleTests {
         #expect(meetings(entries) == byPatterns)
     }
 
+    /// Found by a review of 903c054: the `iso8601` representation writes only the years 1 to 9999
+    /// in UTC (from Foundation's, Julian, 0001-01-01), and refuses other dates; a default outside
+    /// them (year 0, or the first or last minutes of the range shifted out of it by a zone offset)
+    /// was accepted, and the key could never store its own default.
+    @Test("an iso8601 default outside the years 1 to 9999 in UTC is an error; the dates at both ends are not")
+    func iso8601DefaultsOutsideTheWritableYears() {
+        func findings(_ text: String) -> [String] {
+            lint(manifest(keys: #"{ "name": "d", "type": "Date", "default": "\#(text)", "representation": "iso8601" }"#))
+                .filter { $0.contains("default-round-trip") || $0.contains("years 1 to 9999") }
+        }
+        for text in ["0000-12-31T00:00:00Z", "0001-01-01T00:00:00+00:01", "9999-12-31T23:30:00-01:00"] {
+            #expect(findings(text).count == 1, "\(text): \(findings(text))")
+        }
+        for text in ["0001-01-01T00:00:00Z", "0001-01-01T00:00:00-01:00", "9999-12-31T23:59:59.999Z", "9999-12-31T23:59:59.999+01:00"] {
+            #expect(findings(text).isEmpty, "\(text): \(findings(text))")
+        }
+        let timeInterval = lint(manifest(keys: #"{ "name": "d", "type": "Date", "default": "0000-12-31T00:00:00Z" }"#))
+        #expect(!timeInterval.contains { $0.contains("years 1 to 9999") }, "\(timeInterval)")
+    }
+
     /// Two templates with both ends, the one with the shorter prefix having the longer suffix:
     /// found only through the endings of the other's suffix.
     @Test("a template with a shorter prefix and a longer suffix meets one with a longer prefix and a shorter suffix")

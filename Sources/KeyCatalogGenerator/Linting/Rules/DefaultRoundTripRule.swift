@@ -5,7 +5,7 @@
 ///   store it (see `PropertyListValue.validateForPropertyList()`), so the default could never be
 ///   written (a `codable` key stores JSON data, which may hold them);
 /// - a date stored with the `iso8601` representation more precise than a millisecond, which is
-///   all the representation keeps.
+///   all the representation keeps, or outside the years 1 to 9999 in UTC, which it refuses to write.
 ///
 /// ```json
 /// { "name": "lastSync", "type": "Date", "default": "2024-01-01T00:00:00.0001Z", "representation": "iso8601" }
@@ -13,7 +13,7 @@
 /// ```
 struct DefaultRoundTripRule: LintRule {
     let id = "default-round-trip"
-    let summary = "A default would not read back as written (a control character in a string, sub-millisecond iso8601 dates)."
+    let summary = "A default would not read back as written (a control character in a string, sub-millisecond iso8601 dates, iso8601 dates outside the years 1 to 9999)."
 
     func check(_ context: LintContext) -> [Diagnostic] {
         var findings: [Diagnostic] = []
@@ -51,7 +51,7 @@ struct DefaultRoundTripRule: LintRule {
         case .string:
             return value.string.map { forbiddenScalar(in: $0) != nil } ?? false
         case .date where iso8601:
-            return value.string.map { subMillisecondDigits($0) != nil } ?? false
+            return value.string.map { subMillisecondDigits($0) != nil || isOutsideWritableYears($0) } ?? false
         case .array(let element):
             return (value.elements ?? []).contains { mayFind($0, type: element, iso8601: iso8601) }
         case .dictionary(let valueType):
@@ -71,7 +71,11 @@ struct DefaultRoundTripRule: LintRule {
             guard let text = value.string, let scalar = Self.forbiddenScalar(in: text) else { return }
             findings.append(error("\(Self.at(path, subject)) contains the control character \(scalar.codePoint), which a property list cannot hold, so the default could never be stored; remove it (a line break or tab is fine)", at: value.location))
         case .date where iso8601:
-            guard let text = value.string, let digits = Self.subMillisecondDigits(text) else { return }
+            guard let text = value.string else { return }
+            if Self.isOutsideWritableYears(text) {
+                findings.append(error("\(Self.at(path, subject, quoting: text)) is outside the years 1 to 9999 in UTC, which the 'iso8601' representation writes (it refuses other dates), so the default could never be stored; pick a date within them or use \"representation\": \"timeInterval\"", at: value.location))
+            }
+            guard let digits = Self.subMillisecondDigits(text) else { return }
             findings.append(error("\(Self.at(path, subject, quoting: text)) is more precise than a millisecond (\(digits) fractional digits), but the 'iso8601' representation keeps milliseconds only, so it would not read back equal; round it to 3 fractional digits or use \"representation\": \"timeInterval\"", at: value.location))
         case .array(let element):
             for (offset, item) in (value.elements ?? []).enumerated() {
@@ -108,6 +112,15 @@ struct DefaultRoundTripRule: LintRule {
             default: false
             }
         }
+    }
+
+    /// Whether an ISO 8601 text names an instant the `iso8601` representation refuses to write:
+    /// before Foundation's (Julian) 0001-01-01T00:00:00Z, or from 10000-01-01T00:00:00Z on (a zone
+    /// offset can move a date of the years 1 to 9999 out of them).
+    static func isOutsideWritableYears(_ text: String) -> Bool {
+        guard let instant = ISO8601Date.instant(text) else { return false }
+        // Seconds since 1970 of 0001-01-01 (Julian) and of 10000-01-01, as the runtime's range.
+        return instant.wholeSecondsSince1970 < -62_135_769_600 || instant.wholeSecondsSince1970 >= 253_402_300_800
     }
 
     /// The number of fractional-second digits of an ISO 8601 text when they go past
