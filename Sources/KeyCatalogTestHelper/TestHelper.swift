@@ -15,6 +15,7 @@ import KeyCatalog
 /// KeyCatalogTestHelper defaults <suite> hear-write-read-by-own-sync <key>   (OtherProcessWriteReadByOwnSync.swift)
 /// KeyCatalogTestHelper defaults <suite> hear-other-process <key>   (OtherProcessWriteHeard.swift)
 /// KeyCatalogTestHelper defaults <suite> write-large-after-other-sync <key>   (LargeSuiteWriteAfterOtherSync.swift)
+/// KeyCatalogTestHelper defaults <suite> large-suite-probe <key> (fill | after-launch | after-two-suite-pass)   (LargeSuiteWriteProbes.swift)
 /// KeyCatalogTestHelper defaults <suite> remove <key>          (`standard` as the suite: UserDefaults.standard)
 /// KeyCatalogTestHelper file <path> set <key> <int> [<string-key> <string>]
 /// KeyCatalogTestHelper file <path> set-strings <key> <string>…
@@ -111,6 +112,9 @@ enum TestHelper {
         case "write-large-after-other-sync":
             guard arguments[0] == "defaults", let defaults = store as? UserDefaults else { fail("write-large-after-other-sync needs a suite") }
             LargeSuiteWriteAfterOtherSync.run(defaults, suiteName: arguments[1], key: key)
+        case "large-suite-probe":
+            guard arguments[0] == "defaults", arguments.count >= 5, let defaults = store as? UserDefaults else { fail("large-suite-probe needs a suite and a mode") }
+            LargeSuiteWriteProbes.run(defaults, suiteName: arguments[1], key: key, mode: arguments[4])
         case "hear-other-process":
             guard arguments[0] == "defaults", let defaults = store as? UserDefaults else { fail("hear-other-process needs a suite") }
             OtherProcessWriteHeard.run(defaults, suiteName: arguments[1], key: key)

@@ -90,6 +90,24 @@ struct DurabilityTests {
         #expect(reader.output == "3\n", "the last write was lost")
     }
 
+    /// A synchronization of two suites calls `synchronize()` for each: the second drops what
+    /// Foundation read of the first, a large suite. A read of the first suite between the two
+    /// (here by the pass's hook; in an app by any thread) left its merged view current, so the
+    /// read after the pass no longer read the file again; the suite was noted read, and the next
+    /// write read the whole file on the writer's thread. It is kept, or made on a suite read again.
+    @Test func aWriteToALargeSuiteDroppedByTheSecondSuiteOfAPassDoesNotReadItsFile() throws {
+        let home = TemporaryDirectory()
+        let environment = TestHelperExecutable.environment(configurationIn: home)
+        let name = "keycatalog.tests.largetwosuitepass.\(UUID().uuidString)"
+        var output = "skipped\n"
+        for _ in 0..<5 where output == "skipped\n" {
+            output = try TestHelperExecutable.run(["defaults", name, "large-suite-probe", "Count", "after-two-suite-pass"], environment: environment).output
+        }
+        #expect(output.hasSuffix("opened false\n"), "the write read the suite's file on the writer's thread: \(output)")
+        let reader = try TestHelperExecutable.run(["defaults", name, "get", "Count"], environment: environment)
+        #expect(reader.output == "2\n", "the last write was lost")
+    }
+
     /// With `defersEveryWrite`, a write returns without calling Foundation: UserDefaults does not
     /// hold it yet, KeyCatalog reads it (and a removal) back at once, under the argument domain as
     /// any stored value, and the exit hook hands it over and writes it to disk for the next

@@ -55,6 +55,15 @@ struct PreferencesDomain: @unchecked Sendable {  // Immutable CoreFoundation str
         _ = CFPreferencesCopyAppValue(Self.name(""), application)
     }
 
+    /// Makes CoreFoundation hold the suite's own values (the current user's, any host's, where
+    /// ``set(_:forKey:)`` writes), reading its file if it dropped them: a `synchronize()` that finds
+    /// the suite unchanged drops them, and the suite's merged view, which ``object(forName:)``
+    /// reads, may still be current then (a read made it before that `synchronize()`), so a read
+    /// does not read them again; the next write would.
+    func load() {
+        _ = CFPreferencesCopyValue(Self.name(""), application, kCFPreferencesCurrentUser, kCFPreferencesAnyHost)
+    }
+
     /// The object the suite holds for the key named `name` (no registered default, no argument),
     /// else the global domain's (`.GlobalPreferences.plist` in the configuration folder): what
     /// `object(forKey:)` finds before the registered defaults.

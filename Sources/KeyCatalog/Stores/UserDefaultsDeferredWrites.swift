@@ -250,8 +250,15 @@ extension UserDefaultsPersistence {
         // A `synchronize()` that found nothing to write (another process's write was read) drops
         // the suite's values, and the next access reads the whole file again under Foundation's
         // lock: a read does it now, while writes are still kept (measured: the first write after
-        // such a synchronization of a 2 MB suite waited 63 ms for it).
-        for defaults in suites { _ = defaults.object(forKey: "") }
+        // such a synchronization of a 2 MB suite waited 63 ms for it). So does each later
+        // `synchronize()` of a pass of several suites for those before it. The suite's own values
+        // too: a read between two of a pass's `synchronize()` calls (by any thread) leaves the merged
+        // view that `object(forKey:)` reads current while a later one drops them, and the next write
+        // would read the file again.
+        for defaults in suites {
+            _ = defaults.object(forKey: "")
+            preferencesDomain(of: defaults)?.load()
+        }
         writeGate.withLock { writes in
             writes.synchronizations -= 1
             writes.noteRead(written, threshold: threshold)
