@@ -90,6 +90,27 @@ struct DurabilityTests {
         #expect(reader.output == "3\n", "the last write was lost")
     }
 
+    /// A write to a large suite that KeyCatalog never synchronized in this process (its file is
+    /// as a previous launch left it) after another suite's synchronization is kept too: that
+    /// synchronization dropped what Foundation read of the suite when it was opened, and a write
+    /// made in Foundation read the whole file again on the writer's thread (the helper sees the
+    /// file opened during the write). The kept write is on disk for the next process.
+    @Test func aWriteToALargeSuiteNotYetSynchronizedAfterAnotherSynchronizationIsKept() throws {
+        let home = TemporaryDirectory()
+        let environment = TestHelperExecutable.environment(configurationIn: home)
+        let name = "keycatalog.tests.largenotsynchronized.\(UUID().uuidString)"
+        let filler = try TestHelperExecutable.run(["defaults", name, "large-suite-probe", "Count", "fill"], environment: environment)
+        #expect(filler.output == "filled\n")
+        var output = "skipped\n"
+        // `skipped`: a synchronization began during the probed write (the probe cannot tell).
+        for _ in 0..<5 where output == "skipped\n" {
+            output = try TestHelperExecutable.run(["defaults", name, "large-suite-probe", "Count", "after-launch"], environment: environment).output
+        }
+        #expect(output == "defaults 1 opened false\n", "the write read the suite's file on the writer's thread")
+        let reader = try TestHelperExecutable.run(["defaults", name, "get", "Count"], environment: environment)
+        #expect(reader.output == "2\n", "the kept write was lost")
+    }
+
     /// A synchronization of two suites calls `synchronize()` for each: the second drops what
     /// Foundation read of the first, a large suite. A read of the first suite between the two
     /// (here by the pass's hook; in an app by any thread) left its merged view current, so the

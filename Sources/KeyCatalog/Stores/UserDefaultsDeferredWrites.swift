@@ -88,6 +88,14 @@ struct _DeferredUserDefaultsWrites {
         suites.contains { mayBeUnread($0.defaults.value) }
     }
 
+    /// Notes `defaults`, a suite KeyCatalog opened whose file is large, as possibly unread until
+    /// KeyCatalog's first synchronization of it: any synchronization before that (of another
+    /// suite) drops what Foundation read of it when it was opened. Unchanged if already noted.
+    mutating func noteOpenedLarge(_ defaults: UserDefaults) {
+        guard !largeSuites.contains(where: { $0.defaults.value === defaults }) else { return }
+        largeSuites.append((_UncheckedSendable(defaults), -1))
+    }
+
     /// Notes a synchronization of `suites` beginning (of none: nothing is synchronized).
     mutating func beginPass(of suites: [UserDefaults]) {
         if !suites.isEmpty { passes += 1 }
@@ -210,6 +218,15 @@ extension UserDefaultsPersistence {
         // `_UserDefaultsReadCache`): now written, its object is worth keeping again.
         readCache(of: defaults)?.forget(key)
         scheduleSynchronization(of: defaults)
+    }
+
+    /// Notes a suite just opened by name: when its file is at least ``keptWritesFileSize``, its
+    /// writes are kept (see ``_DeferredUserDefaultsWrites/mayBeUnread(_:)``) until KeyCatalog
+    /// synchronized it once, as after any synchronization that did not write it.
+    static func noteOpened(_ defaults: UserDefaults) {
+        let threshold = keptWritesFileSize
+        guard let size = domainFileURL(of: defaults).flatMap({ FileSignature(path: $0.path) })?.size, size >= threshold else { return }
+        writeGate.withLock { $0.noteOpenedLarge(defaults) }
     }
 
     /// The write KeyCatalog kept for `key` in `defaults`: `.some(nil)` for a removal; `nil` when

@@ -100,6 +100,9 @@ public enum UserDefaultsPersistence {
             // CoreFoundation's record of the suite, under KeyCatalog's name for it, unless
             // Foundation made one already (see `PreferencesDomain.open()`).
             preferencesDomain(of: defaults)?.open()
+            // A large suite's values, read now, are dropped by the next synchronization of
+            // another suite: its writes are kept until KeyCatalog synchronizes it.
+            noteOpened(defaults)
             // Its change center watches the suite's file from now on, so that reads (not only
             // observers) see other processes' writes.
             _ = changeCenter(for: defaults)
@@ -213,7 +216,10 @@ public enum UserDefaultsPersistence {
     ///   write made in Foundation then read the suite's whole file again on the writer's thread
     ///   (about 100 ms for 2 MB). Kept, it is handed over by the synchronization, which reads the
     ///   file on its own thread. (A `synchronize()` the app calls itself drops suites too, unseen
-    ///   by KeyCatalog: the next write to such a suite reads its file where it is made.)
+    ///   by KeyCatalog: the next write to such a suite reads its file where it is made.) So is a
+    ///   write to a suite opened through ``suite(named:)`` whose file was this size or more when
+    ///   it was opened, until KeyCatalog first synchronized it. (Not `standard`, which KeyCatalog
+    ///   does not open: its first synchronization by KeyCatalog tells its size.)
     ///
     /// Set `0` when every read and write of the app's suites goes through KeyCatalog, so that no
     /// write ever waits (or turn on ``defersEveryWrite``, so that no write calls Foundation);
