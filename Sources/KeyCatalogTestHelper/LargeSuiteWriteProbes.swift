@@ -79,10 +79,12 @@ enum LargeSuiteWriteProbes {
         do { try defaults.flushPersistentValues() } catch { TestHelper.fail("flush: \(error)") }
     }
 
-    /// Where swift-corelibs-foundation keeps the suite: `$XDG_CONFIG_HOME/<suite>.plist`.
+    /// Where swift-corelibs-foundation keeps the suite: `$XDG_CONFIG_HOME/<suite>.plist`, and
+    /// `standard` as `<process name>.plist`.
     private static func defaultsFile(_ suiteName: String) -> String {
         let configuration = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"] ?? (NSHomeDirectory() + "/.config")
-        return configuration + "/\(suiteName).plist"
+        let name = suiteName == "standard" ? ProcessInfo.processInfo.processName : suiteName
+        return configuration + "/\(name).plist"
     }
 }
 

@@ -94,11 +94,13 @@ struct DurabilityTests {
     /// as a previous launch left it) after another suite's synchronization is kept too: that
     /// synchronization dropped what Foundation read of the suite when it was opened, and a write
     /// made in Foundation read the whole file again on the writer's thread (the helper sees the
-    /// file opened during the write). The kept write is on disk for the next process.
-    @Test func aWriteToALargeSuiteNotYetSynchronizedAfterAnotherSynchronizationIsKept() throws {
+    /// file opened during the write). The kept write is on disk for the next process. For a suite
+    /// opened by name, and for `standard` (the child's own, in its own configuration folder).
+    @Test(arguments: [false, true])
+    func aWriteToALargeSuiteNotYetSynchronizedAfterAnotherSynchronizationIsKept(standard: Bool) throws {
         let home = TemporaryDirectory()
         let environment = TestHelperExecutable.environment(configurationIn: home)
-        let name = "keycatalog.tests.largenotsynchronized.\(UUID().uuidString)"
+        let name = standard ? "standard" : "keycatalog.tests.largenotsynchronized.\(UUID().uuidString)"
         let filler = try TestHelperExecutable.run(["defaults", name, "large-suite-probe", "Count", "fill"], environment: environment)
         #expect(filler.output == "filled\n")
         var output = "skipped\n"

@@ -194,6 +194,9 @@ extension UserDefaultsPersistence {
     /// without the lock by every read, which takes the lock only while writes are kept.
     private static let isDeferring = Atomic<Bool>(false)
 
+    /// Whether `standard` was noted (``noteOpened(_:)``), at KeyCatalog's first write to it.
+    private static let isStandardNoted = Atomic<Bool>(false)
+
     /// Stores in ``isDeferring`` whether `writes` keeps writes now.
     private static func noteDeferring(_ writes: borrowing _DeferredUserDefaultsWrites) {
         isDeferring.store(writes.isDeferring, ordering: .releasing)
@@ -206,6 +209,12 @@ extension UserDefaultsPersistence {
         _ value: PropertyListValue?, forKey key: String, in defaults: UserDefaults,
         defersEveryWrite: Bool = defersEveryWrite, _ apply: () -> Void
     ) {
+        // `standard`, which KeyCatalog does not open, is noted at its first write (not where its
+        // read cache is made: a hand-over under the gate may make it).
+        if !isStandardNoted.load(ordering: .relaxed), defaults === UserDefaults.standard {
+            isStandardNoted.store(true, ordering: .relaxed)
+            noteOpened(defaults)
+        }
         writeGate.withLock { writes in
             if defersEveryWrite || writes.isDeferring || writes.mayBeUnread(defaults) {
                 writes.keep(value, forKey: key, in: defaults)
@@ -220,9 +229,10 @@ extension UserDefaultsPersistence {
         scheduleSynchronization(of: defaults)
     }
 
-    /// Notes a suite just opened by name: when its file is at least ``keptWritesFileSize``, its
-    /// writes are kept (see ``_DeferredUserDefaultsWrites/mayBeUnread(_:)``) until KeyCatalog
-    /// synchronized it once, as after any synchronization that did not write it.
+    /// Notes a suite just opened by name (or `standard`, at KeyCatalog's first write to it): when
+    /// its file is at least ``keptWritesFileSize``, its writes are kept (see
+    /// ``_DeferredUserDefaultsWrites/mayBeUnread(_:)``) until KeyCatalog synchronized it once, as
+    /// after any synchronization that did not write it.
     static func noteOpened(_ defaults: UserDefaults) {
         let threshold = keptWritesFileSize
         guard let size = domainFileURL(of: defaults).flatMap({ FileSignature(path: $0.path) })?.size, size >= threshold else { return }

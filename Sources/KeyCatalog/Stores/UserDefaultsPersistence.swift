@@ -218,8 +218,8 @@ public enum UserDefaultsPersistence {
     ///   file on its own thread. (A `synchronize()` the app calls itself drops suites too, unseen
     ///   by KeyCatalog: the next write to such a suite reads its file where it is made.) So is a
     ///   write to a suite opened through ``suite(named:)`` whose file was this size or more when
-    ///   it was opened, until KeyCatalog first synchronized it. (Not `standard`, which KeyCatalog
-    ///   does not open: its first synchronization by KeyCatalog tells its size.)
+    ///   it was opened (`standard`: at KeyCatalog's first write to it), until KeyCatalog first
+    ///   synchronized it.
     ///
     /// Set `0` when every read and write of the app's suites goes through KeyCatalog, so that no
     /// write ever waits (or turn on ``defersEveryWrite``, so that no write calls Foundation);
