@@ -196,6 +196,8 @@ extension UserDefaultsPersistence {
 
     /// Whether `standard` was noted (``noteOpened(_:)``), at KeyCatalog's first write to it.
     private static let isStandardNoted = Atomic<Bool>(false)
+    /// `standard`, found once: Foundation's class property costs a write about 80 instructions.
+    private static let standardDefaults = _UncheckedSendable(UserDefaults.standard)
 
     /// Stores in ``isDeferring`` whether `writes` keeps writes now.
     private static func noteDeferring(_ writes: borrowing _DeferredUserDefaultsWrites) {
@@ -211,7 +213,7 @@ extension UserDefaultsPersistence {
     ) {
         // `standard`, which KeyCatalog does not open, is noted at its first write (not where its
         // read cache is made: a hand-over under the gate may make it).
-        if !isStandardNoted.load(ordering: .relaxed), defaults === UserDefaults.standard {
+        if !isStandardNoted.load(ordering: .relaxed), defaults === standardDefaults.value {
             isStandardNoted.store(true, ordering: .relaxed)
             noteOpened(defaults)
         }
