@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 
 /// KeyCatalog's writes to UserDefaults on Linux, kept out of Foundation while KeyCatalog
-/// synchronizes a large suite.
+/// synchronizes a large suite, or while Foundation may have dropped what it read of one.
 ///
 /// swift-corelibs-foundation's `synchronize()` reads a suite's file again, lays the changed keys
 /// over it, serializes and writes it, all under CoreFoundation's preferences lock, which every
