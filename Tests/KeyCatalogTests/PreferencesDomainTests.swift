@@ -204,6 +204,30 @@ struct PreferencesDomainTests {
             ])
     }
 
+    /// Found by a review of the change above: a value in the suite's host-specific domain
+    /// (`ByHost/<suite>..plist`: Linux's host identifier is empty) is the suite's own, found
+    /// before its other values by Foundation's reads and KeyCatalog's, but `contains` asked only
+    /// the domain of any host, where writes go, and said `false`. A write goes there too, behind
+    /// the host's value, as Foundation's own `set(_:forKey:)` does.
+    @Test(arguments: ["suite", "standard"])
+    func aKeyInTheSuitesHostDomainIsStoredInTheSuite(_ suite: String) throws {
+        let home = TemporaryDirectory()
+        let name = suite == "standard" ? "standard" : "keycatalog.tests.byhost.\(UUID().uuidString)"
+        let domain = suite == "standard" ? "KeyCatalogTestHelper" : name
+        let host = try PropertyListSerialization.data(fromPropertyList: ["KeyCatalogHost": 7], format: .xml, options: 0)
+        try FileManager.default.createDirectory(at: home.file("ByHost"), withIntermediateDirectories: true)
+        try host.write(to: home.file("ByHost/\(domain)..plist"))
+        let child = try TestHelperExecutable.run(
+            ["defaults", name, "global-domain", "KeyCatalogHost"], environment: TestHelperExecutable.environment(configurationIn: home))
+        #expect(child.status == 0)
+        #expect(
+            child.output.split(separator: "\n") == [
+                "contains true get 7 foundation 7",  // the host's value
+                "contains true get 7 foundation 7",  // 5 set for any host, behind it
+                "contains true get 7 foundation 7",  // removed for any host: the host's again
+            ])
+    }
+
     /// `setPersistentDomain(_:forName: UserDefaults.globalDomain)` on Linux writes a domain of that
     /// name (`NSGlobalDomain.plist`), which no suite searches: nothing a suite stores, and read
     /// as Foundation reads it.

@@ -71,13 +71,15 @@ struct PreferencesDomain: @unchecked Sendable {  // Immutable CoreFoundation str
         CFPreferencesCopyAppValue(name, application)
     }
 
-    /// Whether the suite itself stores a value for the key named `name`: in its own domain (the
-    /// current user's, any host's, where ``set(_:forKey:)`` writes), not only in the global domain
-    /// that ``object(forName:)`` also searches. That domain is asked only when the search finds an
-    /// object, so a key stored nowhere costs no more than ``object(forName:)``.
+    /// Whether the suite itself stores a value for the key named `name`: in its own domains (the
+    /// current user's, any host's, where ``set(_:forKey:)`` writes, or this host's, which reads
+    /// find first), not only in the global domain that ``object(forName:)`` also searches. Those
+    /// domains are asked only when the search finds an object, so a key stored nowhere costs no
+    /// more than ``object(forName:)``.
     func storesObject(forName name: CFString) -> Bool {
         object(forName: name) != nil
-            && CFPreferencesCopyValue(name, application, kCFPreferencesCurrentUser, kCFPreferencesAnyHost) != nil
+            && (CFPreferencesCopyValue(name, application, kCFPreferencesCurrentUser, kCFPreferencesAnyHost) != nil
+                || CFPreferencesCopyValue(name, application, kCFPreferencesCurrentUser, kCFPreferencesCurrentHost) != nil)
     }
 
     /// Stores `object` (a ``PropertyListValue/preferencesObject``) for `key`, or with `nil`
