@@ -16,22 +16,18 @@ import KeyCatalog
 enum LargeSuiteWriteAfterOtherSync {
     static func run(_ defaults: UserDefaults, suiteName: String, key: String) {
         let intKey = PersistentKey<Int>(key, defaultValue: 0)
-        for index in 0..<64 { defaults.set(String(repeating: "x", count: 1_000), forKey: "filler.\(index)") }
+        TestHelper.fillLarge(defaults)
         defaults.synchronize()
         defaults.set(intKey, to: 1)
-        flush(defaults)
-        guard let other = UserDefaultsPersistence.suite(named: "\(suiteName).other") else { TestHelper.fail("bad suite \(suiteName).other") }
+        TestHelper.flush(defaults)
+        let other = TestHelper.otherSuite(of: suiteName)
         other.set(intKey, to: 5)
-        flush(other)
+        TestHelper.flush(other)
         defaults.set(intKey, to: 2)
         print("read \(defaults.get(intKey)) defaults \(defaults.integer(forKey: key))")
         UserDefaultsPersistence.synchronizePendingWrites()
         print("defaults \(defaults.integer(forKey: key))")
         defaults.set(intKey, to: 3)
         print("then \(defaults.integer(forKey: key))")
-    }
-
-    private static func flush(_ defaults: UserDefaults) {
-        do { try defaults.flushPersistentValues() } catch { TestHelper.fail("flush: \(error)") }
     }
 }

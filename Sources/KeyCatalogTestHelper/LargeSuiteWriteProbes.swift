@@ -30,27 +30,29 @@ enum LargeSuiteWriteProbes {
         let file = defaultsFile(suiteName)
         switch mode {
         case "fill":
-            for index in 0..<64 { defaults.set(String(repeating: "x", count: 1_000), forKey: "filler.\(index)") }
+            TestHelper.fillLarge(defaults)
             defaults.set(1, forKey: key)
             defaults.synchronize()
             print("filled")
             return
         case "after-launch":
-            other(suiteName).set(intKey, to: 5)
-            flush(other(suiteName))
+            let other = TestHelper.otherSuite(of: suiteName)
+            other.set(intKey, to: 5)
+            TestHelper.flush(other)
         case "after-two-suite-pass":
-            for index in 0..<64 { defaults.set(String(repeating: "x", count: 1_000), forKey: "filler.\(index)") }
+            TestHelper.fillLarge(defaults)
             defaults.synchronize()
             defaults.set(intKey, to: 1)
-            flush(defaults)
+            TestHelper.flush(defaults)
             let calls = Counter()
-            let reader = _UncheckedBox(defaults)
+            // UserDefaults is thread-safe, though not `Sendable` on Linux.
+            nonisolated(unsafe) let reader = defaults
             UserDefaultsPersistence._synchronizationWillWrite = {
-                if calls.increment() == 2 { _ = reader.value.object(forKey: "filler.0") }
+                if calls.increment() == 2 { _ = reader.object(forKey: "filler.0") }
             }
             // Foundation holds 1 already: another value, so that the suite has a changed key.
             defaults.set(intKey, to: 3)
-            other(suiteName).set(intKey, to: 5)
+            TestHelper.otherSuite(of: suiteName).set(intKey, to: 5)
             UserDefaultsPersistence.synchronizePendingWrites()
             UserDefaultsPersistence._synchronizationWillWrite = nil
             guard calls.value == 2 else { TestHelper.fail("the pass synchronized \(calls.value) suites, not 2") }
@@ -68,15 +70,6 @@ enum LargeSuiteWriteProbes {
             return
         }
         print("defaults \(defaultsValue) opened \(opened.map(String.init) ?? "unknown")")
-    }
-
-    private static func other(_ suiteName: String) -> UserDefaults {
-        guard let other = UserDefaultsPersistence.suite(named: "\(suiteName).other") else { TestHelper.fail("bad suite \(suiteName).other") }
-        return other
-    }
-
-    private static func flush(_ defaults: UserDefaults) {
-        do { try defaults.flushPersistentValues() } catch { TestHelper.fail("flush: \(error)") }
     }
 
     /// Where swift-corelibs-foundation keeps the suite: `$XDG_CONFIG_HOME/<suite>.plist`, and
@@ -104,11 +97,6 @@ private final class Counter: @unchecked Sendable {
         defer { lock.unlock() }
         return count
     }
-}
-
-private struct _UncheckedBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }
 
 /// Whether a file was opened since the watch began (inotify's `IN_OPEN`, Linux only).

@@ -15,7 +15,7 @@ enum OtherProcessWriteReadByOwnSync {
     static func run(_ defaults: UserDefaults, suiteName: String, key: String) {
         let intKey = PersistentKey<Int>(key, defaultValue: 0)
         defaults.set(intKey, to: 1)
-        do { try defaults.flushPersistentValues() } catch { TestHelper.fail("flush: \(error)") }
+        TestHelper.flush(defaults)
         let heard = DispatchSemaphore(value: 0)
         let observation = defaults.observe(intKey) { if $0 == 3 { heard.signal() } }
         let hasRun = Flag()

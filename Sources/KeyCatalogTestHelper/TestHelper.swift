@@ -139,7 +139,7 @@ enum TestHelper {
             if arguments.count >= 5, arguments[4] == "kept-from-0" {
                 UserDefaultsPersistence.keptWritesFileSize = 0
             } else {
-                for index in 0..<64 { defaults.set(String(repeating: "x", count: 1_000), forKey: "filler.\(index)") }
+                TestHelper.fillLarge(defaults)
                 defaults.synchronize()
             }
             let entered = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
@@ -347,6 +347,23 @@ enum TestHelper {
     /// machine, for good (found: three such writers, 45 minutes after a crashed run).
     static func stop(ifOrphanedOf parent: pid_t) {
         if getppid() != parent { exit(0) }
+    }
+
+    /// Sets 64 keys `filler.<n>` of 1 KB each in `defaults` through Foundation: a suite over the
+    /// size (32 KB) from which KeyCatalog keeps writes rather than wait, once written out.
+    static func fillLarge(_ defaults: UserDefaults) {
+        for index in 0..<64 { defaults.set(String(repeating: "x", count: 1_000), forKey: "filler.\(index)") }
+    }
+
+    /// `flushPersistentValues()`, failing the helper if it throws.
+    static func flush(_ defaults: UserDefaults) {
+        do { try defaults.flushPersistentValues() } catch { fail("flush: \(error)") }
+    }
+
+    /// The suite `<suiteName>.other`, opened by name: a second suite beside the one a scenario is about.
+    static func otherSuite(of suiteName: String) -> UserDefaults {
+        guard let other = UserDefaultsPersistence.suite(named: "\(suiteName).other") else { fail("bad suite \(suiteName).other") }
+        return other
     }
 
     static func fail(_ message: String) -> Never {

@@ -103,11 +103,7 @@ struct DurabilityTests {
         let name = standard ? "standard" : "keycatalog.tests.largenotsynchronized.\(UUID().uuidString)"
         let filler = try TestHelperExecutable.run(["defaults", name, "large-suite-probe", "Count", "fill"], environment: environment)
         #expect(filler.output == "filled\n")
-        var output = "skipped\n"
-        // `skipped`: a synchronization began during the probed write (the probe cannot tell).
-        for _ in 0..<5 where output == "skipped\n" {
-            output = try TestHelperExecutable.run(["defaults", name, "large-suite-probe", "Count", "after-launch"], environment: environment).output
-        }
+        let output = try largeSuiteProbe(name, "after-launch", environment: environment)
         #expect(output == "defaults 1 opened false\n", "the write read the suite's file on the writer's thread")
         let reader = try TestHelperExecutable.run(["defaults", name, "get", "Count"], environment: environment)
         #expect(reader.output == "2\n", "the kept write was lost")
@@ -122,13 +118,21 @@ struct DurabilityTests {
         let home = TemporaryDirectory()
         let environment = TestHelperExecutable.environment(configurationIn: home)
         let name = "keycatalog.tests.largetwosuitepass.\(UUID().uuidString)"
-        var output = "skipped\n"
-        for _ in 0..<5 where output == "skipped\n" {
-            output = try TestHelperExecutable.run(["defaults", name, "large-suite-probe", "Count", "after-two-suite-pass"], environment: environment).output
-        }
+        let output = try largeSuiteProbe(name, "after-two-suite-pass", environment: environment)
         #expect(output.hasSuffix("opened false\n"), "the write read the suite's file on the writer's thread: \(output)")
         let reader = try TestHelperExecutable.run(["defaults", name, "get", "Count"], environment: environment)
         #expect(reader.output == "2\n", "the last write was lost")
+    }
+
+    /// What the helper's `large-suite-probe <mode>` of key `Count` prints, tried again (up to 5
+    /// times) while it prints `skipped`: a synchronization began during the probed write, and the
+    /// probe cannot tell.
+    private func largeSuiteProbe(_ name: String, _ mode: String, environment: [String: String]) throws -> String {
+        var output = "skipped\n"
+        for _ in 0..<5 where output == "skipped\n" {
+            output = try TestHelperExecutable.run(["defaults", name, "large-suite-probe", "Count", mode], environment: environment).output
+        }
+        return output
     }
 
     /// With `defersEveryWrite`, a write returns without calling Foundation: UserDefaults does not
