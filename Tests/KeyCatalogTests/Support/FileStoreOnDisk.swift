@@ -45,6 +45,24 @@ enum FileStoreOnDisk {
         try journalRecords(url).records.count
     }
 
+    /// Has a fresh process open the store at `url` for writing and compact it, as the next writer
+    /// after a killed one does; returns what it reported, which the caller asserts. That process
+    /// moves aside a record the kill cut short, and reports it: a store this process opened on
+    /// such a journal would report it from its background compaction (opened on a journal that has
+    /// outgrown its list), to the process-wide handler, where no test asserts it.
+    static func settleAfterKill(_ url: URL) throws -> [Substring] {
+        let settled = try TestHelperExecutable.run(["file", url.path, "compact-set", "settled", "1"], capturingErrors: true)
+        #expect(settled.status == 0, "\(settled.errors)")
+        #expect(try journalRecords(url).hasDamagedTail == false)
+        return settled.errors.split(separator: "\n")
+    }
+
+    /// Whether `report` is the one line a store writes when it moves aside a record cut short.
+    static func isTornTailReport(_ report: Substring) -> Bool {
+        report.contains("that do not read as whole records (a write cut short by a crash or power loss, or bytes damaged on the disk)")
+            && report.contains("moved aside")
+    }
+
     /// Whether anything of the store is on disk: the property list or its journal.
     static func exists(_ url: URL) -> Bool {
         FileManager.default.fileExists(atPath: url.path) || FileManager.default.fileExists(atPath: url.path + ".journal")
