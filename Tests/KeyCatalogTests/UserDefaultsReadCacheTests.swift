@@ -268,6 +268,35 @@ struct UserDefaultsReadCacheTests {
         }
     }
 
+    /// A removal KeyCatalog keeps out of Foundation for now (`defersEveryWrite`, or a large
+    /// suite synchronizing) reads what UserDefaults will read once it is handed over: the
+    /// registration domain's value, whoever registered it (found by a review: only what was
+    /// registered through KeyCatalog's `registerPersistentValues` was read, so a default
+    /// registered with `register(defaults:)`, or registered again that way, read as the key's
+    /// default, or as the old registration, until the next synchronization). In a child process:
+    /// `defersEveryWrite` and the registration domain are process-wide.
+    @Test func aKeptRemovalReadsTheRegisteredDefault() async {
+        await #expect(processExitsWith: .success) {
+            UserDefaultsPersistence.defersEveryWrite = true
+            let suite = TemporarySuite()
+            let greeting = PersistentKey<String>("Greeting", defaultValue: "none")
+            let color = PersistentKey<String>("Color", defaultValue: "none")
+            suite.defaults.register(defaults: [greeting.id: "registered"])
+            suite.defaults.registerPersistentValues([color.id: .string("first")])
+            suite.defaults.register(defaults: [color.id: "second"])
+            for key in [greeting, color] {
+                suite.defaults.set(key, to: "stored")
+                #expect(suite.defaults.get(key) == "stored")
+                suite.defaults.remove(key)
+            }
+            let kept = (suite.defaults.get(greeting), suite.defaults.get(color))
+            UserDefaultsPersistence.synchronizePendingWrites()
+            let handedOver = (suite.defaults.get(greeting), suite.defaults.get(color))
+            #expect(handedOver == ("registered", "second"), "\(handedOver)")
+            #expect(kept == handedOver, "kept \(kept), handed over \(handedOver)")
+        }
+    }
+
     @Test func aCodableValueWrittenOutsideKeyCatalogIsDecodedAgain() throws {
         struct Point: Codable, Equatable, Sendable { var x: Int }
         let suite = TemporarySuite()
