@@ -11,7 +11,12 @@ extension UserDefaults: PersistentKeyValueStore {
         if let deferred = UserDefaultsPersistence.deferredValue(forKey: key, in: self) {
             // What `object(forKey:)` reads first: the argument domain, which overrides the suite.
             guard !isOverriddenByLaunchArgument(key) else { return readValue(forKey: key) }
-            return deferred ?? UserDefaultsPersistence.registeredValue(forKey: key, in: self)
+            if let deferred { return deferred }
+            // A removal kept: what `object(forKey:)` reads once it is handed over, beneath the
+            // suite's own values (the global domain's, else the registered default), as a suite
+            // that stores nothing reads it. Not KeyCatalog's record of its own registrations:
+            // `register(defaults:)` called directly registers too, and can register a key again.
+            return UserDefaultsPersistence.suiteStoringNothing?.object(forKey: key).flatMap { propertyListValue(of: $0, forKey: key) }
         }
         if let cache = UserDefaultsPersistence.readCacheReference(of: self) {
             return cache._withUnsafeGuaranteedRef { $0.value(forKey: key, in: self) { readValue(forKey: key) } }
@@ -152,3 +157,13 @@ extension UserDefaults: PersistentKeyValueStore {
         return "UserDefaults(\(ObjectIdentifier(self)))"
     }
 }
+
+#if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
+extension UserDefaultsPersistence {
+    /// A suite this process never writes (its name is new to each process): its `object(forKey:)`
+    /// finds what any suite finds beneath its own values, the global domain's value or the
+    /// registered default (Foundation keeps registrations to itself on Linux:
+    /// `volatileDomain(forName: UserDefaults.registrationDomain)` is empty).
+    nonisolated(unsafe) static let suiteStoringNothing = UserDefaults(suiteName: "keycatalog.nothing-stored.\(UUID().uuidString)")
+}
+#endif
