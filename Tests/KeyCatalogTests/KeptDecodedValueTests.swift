@@ -115,6 +115,44 @@ import Testing
         }
     }
 
+    /// An element stored through a decoder passed in, which the app configures (here, later):
+    /// what the Codable memo itself refuses to memoize (`CodablePersistentKeyValueRepresentation.decoder`),
+    /// since the bytes alone do not say how it decodes.
+    struct Reading: Codable, KeyValuePersistible, Equatable, Sendable {
+        var at: Date
+
+        nonisolated(unsafe) static let decoder = JSONDecoder()
+
+        static var persistentKeyValueRepresentation: CodablePersistentKeyValueRepresentation<Self, JSONEncoder, JSONDecoder> {
+            CodablePersistentKeyValueRepresentation(encoder: JSONEncoder(), decoder: decoder)
+        }
+    }
+
+    /// A collection is decoded as its elements' representation decodes now: a decoded value kept
+    /// from before the element's decoder changed is not what the stored value decodes to (found
+    /// by a review: the array kept the dates of the old strategy, while a key of one element, on
+    /// the same bytes, read the new ones). Both stores in one test, one after the other: the
+    /// decoder is shared.
+    @Test func aCollectionIsDecodedAsItsElementsDecodeNow() {
+        let bytes = Data(#"{"at":100}"#.utf8)
+        Reading.decoder.dateDecodingStrategy = .deferredToDate
+        defer { Reading.decoder.dateDecodingStrategy = .deferredToDate }
+        for kind in Store.allCases {
+            Reading.decoder.dateDecodingStrategy = .deferredToDate
+            let directory = TemporaryDirectory()
+            let store = kind.make(in: directory)
+            let list = PersistentKey<[Reading]>("Readings", defaultValue: [])
+            let single = PersistentKey<Reading>("Reading", defaultValue: Reading(at: .distantPast))
+            store.set(PersistentKey<[Data]>("Readings", defaultValue: []), to: [bytes])
+            store.set(PersistentKey<Data>("Reading", defaultValue: Data()), to: bytes)
+            #expect(store.get(list) == [Reading(at: Date(timeIntervalSinceReferenceDate: 100))], "\(kind)")
+            #expect(store.get(single) == Reading(at: Date(timeIntervalSinceReferenceDate: 100)), "\(kind)")
+            Reading.decoder.dateDecodingStrategy = .secondsSince1970
+            #expect(store.get(single) == Reading(at: Date(timeIntervalSince1970: 100)), "\(kind)")
+            #expect(store.get(list) == [Reading(at: Date(timeIntervalSince1970: 100))], "\(kind): the value decoded before the change")
+        }
+    }
+
     /// Runs what a test set up for a name, once, when an element of that name is next decoded.
     struct Interloping: KeyValuePersistible, Equatable, Sendable {
         var name: String
