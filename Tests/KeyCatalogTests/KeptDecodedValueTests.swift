@@ -121,7 +121,7 @@ import Testing
     struct Reading: Codable, KeyValuePersistible, Equatable, Sendable {
         var at: Date
 
-        nonisolated(unsafe) static let decoder = JSONDecoder()
+        static let decoder = JSONDecoder()
 
         static var persistentKeyValueRepresentation: CodablePersistentKeyValueRepresentation<Self, JSONEncoder, JSONDecoder> {
             CodablePersistentKeyValueRepresentation(encoder: JSONEncoder(), decoder: decoder)

@@ -64,6 +64,25 @@ struct RegistrationTests {
         #expect(suite.defaults.contains(key))
     }
 
+    /// An instance the app made (`UserDefaults(suiteName:)`, whose domain UserDefaults does not
+    /// name): `contains` counts a value equal to what the suite reads beneath its own values as
+    /// not stored, also for a default registered with UserDefaults' own `register(defaults:)`
+    /// (Foundation on Linux keeps those to itself: such a value counted as stored). In a child
+    /// process: the registration domain is the process's.
+    @Test func anInstanceTheAppMadeCountsAValueEqualToAForeignRegistrationAsNotStored() async {
+        await #expect(processExitsWith: .success) {
+            let suite = TemporarySuite()
+            let defaults = try #require(UserDefaults(suiteName: suite.name))
+            let key = PersistentKey<Int>("Level", defaultValue: 0)
+            defaults.register(defaults: [key.id: 3])
+            #expect(!defaults.contains(key))
+            defaults.set(3, forKey: key.id)
+            #expect(!defaults.contains(key), "equal to the registered default")
+            defaults.set(4, forKey: key.id)
+            #expect(defaults.contains(key))
+        }
+    }
+
     @Test(arguments: StoreKind.allCases)
     func unencodableDefaultIsReportedAndTheOthersAreRegistered(kind: StoreKind) {
         let fixture = kind.makeFixture()

@@ -12,11 +12,8 @@ extension UserDefaults: PersistentKeyValueStore {
             // What `object(forKey:)` reads first: the argument domain, which overrides the suite.
             guard !isOverriddenByLaunchArgument(key) else { return readValue(forKey: key) }
             if let deferred { return deferred }
-            // A removal kept: what `object(forKey:)` reads once it is handed over, beneath the
-            // suite's own values (the global domain's, else the registered default), as a suite
-            // that stores nothing reads it. Not KeyCatalog's record of its own registrations:
-            // `register(defaults:)` called directly registers too, and can register a key again.
-            return UserDefaultsPersistence.suiteStoringNothing?.object(forKey: key).flatMap { propertyListValue(of: $0, forKey: key) }
+            // A removal kept: what `object(forKey:)` reads once it is handed over.
+            return valueBeneathOwnValues(forKey: key).flatMap { propertyListValue(of: $0, forKey: key) }
         }
         if let cache = UserDefaultsPersistence.readCacheReference(of: self) {
             return cache._withUnsafeGuaranteedRef { $0.value(forKey: key, in: self) { readValue(forKey: key) } }
@@ -77,11 +74,22 @@ extension UserDefaults: PersistentKeyValueStore {
         if let domain = UserDefaultsPersistence.persistentDomainName(of: self) {
             return persistentDomain(forName: domain)?[key] != nil
         }
-        let registered =
-            UserDefaultsPersistence.registeredValue(forKey: key, in: self)
-            ?? volatileDomain(forName: UserDefaults.registrationDomain)[key].flatMap(PropertyListValue.init(foundationObject:))
-        guard let registered else { return true }
-        return PropertyListValue(foundationObject: object) != registered
+        guard let beneath = valueBeneathOwnValues(forKey: key).flatMap(PropertyListValue.init(foundationObject:)) else { return true }
+        return PropertyListValue(foundationObject: object) != beneath
+    }
+
+    /// What `object(forKey:)` reads for `key` when the instance's own domain stores nothing for
+    /// it (and no launch argument gives it): the registered default, whoever registered it
+    /// (KeyCatalog, or `register(defaults:)` called directly), and on Linux, before it, the global
+    /// domain's value. Foundation on Linux keeps its registrations to itself
+    /// (`volatileDomain(forName: UserDefaults.registrationDomain)` is empty there), so they are
+    /// read through a suite that stores nothing (``UserDefaultsPersistence/suiteStoringNothing``).
+    private func valueBeneathOwnValues(forKey key: String) -> Any? {
+        #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
+        volatileDomain(forName: UserDefaults.registrationDomain)[key]
+        #else
+        UserDefaultsPersistence.suiteStoringNothing.object(forKey: key)
+        #endif
     }
 
     /// Stores `value` under `key`.
@@ -129,7 +137,6 @@ extension UserDefaults: PersistentKeyValueStore {
 
     public func registerPersistentValues(_ values: [String: PropertyListValue]) {
         register(defaults: values.mapValues(\.foundationObject))
-        UserDefaultsPersistence.recordRegistration(values, in: self)
     }
 
     /// Writes the suite to disk now (`synchronize()`), instead of at the next coalesced flush.
@@ -157,13 +164,3 @@ extension UserDefaults: PersistentKeyValueStore {
         return "UserDefaults(\(ObjectIdentifier(self)))"
     }
 }
-
-#if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
-extension UserDefaultsPersistence {
-    /// A suite this process never writes (its name is new to each process): its `object(forKey:)`
-    /// finds what any suite finds beneath its own values, the global domain's value or the
-    /// registered default (Foundation keeps registrations to itself on Linux:
-    /// `volatileDomain(forName: UserDefaults.registrationDomain)` is empty).
-    nonisolated(unsafe) static let suiteStoringNothing = UserDefaults(suiteName: "keycatalog.nothing-stored.\(UUID().uuidString)")
-}
-#endif

@@ -25,10 +25,6 @@ public enum UserDefaultsPersistence {
         /// The file watches of the centers of `standard` and of the suites opened by name (Linux),
         /// kept as long as the centers: for the life of the process.
         var fileWatches: [PersistentKeyObservation] = []
-        /// What KeyCatalog registered, in any instance: UserDefaults' registration domain is
-        /// process-wide (a default registered through one suite is read through every other one
-        /// and `standard`), and on Linux it cannot be read back.
-        var registrations: [String: PropertyListValue] = [:]
         /// The suite names of the instances KeyCatalog opened (UserDefaults cannot tell its own).
         var suiteNames: [ObjectIdentifier: (defaults: _UncheckedSendable<UserDefaults>, name: String)] = [:]
         /// By the exact name, as ``domainChangeCenters``.
@@ -251,9 +247,9 @@ public enum UserDefaultsPersistence {
     ///
     /// - A value set with UserDefaults' own `set(_:forKey:)` after KeyCatalog kept a write of the
     ///   same key is overwritten when the kept write is handed over.
-    /// - A kept removal reads back as the default registered through KeyCatalog (catalogs register
-    ///   theirs so); one registered with UserDefaults' `register(defaults:)` only, which Foundation
-    ///   on Linux does not let KeyCatalog read, is read again once the removal was handed over.
+    /// - A kept removal reads back as it will once handed over: the registered default (registered
+    ///   through KeyCatalog or with UserDefaults' `register(defaults:)`), else the global domain's
+    ///   value.
     ///
     /// ```swift
     /// UserDefaultsPersistence.defersEveryWrite = true
@@ -363,13 +359,18 @@ public enum UserDefaultsPersistence {
         #endif
     }
 
-    static func recordRegistration(_ values: [String: PropertyListValue], in defaults: UserDefaults) {
-        state.withLock { $0.registrations.merge(values) { _, new in new } }
-    }
-
-    static func registeredValue(forKey key: String, in defaults: UserDefaults) -> PropertyListValue? {
-        state.withLock { $0.registrations[key] }
-    }
+    #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
+    /// A suite this process never writes, named anew in each process, without the launch
+    /// arguments: its `object(forKey:)` reads what every suite reads beneath its own values, the
+    /// global domain's value, else the registered default (the registration domain is one for the
+    /// process). No file is made for it: Foundation writes a suite's file only once it changed.
+    static var suiteStoringNothing: UserDefaults { storingNothing.value }
+    private static let storingNothing: _UncheckedSendable<UserDefaults> = {
+        let suite = UserDefaults(suiteName: "keycatalog.stores-nothing.\(UUID().uuidString)")!
+        suite.removeVolatileDomain(forName: UserDefaults.argumentDomain)
+        return _UncheckedSendable(suite)
+    }()
+    #endif
 
     /// The change center of `defaults`: shared by every instance of the same suite when its name is
     /// known (so a change through one is seen through another), else the instance's own.
