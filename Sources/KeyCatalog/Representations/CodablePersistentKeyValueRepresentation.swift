@@ -71,6 +71,10 @@ where Encoder.Output == Decoder.Input {
     /// Whether this representation's reads use the memo now.
     var memoizesDecodedValues: Bool { memoization?.withLock { $0 } ?? false }
 
+    /// Only while its reads use the memo: a decoder passed in, or handed out through
+    /// ``decoder``, may be configured between two reads.
+    public var _decodesAlike: Bool { memoizesDecodedValues }
+
     public func persistentValue(for value: Value) throws -> PropertyListValue? {
         try Encoder.Output.persistentKeyValueRepresentation.persistentValue(for: encoder.encode(value))
     }

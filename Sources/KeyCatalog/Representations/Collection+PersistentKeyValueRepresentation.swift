@@ -27,6 +27,8 @@ public struct OptionalPersistentKeyValueRepresentation<Wrapped: PersistentKeyVal
 
     public var _decodesByTypeAlone: Bool { wrapped._decodesByTypeAlone }
 
+    public var _decodesAlike: Bool { wrapped._decodesAlike }
+
     /// `nil` is stored as no value, so it is never kept as it is.
     @inlinable
     public func _encodesExactly(_ value: Value) -> Bool {
@@ -45,9 +47,15 @@ public struct OptionalPersistentKeyValueRepresentation<Wrapped: PersistentKeyVal
 public struct ArrayPersistentKeyValueRepresentation<Element: KeyValuePersistible>: PersistentKeyValueRepresentation {
     public typealias Value = [Element]
 
+    /// Whether the elements' representation decoded alike when this was made: asked once, as a
+    /// type's representation may be made anew on each use (a Codable one makes its coders).
+    public let _decodesAlike: Bool
+
     /// Creates the representation; it has no settings.
     @inlinable
-    public init() {}
+    public init() {
+        _decodesAlike = Element.persistentKeyValueRepresentation._decodesAlike
+    }
 
     // Reached through a key's existential representation, this runs as the library's own code:
     // specialized for the common elements, it skips generic element dispatch.
@@ -80,8 +88,9 @@ public struct ArrayPersistentKeyValueRepresentation<Element: KeyValuePersistible
         return try elements.map { try representation.value(from: $0) }
     }
 
-    /// Elements go through their type's own representation, so the type alone decides.
-    public var _decodesByTypeAlone: Bool { !(Element.self is AnyClass) }
+    /// Elements go through their type's own representation, so the type alone decides, while
+    /// that representation decodes alike (a decoder passed in may be configured meanwhile).
+    public var _decodesByTypeAlone: Bool { !(Element.self is AnyClass) && _decodesAlike }
 
     /// When every element does.
     @inlinable
@@ -109,9 +118,15 @@ public struct ArrayPersistentKeyValueRepresentation<Element: KeyValuePersistible
 public struct DictionaryPersistentKeyValueRepresentation<Member: KeyValuePersistible>: PersistentKeyValueRepresentation {
     public typealias Value = [String: Member]
 
+    /// Whether the members' representation decoded alike when this was made: asked once, as a
+    /// type's representation may be made anew on each use (a Codable one makes its coders).
+    public let _decodesAlike: Bool
+
     /// Creates the representation; it has no settings.
     @inlinable
-    public init() {}
+    public init() {
+        _decodesAlike = Member.persistentKeyValueRepresentation._decodesAlike
+    }
 
     @inlinable
     @_specialize(where Member == String)
@@ -140,8 +155,9 @@ public struct DictionaryPersistentKeyValueRepresentation<Member: KeyValuePersist
         return try members.mapValues { try representation.value(from: $0) }
     }
 
-    /// Members go through their type's own representation, so the type alone decides.
-    public var _decodesByTypeAlone: Bool { !(Member.self is AnyClass) }
+    /// Members go through their type's own representation, so the type alone decides, while
+    /// that representation decodes alike (a decoder passed in may be configured meanwhile).
+    public var _decodesByTypeAlone: Bool { !(Member.self is AnyClass) && _decodesAlike }
 
     /// When every member does, and no key may hold a character a property list refuses.
     @inlinable

@@ -36,6 +36,13 @@ public protocol PersistentKeyValueRepresentation<Value>: Sendable {
     /// (a proxy, a coder passed in) may decode the same value differently.
     var _decodesByTypeAlone: Bool { get }
 
+    /// Whether this representation decodes a stored value to the same value every time it is
+    /// asked: `true` unless it holds what the app may configure between two reads, as a decoder
+    /// passed in to ``CodablePersistentKeyValueRepresentation``. A collection decodes its elements
+    /// through their type's representation, and a store keeps it decoded
+    /// (``_decodesByTypeAlone``) only while that representation says so.
+    var _decodesAlike: Bool { get }
+
     /// Whether ``persistentValue(for:)`` certainly returns a stored form of `value` (not `nil`)
     /// that ``PropertyListValue/validateForPropertyList()`` accepts, and ``value(from:)`` reads
     /// that stored form back as `value` itself: then a store may keep `value` and build its
@@ -58,6 +65,8 @@ public protocol PersistentKeyValueRepresentation<Value>: Sendable {
 
 extension PersistentKeyValueRepresentation {
     public var _decodesByTypeAlone: Bool { false }
+
+    public var _decodesAlike: Bool { true }
 
     public func _encodesExactly(_ value: Value) -> Bool { false }
 

@@ -45,4 +45,7 @@ public struct ProxyPersistentKeyValueRepresentation<Value, Proxy: KeyValuePersis
         }
         return value
     }
+
+    /// As the proxy's representation decodes.
+    public var _decodesAlike: Bool { Proxy.persistentKeyValueRepresentation._decodesAlike }
 }

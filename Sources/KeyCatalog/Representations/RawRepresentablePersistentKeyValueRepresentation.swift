@@ -35,4 +35,7 @@ where Value.RawValue: KeyValuePersistible {
         }
         return value
     }
+
+    /// As the raw value's representation decodes.
+    public var _decodesAlike: Bool { Value.RawValue.persistentKeyValueRepresentation._decodesAlike }
 }
