@@ -15,7 +15,11 @@ import Synchronization
 /// used before, adds an Objective-C message send to each lock and unlock of a `pthread_mutex_t`.)
 @usableFromInline
 final class _Locked<State>: @unchecked Sendable {
-    #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
+    #if KEYCATALOG_TSAN_VISIBLE_LOCK
+    // Sanitizer builds only: a pthread mutex, which ThreadSanitizer intercepts (the futex slow
+    // path of `Mutex` is invisible to it).
+    @usableFromInline let pmutex: UnsafeMutablePointer<pthread_mutex_t>
+    #elseif canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
     @usableFromInline let lock: os_unfair_lock_t
     #else
     @usableFromInline let mutex = Mutex<Void>(())
@@ -27,7 +31,10 @@ final class _Locked<State>: @unchecked Sendable {
 
     @usableFromInline
     init(_ state: State) {
-        #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
+        #if KEYCATALOG_TSAN_VISIBLE_LOCK
+        pmutex = .allocate(capacity: 1)
+        pthread_mutex_init(pmutex, nil)
+        #elseif canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
         lock = .allocate(capacity: 1)
         lock.initialize(to: os_unfair_lock())
         #endif
@@ -36,7 +43,10 @@ final class _Locked<State>: @unchecked Sendable {
     }
 
     deinit {
-        #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
+        #if KEYCATALOG_TSAN_VISIBLE_LOCK
+        pthread_mutex_destroy(pmutex)
+        pmutex.deallocate()
+        #elseif canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
         lock.deinitialize(count: 1)
         lock.deallocate()
         #endif
@@ -46,7 +56,11 @@ final class _Locked<State>: @unchecked Sendable {
 
     @inlinable
     func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
+        #if KEYCATALOG_TSAN_VISIBLE_LOCK
+        pthread_mutex_lock(pmutex)
+        defer { pthread_mutex_unlock(pmutex) }
+        return try body(&state.pointee)
+        #elseif canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
         os_unfair_lock_lock(lock)
         defer { os_unfair_lock_unlock(lock) }
         return try body(&state.pointee)
