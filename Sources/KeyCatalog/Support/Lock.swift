@@ -13,6 +13,11 @@ import Synchronization
 /// a Swift property may. (`OSAllocatedUnfairLock` would need macOS 13, past the macOS 12 reach the
 /// availability check keeps, and `@Sendable` bodies. Not measured here: no Apple machine. `NSLock`,
 /// used before, adds an Objective-C message send to each lock and unlock of a `pthread_mutex_t`.)
+///
+/// Built with `-DKEYCATALOG_TSAN_VISIBLE_LOCK` (`Scripts/sanitize.sh thread`), it is a
+/// `pthread_mutex_t`, which ThreadSanitizer sees: `Mutex` hands a contended lock over in the
+/// kernel (a priority-inheriting futex), where it cannot, and every state it guards then reads
+/// as raced.
 @usableFromInline
 final class _Locked<State>: @unchecked Sendable {
     #if KEYCATALOG_TSAN_VISIBLE_LOCK
