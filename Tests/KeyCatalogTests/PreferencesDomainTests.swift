@@ -182,6 +182,39 @@ struct PreferencesDomainTests {
         observations.removeFirst().cancel()
     }
 
+    /// Two suites whose names are one `String` to Swift: a read of one finds its own values, not
+    /// the other's. Foundation hands CoreFoundation a suite's name as a Swift string, which
+    /// CoreFoundation compares through Swift's `==`, so `object(forKey:)` of the second suite read
+    /// the first one whenever the names' hashes fell so in CoreFoundation's table of suites: for
+    /// these names every time, in a process of their own (the flaky failure, about one run in
+    /// five under AddressSanitizer, of the test above). In a child process: the table is the
+    /// process's.
+    @Test func aSuiteWhoseNameIsAnotherSuitesAsAStringReadsItsOwnValues() async {
+        await #expect(processExitsWith: .success) {
+            let names = ["keycatalog.tests.caf\u{E9}.C", "keycatalog.tests.cafe\u{301}.C"]
+            let suites = names.compactMap { UserDefaultsPersistence.suite(named: $0) }
+            defer {
+                for (name, suite) in zip(names, suites) {
+                    suite.removePersistentDomain(forName: name)
+                    try? FileManager.default.removeItem(at: suiteFileURL(named: name))
+                }
+            }
+            let count = PersistentKey<Int>("Count", defaultValue: 0)
+            let tags = PersistentKey<[String]>("Tags", defaultValue: [])
+            let flag = PersistentKey<Bool>("Flag", defaultValue: false)
+            suites[0].set(tags, to: ["first"])
+            suites[1].set(count, to: 2)
+            suites[1].set(tags, to: ["second"])
+            suites[1].set(flag, to: true)
+            #expect(suites[1].get(count) == 2)
+            #expect(suites[1].get(tags) == ["second"])
+            #expect(suites[1].get(flag))
+            #expect(suites[0].get(count) == 0)
+            #expect(suites[0].get(tags) == ["first"])
+            #expect(!suites[0].get(flag))
+        }
+    }
+
     /// Found by a review: `contains` asked CoreFoundation by `CFPreferencesCopyAppValue`, whose
     /// search list (`object(forKey:)`'s) goes on to the global domain: a key only there (the
     /// `.GlobalPreferences.plist` another program left in the configuration folder) counted as

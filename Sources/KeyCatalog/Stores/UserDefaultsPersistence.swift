@@ -87,7 +87,14 @@ public enum UserDefaultsPersistence {
             state.suitesByName[_ExactKey(name)] = _UncheckedSendable(defaults)
             state.suiteNames[ObjectIdentifier(defaults)] = (_UncheckedSendable(defaults), name)
             #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
-            state.readCaches[ObjectIdentifier(defaults)] = (_UncheckedSendable(defaults), _UserDefaultsReadCache(suiteName: name, owner: defaults))
+            let cache = _UserDefaultsReadCache(suiteName: name, owner: defaults)
+            state.readCaches[ObjectIdentifier(defaults)] = (_UncheckedSendable(defaults), cache)
+            // Suites whose names are one `String` to Swift: Foundation may read one for the other.
+            for other in state.suitesByName.keys where other.string == name && other != _ExactKey(name) {
+                guard let twin = state.suitesByName[other] else { continue }
+                cache.noteNameSharedAsString()
+                state.readCaches[ObjectIdentifier(twin.value)]?.cache.noteNameSharedAsString()
+            }
             #endif
             return (defaults, true)
         }

@@ -57,6 +57,9 @@ final class _UserDefaultsReadCache: @unchecked Sendable {
         var missingKeys = IdentitySlots<Void>()
         /// Entries of keys read with a value, found by their words the same way.
         var foundEntries = IdentitySlots<Entry>()
+        /// Whether another suite is open whose name equals this one's as a Swift `String` (see
+        /// ``_UserDefaultsReadCache/noteNameSharedAsString()``).
+        var isNameSharedAsString = false
 
         mutating func set(_ entry: Entry, forKey key: String) {
             if let old = entries.updateValue(entry, forKey: _ExactKey(key)) {
@@ -152,6 +155,17 @@ final class _UserDefaultsReadCache: @unchecked Sendable {
         self.capacity = capacity
     }
 
+    /// Notes that another suite is open whose name equals this one's as a Swift `String` though
+    /// its bytes differ (`café` with a composed and with a decomposed accent): two suites to
+    /// CoreFoundation, in two files. `object(forKey:)` then cannot be trusted for this suite:
+    /// Foundation hands CoreFoundation the suite's name as a Swift string, which CoreFoundation
+    /// compares through Swift's `==`, so depending on where the names' hashes fall in its table of
+    /// suites it may read the other suite (for one of four names tried, every time). Its reads then
+    /// ask CoreFoundation by the exact name instead (``exactValue(forKey:name:in:read:)``).
+    func noteNameSharedAsString() {
+        entries.withLock { $0.isNameSharedAsString = true }
+    }
+
     /// The value stored for `key` in `defaults`: the one read before if Foundation still holds the
     /// same object for it, else `read()`'s (which reads it through `object(forKey:)`).
     @inline(__always)
@@ -161,19 +175,21 @@ final class _UserDefaultsReadCache: @unchecked Sendable {
         // the cost of reading a key at its default. A write through KeyCatalog forgets the entry;
         // a value stored by other code is read this way, right but not kept.
         let identity = _StringIdentity(key)
-        let (entry, isMissing) = entries.withLock { contents -> (Entry?, Bool) in
+        let (entry, isMissing, isNameShared) = entries.withLock { contents -> (Entry?, Bool, Bool) in
+            if contents.isNameSharedAsString { return (contents.entries[_ExactKey(key)], false, true) }
             if let identity {
-                if contents.missingKeys.value(for: identity) != nil { return (nil, true) }
-                if let found = contents.foundEntries.value(for: identity) { return (found, false) }
+                if contents.missingKeys.value(for: identity) != nil { return (nil, true, false) }
+                if let found = contents.foundEntries.value(for: identity) { return (found, false, false) }
             }
-            guard let entry = contents.entries[_ExactKey(key)] else { return (nil, false) }
+            guard let entry = contents.entries[_ExactKey(key)] else { return (nil, false, false) }
             guard entry.object != nil else {
                 contents.missingKeys.insert((), for: identity)
-                return (nil, true)
+                return (nil, true, false)
             }
             contents.foundEntries.insert(entry, for: identity)
-            return (entry, false)
+            return (entry, false, false)
         }
+        if isNameShared { return exactValue(forKey: key, name: entry?.name ?? PreferencesDomain.name(key), in: defaults, read: read) }
         if isMissing { return read() }
         let name = entry?.name ?? PreferencesDomain.name(key)
         guard let object = domain.object(forName: name) else {
@@ -195,6 +211,17 @@ final class _UserDefaultsReadCache: @unchecked Sendable {
         guard let value, domain.object(forName: name) === object, !defaults.isOverriddenByLaunchArgument(key) else { return value }
         keep(Entry(name: name, object: object, value: value), forKey: key)
         return value
+    }
+
+    /// What `object(forKey:)` reads for `key` in this suite, found by the suite's exact name
+    /// (see ``noteNameSharedAsString()``): a launch argument, which `object(forKey:)` reads first
+    /// from the instance itself; else the object the suite holds, converted here; else what a
+    /// suite that stores nothing reads (the global domain's value, or the registered default).
+    /// Nothing is kept: these reads are as costly as reading through Foundation.
+    private func exactValue(forKey key: String, name: CFString, in defaults: UserDefaults, read: () -> PropertyListValue?) -> PropertyListValue? {
+        if defaults.isOverriddenByLaunchArgument(key) { return read() }
+        if let object = domain.object(forName: name) { return Self.bytes(of: object) ?? PropertyListValue(foundationObject: object) }
+        return UserDefaultsPersistence.suiteStoringNothing.object(forKey: key).flatMap(PropertyListValue.init(foundationObject:))
     }
 
     /// The value of a suite's `Data` object, copied at once: `object(forKey:)` copies its bytes
