@@ -52,8 +52,7 @@ struct DurabilityTests {
         let writer = try TestHelperExecutable.run(["defaults", name, "set-exit-mid-sync", "Count", "42"], environment: environment)
         #expect(writer.status == 0)
         #expect(writer.output == "exiting while the delayed synchronize() is under way\n", "the child exited in the window")
-        let reader = try TestHelperExecutable.run(["defaults", name, "get", "Count"], environment: environment)
-        #expect(reader.output == "42\n", "the write was lost")
+        #expect(try countReadByANewProcess(name, environment: environment) == "42\n", "the write was lost")
     }
 
     /// A write made while KeyCatalog synchronizes the suite (held in that window by the child)
@@ -69,8 +68,7 @@ struct DurabilityTests {
         let writer = try TestHelperExecutable.run(["defaults", name, "write-during-sync", "Count"] + options, environment: environment)
         #expect(writer.status == 0)
         #expect(writer.output == "returned\nread 2\ndefaults 2\n")
-        let reader = try TestHelperExecutable.run(["defaults", name, "get", "Count"], environment: environment)
-        #expect(reader.output == "2\n", "the write made during the synchronization was lost")
+        #expect(try countReadByANewProcess(name, environment: environment) == "2\n", "the write made during the synchronization was lost")
     }
 
     /// A write to a large suite after a synchronization that did not write it (Foundation
@@ -86,8 +84,7 @@ struct DurabilityTests {
         let writer = try TestHelperExecutable.run(["defaults", name, "write-large-after-other-sync", "Count"], environment: environment)
         #expect(writer.status == 0)
         #expect(writer.output == "read 2 defaults 1\ndefaults 2\nthen 3\n")
-        let reader = try TestHelperExecutable.run(["defaults", name, "get", "Count"], environment: environment)
-        #expect(reader.output == "3\n", "the last write was lost")
+        #expect(try countReadByANewProcess(name, environment: environment) == "3\n", "the last write was lost")
     }
 
     /// A write to a large suite that KeyCatalog never synchronized in this process (its file is
@@ -105,8 +102,7 @@ struct DurabilityTests {
         #expect(filler.output == "filled\n")
         let output = try largeSuiteProbe(name, "after-launch", environment: environment)
         #expect(output == "defaults 1 opened false\n", "the write read the suite's file on the writer's thread")
-        let reader = try TestHelperExecutable.run(["defaults", name, "get", "Count"], environment: environment)
-        #expect(reader.output == "2\n", "the kept write was lost")
+        #expect(try countReadByANewProcess(name, environment: environment) == "2\n", "the kept write was lost")
     }
 
     /// A synchronization of two suites calls `synchronize()` for each: the second drops what
@@ -120,13 +116,17 @@ struct DurabilityTests {
         let name = "keycatalog.tests.largetwosuitepass.\(UUID().uuidString)"
         let output = try largeSuiteProbe(name, "after-two-suite-pass", environment: environment)
         #expect(output.hasSuffix("opened false\n"), "the write read the suite's file on the writer's thread: \(output)")
-        let reader = try TestHelperExecutable.run(["defaults", name, "get", "Count"], environment: environment)
-        #expect(reader.output == "2\n", "the last write was lost")
+        #expect(try countReadByANewProcess(name, environment: environment) == "2\n", "the last write was lost")
     }
 
     /// What the helper's `large-suite-probe <mode>` of key `Count` prints, tried again (up to 5
     /// times) while it prints `skipped`: a synchronization began during the probed write, and the
     /// probe cannot tell.
+    /// What a new process reads for `Count` in the suite `name`: the value and a newline.
+    private func countReadByANewProcess(_ name: String, environment: [String: String]) throws -> String {
+        try TestHelperExecutable.run(["defaults", name, "get", "Count"], environment: environment).output
+    }
+
     private func largeSuiteProbe(_ name: String, _ mode: String, environment: [String: String]) throws -> String {
         var output = "skipped\n"
         for _ in 0..<5 where output == "skipped\n" {
@@ -146,8 +146,7 @@ struct DurabilityTests {
         let writer = try TestHelperExecutable.run(["defaults", name, "defer-every-write", "Count"], environment: environment)
         #expect(writer.status == 0)
         #expect(writer.output == "read new contains true defaults old\nremoved 0 contains false\nargument 9 then 7\n")
-        let reader = try TestHelperExecutable.run(["defaults", name, "get", "Count"], environment: environment)
-        #expect(reader.output == "42\n", "the deferred write was lost at exit, or overwritten by an earlier one")
+        #expect(try countReadByANewProcess(name, environment: environment) == "42\n", "the deferred write was lost at exit, or overwritten by an earlier one")
     }
 
     /// Writes made while a synchronization hands the kept ones to Foundation (outside KeyCatalog's
