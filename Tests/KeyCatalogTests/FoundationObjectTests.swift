@@ -40,6 +40,18 @@ import Testing
         #expect(PropertyListValue(foundationObject: object) == value)
     }
 
+    /// An `NSNumber` reads as the value it holds: a Bool only if it is one. On Apple platforms an
+    /// 8-bit integer's `objCType` is `c`, as a Bool's is, and 0 and 1 read as Bools before; on
+    /// Linux it is `i`, and this test checks the same reads.
+    @Test func anEightBitIntegerNumberIsNoBool() {
+        for value: Int8 in [0, 1, 5, -1] {
+            #expect(PropertyListValue(foundationObject: NSNumber(value: value)) == .int(Int(value)), "\(value)")
+        }
+        #expect(PropertyListValue(foundationObject: NSNumber(value: UInt8(1))) == .int(1))
+        #expect(PropertyListValue(foundationObject: NSNumber(value: true)) == .bool(true))
+        #expect(PropertyListValue(foundationObject: NSNumber(value: false)) == .bool(false))
+    }
+
     @Test func aDictionaryWithAKeyThatIsNoStringIsNoPropertyListValue() {
         let dictionary: [AnyHashable: Any] = ["a": 1, 2: "b"]
         #expect(PropertyListValue(foundationObject: dictionary) == nil)

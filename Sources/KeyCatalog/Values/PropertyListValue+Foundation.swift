@@ -130,8 +130,9 @@ extension PropertyListValue {
     private init(number: NSNumber) {
         switch UInt8(bitPattern: number.objCType.pointee) {
         case UInt8(ascii: "c"), UInt8(ascii: "B"):
-            // `char` is how NSNumber spells a Bool; a real char-sized integer is rare in defaults.
-            self = number.int64Value == 0 || number.int64Value == 1 ? .bool(number.boolValue) : .int(number.intValue)
+            // `char` is how NSNumber spells a Bool, and an 8-bit integer on Apple platforms: a
+            // Bool is Foundation's boolean class (`kCFBooleanTrue`, `kCFBooleanFalse`).
+            self = Self.isBoolean(number) ? .bool(number.boolValue) : .int(number.intValue)
         case UInt8(ascii: "f"), UInt8(ascii: "d"):
             self = .double(number.doubleValue)
         case UInt8(ascii: "Q"), UInt8(ascii: "L"), UInt8(ascii: "I"), UInt8(ascii: "S"):
@@ -141,6 +142,14 @@ extension PropertyListValue {
             self = .int(number.intValue)
         }
     }
+
+    /// Whether `number` is a Bool: an object of the class `NSNumber(value: true)` has
+    /// (`__NSCFBoolean`, on Apple platforms and on Linux).
+    private static func isBoolean(_ number: NSNumber) -> Bool {
+        ObjectIdentifier(type(of: number)) == booleanClass
+    }
+
+    private static let booleanClass = ObjectIdentifier(type(of: NSNumber(value: true)))
 
     private init?(otherInteger object: Any) {
         switch object {
