@@ -50,6 +50,28 @@ import Testing
         #expect(file?["Mixed"] as? [[String: String]] == [["k": "v"], [:]])
     }
 
+    /// A string written over one that differs only in Unicode normalization (a composed and a
+    /// decomposed accent: one `String` to Swift) is stored as written, alone or nested, as on
+    /// Apple platforms: CoreFoundation kept the old object when the new one was equal to it as a
+    /// Swift string, and a later process read the old bytes from the file.
+    @Test func aStringWrittenOverItsOtherNormalizationIsStoredAsWritten() throws {
+        let suite = TemporarySuite(#function)
+        let (composed, decomposed) = ("caf\u{E9}", "cafe\u{301}")
+        let string = PersistentKey<String>("String", defaultValue: "")
+        let nested = PersistentKey<[String: [String]]>("Nested", defaultValue: [:])
+        suite.defaults.set(string, to: composed)
+        suite.defaults.set(nested, to: ["k": [composed]])
+        suite.defaults.set(string, to: decomposed)
+        suite.defaults.set(nested, to: ["k": [decomposed]])
+        #expect(Array(suite.defaults.get(string).utf8) == Array(decomposed.utf8))
+        #expect(suite.defaults.get(nested)["k"].map { $0.map { Array($0.utf8) } } == [Array(decomposed.utf8)])
+        #expect(suite.defaults.string(forKey: "String").map { Array($0.utf8) } == Array(decomposed.utf8), "Foundation's own read")
+        try suite.defaults.flushPersistentValues()
+        let file = try PropertyListSerialization.propertyList(from: Data(contentsOf: suiteFileURL(named: suite.name)), format: nil) as? [String: Any]
+        #expect((file?["String"] as? String).map { Array($0.utf8) } == Array(decomposed.utf8), "the file")
+        #expect(((file?["Nested"] as? [String: [String]])?["k"]?.first).map { Array($0.utf8) } == Array(decomposed.utf8))
+    }
+
     @Test func aByteOrderMarkInsideAStringOrNestedIsHandled() throws {
         let suite = TemporarySuite(#function)
         let recorder = FailureRecorder()

@@ -92,20 +92,65 @@ struct PreferencesDomain: @unchecked Sendable {  // Immutable CoreFoundation str
 extension PropertyListValue {
     /// The Foundation object that `UserDefaults.set(_:forKey:)` hands CoreFoundation on Linux for
     /// ``userDefaultsObject``: each Swift value as it bridges (`NSNumber`, a boolean `NSNumber`,
-    /// `NSString`, `NSData`, `NSDate`), collections as `NSArray` and `NSDictionary`.
+    /// `NSData`, `NSDate`), collections as `NSArray` and `NSDictionary`; but strings, at any depth,
+    /// as CoreFoundation's own (``PreferencesDomain/name(_:)``), as a suite's file is read back.
+    ///
+    /// CoreFoundation keeps the object it holds when the new one is equal to it (`CFEqual`), and a
+    /// Swift-backed `NSString` compares by Swift's `==`, for which a composed and a decomposed
+    /// accent are one string: `café` written over `café` kept the old bytes, also in the file.
+    /// Two strings of CoreFoundation's own compare by their characters, as on Apple platforms.
     var preferencesObject: AnyObject {
         switch self {
         case .bool(let value): NSNumber(value: value)
         case .int(let value): NSNumber(value: value)
         case .uint(let value): NSNumber(value: value)
         case .double(let value): NSNumber(value: value)
-        case .string(let value): NSString(string: value)
+        case .string(let value): PreferencesDomain.name(value)
         case .data(let value): NSData(data: value)
         case .date(let value): NSDate(timeIntervalSinceReferenceDate: value.timeIntervalSinceReferenceDate)
-        // As `userDefaultsObject` makes them, not through it: casting its `Any` to `AnyObject`
-        // cost a `set` of four strings 2,700 instructions.
-        case .array(let elements): NSArray(array: elements.map(\.userDefaultsObject))
-        case .dictionary(let members): NSDictionary(dictionary: members.mapValues(\.userDefaultsObject))
+        case .array(let elements): Self.array(elements.map(\.preferencesObject))
+        case .dictionary(let members): Self.dictionary(members)
+        }
+    }
+
+    /// A CoreFoundation array of `objects`: one of Foundation's (`NSArray`) compares its elements
+    /// by Swift's `==`, whatever they are.
+    private static func array(_ objects: [AnyObject]) -> AnyObject {
+        objects.withUnsafeBufferPointer { objects in
+            // An object reference is a pointer to the object: the buffer read as CoreFoundation's
+            // values, which the array retains.
+            objects.withMemoryRebound(to: UnsafeRawPointer?.self) { values in
+                withUnsafePointer(to: kCFTypeArrayCallBacks) { callBacks in
+                    CFArrayCreate(kCFAllocatorDefault, UnsafeMutablePointer(mutating: values.baseAddress), values.count, callBacks)
+                }
+            }
+        }
+    }
+
+    /// A CoreFoundation dictionary of `members`, keys included (see ``array(_:)``).
+    private static func dictionary(_ members: [String: PropertyListValue]) -> AnyObject {
+        var keys: [AnyObject] = []
+        var values: [AnyObject] = []
+        keys.reserveCapacity(members.count)
+        values.reserveCapacity(members.count)
+        for (key, member) in members {
+            keys.append(PreferencesDomain.name(key))
+            values.append(member.preferencesObject)
+        }
+        return keys.withUnsafeBufferPointer { keys in
+            values.withUnsafeBufferPointer { values in
+                keys.withMemoryRebound(to: UnsafeRawPointer?.self) { keys in
+                    values.withMemoryRebound(to: UnsafeRawPointer?.self) { values in
+                        withUnsafePointer(to: kCFTypeDictionaryKeyCallBacks) { keyCallBacks in
+                            withUnsafePointer(to: kCFTypeDictionaryValueCallBacks) { valueCallBacks in
+                                CFDictionaryCreate(
+                                    kCFAllocatorDefault, UnsafeMutablePointer(mutating: keys.baseAddress),
+                                    UnsafeMutablePointer(mutating: values.baseAddress), keys.count, keyCallBacks, valueCallBacks)
+                            }
+                        }
+                    }
+                }
+            }
         }
     }
 }
