@@ -22,7 +22,7 @@ import Testing
         #expect(suite.defaults.get(stringKey) == "default", "not written")
     }
 
-    /// KeyCatalog hands collections to UserDefaults as `NSArray` and `NSDictionary` on Linux:
+    /// KeyCatalog hands collections to UserDefaults as CoreFoundation's own arrays and dictionaries on Linux:
     /// Foundation's own accessors read them back as the Swift values written, in this instance and
     /// in another one of the suite, and so does a new process from the file.
     @Test func collectionsWrittenByKeyCatalogAreReadByFoundationsOwnAccessors() throws {

@@ -90,15 +90,16 @@ struct PreferencesDomain: @unchecked Sendable {  // Immutable CoreFoundation str
 }
 
 extension PropertyListValue {
-    /// The Foundation object that `UserDefaults.set(_:forKey:)` hands CoreFoundation on Linux for
-    /// ``userDefaultsObject``: each Swift value as it bridges (`NSNumber`, a boolean `NSNumber`,
-    /// `NSData`, `NSDate`), collections as `NSArray` and `NSDictionary`; but strings, at any depth,
-    /// as CoreFoundation's own (``PreferencesDomain/name(_:)``), as a suite's file is read back.
+    /// The object KeyCatalog hands CoreFoundation on Linux for this value: numbers, Bools, data
+    /// and dates as `UserDefaults.set(_:forKey:)` bridges them (`NSNumber`, a boolean `NSNumber`,
+    /// `NSData`, `NSDate`); strings, arrays and dictionaries, at any depth, as CoreFoundation's own
+    /// (`CFString`, `CFArray`, `CFDictionary`), as a suite's file is read back.
     ///
-    /// CoreFoundation keeps the object it holds when the new one is equal to it (`CFEqual`), and a
-    /// Swift-backed `NSString` compares by Swift's `==`, for which a composed and a decomposed
-    /// accent are one string: `café` written over `café` kept the old bytes, also in the file.
-    /// Two strings of CoreFoundation's own compare by their characters, as on Apple platforms.
+    /// CoreFoundation keeps the object it holds when the new one is equal to it (`CFEqual`), and
+    /// Foundation's `NSString`, `NSArray` and `NSDictionary` compare by Swift's `==`, for which a
+    /// composed and a decomposed accent are one string: `café` written over `café` kept the old
+    /// bytes, also in the file (and `[Double(UInt64.max)]` written over `[UInt64.max]` the old
+    /// integer). CoreFoundation's own compare by their characters, as on Apple platforms.
     var preferencesObject: AnyObject {
         switch self {
         case .bool(let value): NSNumber(value: value)
