@@ -158,6 +158,8 @@ public final class KeyValueChangeCenter: Sendable {
         var keys = ObservedKeys()
         /// How many of `keys` have handlers (the others are being delivered).
         var observedCount = 0
+        /// How many times a key gained its first handler (see ``observedKeys(since:)``).
+        var keysObservedAnew = 0
         var watcher: (any _KeyValueChangeWatching)?
     }
 
@@ -258,6 +260,7 @@ public final class KeyValueChangeCenter: Sendable {
             if isFirst {
                 observed.name = key
                 state.observedCount += 1
+                state.keysObservedAnew += 1
             }
             #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
             if isFirst {
@@ -477,6 +480,15 @@ public final class KeyValueChangeCenter: Sendable {
     /// changed at once (iCloud's account change).
     var observedKeys: [String] {
         state.withLock { state in state.keys.byName.filter { !$0.value.handlers.isEmpty }.keys.sorted() }
+    }
+
+    /// ``observedKeys`` and a mark to pass the next call, if some key gained its first observer
+    /// since the call that returned `mark` (`nil` at first); `nil` if none did.
+    func observedKeys(since mark: Int?) -> (keys: [String], mark: Int)? {
+        state.withLock { state in
+            guard state.keysObservedAnew != mark else { return nil }
+            return (state.keys.byName.filter { !$0.value.handlers.isEmpty }.keys.sorted(), state.keysObservedAnew)
+        }
     }
 }
 

@@ -46,8 +46,12 @@ public final class _UserDefaultsChangeWatcher: _KeyValueChangeWatching, Sendable
     nonisolated(unsafe) private weak var defaults: UserDefaults?
     nonisolated(unsafe) private weak var center: KeyValueChangeCenter?
     private let keyValueObserving: (any _KeyValueObservingRegistrar)?
-    /// The watched keys, with the value last read for each.
+    /// The watched keys, with the value last read for each; without KVO, a key watched for
+    /// Observation's trackers alone only once checked (see ``isWatchedWithoutEntry(_:in:)``).
     private let lastSeen = _Locked<[String: Seen]>([:])
+    /// The center's mark of its observed keys at the last check of every key (see
+    /// ``defaultsDidChange()``).
+    private let observedKeysMark = _Locked<Int?>(nil)
     /// Serializes starting and stopping to watch a key, so that KVO registrations stay balanced.
     private let transitions = NSLock()
 
@@ -98,13 +102,26 @@ public final class _UserDefaultsChangeWatcher: _KeyValueChangeWatching, Sendable
     /// The trigger for `UserDefaults.didChangeNotification`: checks every watched key that KVO does
     /// not cover (all of them without KVO).
     public func defaultsDidChange() {
-        let keys = lastSeen.withLock { Array($0.keys) }
+        var keys = lastSeen.withLock { Array($0.keys) }
+        // Without KVO, keys watched for Observation's trackers alone have no entry until checked:
+        // the keys that gained observers since the last such check are added (each check gives
+        // them entries).
+        if keyValueObserving == nil, let center {
+            let mark = observedKeysMark.withLock { $0 }
+            if let (observed, newMark) = center.observedKeys(since: mark) {
+                keys = Array(Set(keys).union(observed))
+                observedKeysMark.withLock { $0 = newMark }
+            }
+        }
         check(keys.filter { !isCoveredByKeyValueObserving($0) })
     }
 
     /// The keys being watched: those that have observers.
     public var watchedKeys: Set<String> {
-        lastSeen.withLock { Set($0.keys) }
+        var keys = lastSeen.withLock { Set($0.keys) }
+        // Without KVO, keys watched for Observation's trackers alone have no entry until checked.
+        if keyValueObserving == nil, let center { keys.formUnion(center.observedKeys) }
+        return keys
     }
 
     private func isCoveredByKeyValueObserving(_ key: String) -> Bool {
@@ -122,17 +139,19 @@ public final class _UserDefaultsChangeWatcher: _KeyValueChangeWatching, Sendable
     /// The values are read outside the lock: reading one that is no property-list value reports
     /// it, and the failure handler may use this suite (a write, whose key-value observation comes
     /// back here).
-    private func check(_ keys: [String]) {
+    private func check(_ keys: some Collection<String>) {
         guard let center, let defaults else { return }
-        let watched = lastSeen.withLock { lastSeen in keys.filter { lastSeen[$0] != nil } }
+        let entries = lastSeen.withLock { lastSeen in keys.map { lastSeen[$0] != nil } }
+        let watched = zip(keys, entries).compactMap { key, hasEntry in hasEntry || isWatchedWithoutEntry(key, in: center) ? key : nil }
         guard !watched.isEmpty else { return }
         let changedUnread = center.takeChangesPostedUnread(watched)
         let values = watched.map { defaults.persistentValue(forKey: $0) }
         let changed: [String] = lastSeen.withLock { lastSeen in
             zip(watched, zip(values, changedUnread)).compactMap { key, read in
                 let (current, isChangedUnread) = read
-                // No longer watched, since.
-                guard let seen = lastSeen[key] else { return nil }
+                guard let seen = lastSeen[key] ?? (isWatchedWithoutEntry(key, in: center) ? .unknown : nil) else {
+                    return nil  // No longer watched, since.
+                }
                 lastSeen[key] = Seen(value: current)
                 if let heard = center.lastDeliveredValue(forKey: key) { return current != heard ? key : nil }
                 return !seen.isKnown || isChangedUnread || current != seen.value ? key : nil
@@ -145,7 +164,18 @@ public final class _UserDefaultsChangeWatcher: _KeyValueChangeWatching, Sendable
 
     // MARK: - The center's hooks
 
+    /// Whether `key`, which has no entry, is watched all the same: without KVO, a key watched for
+    /// Observation's trackers alone gets no entry as it gains them (on Linux the entry cost a
+    /// key's first read through a catalog 3,445 of its 22,227 instructions), and its first check
+    /// takes it for ``Seen/unknown``, which is what its entry held.
+    private func isWatchedWithoutEntry(_ key: String, in center: KeyValueChangeCenter) -> Bool {
+        keyValueObserving == nil && center.hasObservers(forKey: key)
+    }
+
     func observedKeyDidChange(_ key: String, takesValue: Bool) {
+        // A key that gained or lost observers that take no value, with no entry: nothing to
+        // record (see ``isWatchedWithoutEntry(_:in:)``), nor to stop.
+        if !takesValue, keyValueObserving == nil, lastSeen.withLock({ $0[key] == nil }) { return }
         // Read before the locks, as in ``check(_:)``: the failure handler may use this suite
         // (observe a key of it, whose first observer comes back here). Only for observers that
         // take the value: Observation's trackers of a read do not (the read, and the check after

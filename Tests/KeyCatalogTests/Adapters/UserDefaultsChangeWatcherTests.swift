@@ -187,6 +187,44 @@ struct UserDefaultsChangeWatcherTests {
         #expect(fired.current == ["first check", "dark", "light again"], "nothing changed since the watcher's post")
     }
 
+    /// Keys first tracked after a check (so after every key observed then was given what it last
+    /// read) are checked too, whether others are tracked before them or not: without KVO, a key
+    /// watched for trackings alone is found among the keys that gained observers since the last
+    /// check, not among those read before.
+    @Test func aKeyFirstTrackedAfterACheckIsCheckedAtTheNext() {
+        guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) else { return }
+        let watcher = _UserDefaultsChangeWatcher.attach(to: defaults)
+        let writer = UnopenedSuiteInstance(suite)
+        let store = AnyPersistentKeyValueStore(defaults)
+        let keys = ["A", "B", "C"].map { CatalogKey(PersistentKey<Int>($0, defaultValue: 0), name: $0, store: store, storeName: "test") }
+        let fired = Locked<[String]>([])
+        func track(_ index: Int) {
+            withObservationTracking {
+                _ = keys[index].value
+            } onChange: {
+                fired.append(keys[index].name)
+            }
+        }
+        track(0)
+        watcher.defaultsDidChange()  // A's first check posts what it reads
+        #expect(fired.current == ["A"])
+        #expect(watcher.watchedKeys == ["A"])
+
+        track(0)
+        track(1)
+        writer.defaults.set(2, forKey: "B")
+        watcher.defaultsDidChange()
+        #expect(fired.current == ["A", "B"], "B, first tracked after A's check, is checked")
+
+        track(1)
+        track(2)
+        writer.defaults.set(3, forKey: "C")
+        writer.defaults.set(1, forKey: "A")
+        watcher.defaultsDidChange()
+        #expect(fired.current.sorted() == ["A", "A", "B", "C"], "C too, and A as before; B unchanged")
+        #expect(watcher.watchedKeys == ["A", "B", "C"])
+    }
+
     /// An observer that takes the value, added to a key watched for a tracking alone, hears the
     /// next change, even back to the value the key had when the tracking was made.
     @Test func aValueObserverOfATrackedKeyHearsTheNextChange() {
