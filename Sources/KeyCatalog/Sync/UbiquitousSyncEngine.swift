@@ -784,12 +784,13 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
             state.replicas[id]?.metadata.entries[key]?.isPending = true
             return
         }
-        let object = UbiquitousSyncEnvelope(stamp: stamp, value: value).propertyListValue.foundationObject
+        let envelope = UbiquitousSyncEnvelope(stamp: stamp, value: value).propertyListValue
+        let object = envelope.foundationObject
         let cloudKey = Self.keyPrefix + key
         state.replicas[id]?.metadata.entries[key] = UbiquitousSyncMetadata.Entry(stamp: stamp, isPending: true, digest: UbiquitousSyncMetadata.digest(value))
         let size: Int
         do {
-            size = try _UbiquitousSizeLedger.size(key: cloudKey, object: object)
+            size = try _UbiquitousSizeLedger.size(key: cloudKey, value: envelope)
         } catch {
             effects.failures.append(failure(.write, key, "not pushed to iCloud: its size could not be measured as a property list: \(error)"))
             return

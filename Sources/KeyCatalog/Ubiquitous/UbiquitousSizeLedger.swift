@@ -47,6 +47,18 @@ final class _UbiquitousSizeLedger: @unchecked Sendable {
         key.utf8.count + (try PropertyListSerialization.data(fromPropertyList: object, format: .binary, options: 0)).count
     }
 
+    /// The size of an entry that will hold `value` (see ``size(key:object:)``). On Linux it is
+    /// measured from CoreFoundation's own objects (``PropertyListValue/preferencesObject``): the
+    /// same bytes, without bridging each Swift value for CoreFoundation's writer (a synced write:
+    /// 723,763 instructions measured from Foundation's objects, 672,882 from these).
+    static func size(key: String, value: PropertyListValue) throws -> Int {
+        #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
+        try size(key: key, object: value.foundationObject)
+        #else
+        try size(key: key, object: value.preferencesObject)
+        #endif
+    }
+
     /// Calls `set` (which writes `key` to the backend) and counts the entry's `size`, unless
     /// iCloud would refuse it.
     func write(_ key: String, size: Int, _ set: () -> Void) throws(Refusal) {
