@@ -170,6 +170,25 @@ enum FileStoreJournal {
         }
     }
 
+    /// A dictionary's tag and member count, for an encoder that writes a dictionary's members
+    /// without making it (iCloud sync's metadata): then each member with ``appendMember(_:_:to:)``,
+    /// or its name with ``appendMemberName(_:to:)`` and its value, as many as `count`.
+    static func appendDictionary(count: Int, to bytes: inout [UInt8]) {
+        bytes.append(Tag.dictionary.rawValue)
+        appendLength(count, to: &bytes)
+    }
+
+    /// A dictionary member's name (see ``appendDictionary(count:to:)``).
+    static func appendMemberName(_ name: String, to bytes: inout [UInt8]) {
+        appendString(name, to: &bytes)
+    }
+
+    /// A dictionary member (see ``appendDictionary(count:to:)``).
+    static func appendMember(_ name: String, _ value: PropertyListValue, to bytes: inout [UInt8]) {
+        appendString(name, to: &bytes)
+        appendValue(value, to: &bytes)
+    }
+
     private static func appendString(_ string: String, to bytes: inout [UInt8]) {
         var string = string
         string.withUTF8 { utf8 in

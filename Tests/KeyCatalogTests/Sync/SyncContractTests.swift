@@ -512,8 +512,11 @@ struct SyncContractTests {
         #expect(UbiquitousSyncMetadata(metadata.storedValue) == metadata)
         guard case .data(let bytes) = metadata.storedValue else { Issue.record("stored as bytes"); return }
         #expect(bytes.starts(with: [0x4B, 0x43, 0x53, 0x4D, 1]))
-        // As stores kept it before: a dictionary.
-        #expect(UbiquitousSyncMetadata(metadata.propertyListValue) == metadata)
+        // As stores kept it before: a dictionary, the one the bytes encode.
+        let dictionary = metadata.dictionaryAsKeptBefore
+        guard case .dictionary(let members)? = dictionary else { Issue.record("a dictionary"); return }
+        #expect(Set(members.keys) == ["device", "synced", "keys", "previous", "adopt"])
+        #expect(UbiquitousSyncMetadata(dictionary) == metadata)
         // Damaged bytes read as no metadata.
         #expect(UbiquitousSyncMetadata(.data(bytes.dropLast())) == nil)
     }
@@ -525,7 +528,7 @@ struct SyncContractTests {
         var earlier = UbiquitousSyncMetadata(device: "A")
         earlier.hasSynced = true
         earlier.entries["Theme"] = UbiquitousSyncMetadata.Entry(stamp: UbiquitousSyncStamp(time: 7, device: "A"), isPending: false, digest: nil)
-        local.setPersistentValue(earlier.propertyListValue, forKey: UbiquitousSyncMetadata.storageKey)
+        local.setPersistentValue(earlier.dictionaryAsKeptBefore!, forKey: UbiquitousSyncMetadata.storageKey)
         let a = cloud.makeDevice("A", local: local)
         #expect(a.engine.isSyncing, "the store synced before")
         #expect(a.stamp("Theme") == UbiquitousSyncStamp(time: 7, device: "A"))
@@ -1220,4 +1223,13 @@ final class HidingStore: PersistentKeyValueStore, @unchecked Sendable {
     func flushPersistentValues() throws {}
     var keyValueChanges: KeyValueChangeCenter { base.keyValueChanges }
     var persistentStoreDescription: String { "in memory, some keys hidden" }
+}
+
+extension UbiquitousSyncMetadata {
+    /// The metadata as earlier versions kept it in a store: the dictionary whose bytes
+    /// ``storedValue`` holds now.
+    fileprivate var dictionaryAsKeptBefore: PropertyListValue? {
+        guard case .data(let bytes) = storedValue else { return nil }
+        return FileStoreJournal.decoded(bytes.dropFirst(Self.storedHeader.count), extraDepth: 2)
+    }
 }
