@@ -790,7 +790,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
         state.replicas[id]?.metadata.entries[key] = UbiquitousSyncMetadata.Entry(stamp: stamp, isPending: true, digest: UbiquitousSyncMetadata.digest(value))
         let size: Int
         do {
-            size = try _UbiquitousSizeLedger.size(key: cloudKey, value: envelope)
+            size = try _UbiquitousSizeLedger.size(key: cloudKey, value: envelope, object: object)
         } catch {
             effects.failures.append(failure(.write, key, "not pushed to iCloud: its size could not be measured as a property list: \(error)"))
             return

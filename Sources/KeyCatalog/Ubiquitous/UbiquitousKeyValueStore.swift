@@ -142,7 +142,7 @@ public final class UbiquitousKeyValueStore: PersistentKeyValueStore, @unchecked 
         let object = value.foundationObject
         let size: Int
         do {
-            size = try _UbiquitousSizeLedger.size(key: key, value: value)
+            size = try _UbiquitousSizeLedger.size(key: key, value: value, object: object)
         } catch {
             throw failure(.write, key, "value not written: its size could not be measured as a property list: \(error)")
         }

@@ -51,16 +51,17 @@ final class _UbiquitousSizeLedger: @unchecked Sendable {
         key.utf8.count + (try PropertyListSerialization.data(fromPropertyList: object, format: .binary, options: 0)).count
     }
 
-    /// The size of an entry that will hold `value` (see ``size(key:object:)``).
+    /// The size of an entry that will hold `value`, whose Foundation object (handed to iCloud) is
+    /// `object` (see ``size(key:object:)``).
     ///
     /// On Linux, CoreFoundation's writer is given CoreFoundation's own objects
     /// (``PropertyListValue/preferencesObject``) and only the length of its bytes is read: the
     /// same bytes as from Foundation's objects, without bridging each Swift value for the writer,
     /// nor copying the bytes into a `Data` one at a time, as `PropertyListSerialization` does
     /// there (a synced write: 723,763 instructions through `PropertyListSerialization`).
-    static func size(key: String, value: PropertyListValue) throws -> Int {
+    static func size(key: String, value: PropertyListValue, object: Any) throws -> Int {
         #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
-        return try size(key: key, object: value.foundationObject)
+        return try size(key: key, object: object)
         #else
         guard let data = CFPropertyListCreateData(kCFAllocatorDefault, value.preferencesObject, .binaryFormat_v1_0, 0, nil)?.takeRetainedValue() else {
             throw CocoaError(.propertyListWriteInvalid)

@@ -30,7 +30,7 @@ import Testing
             let envelope = PropertyListValue.dictionary(["v": value, "t": .int(1_764_000_000_000), "d": .string("device-id")])
             for measured in [value, envelope] {
                 let expected = try _UbiquitousSizeLedger.size(key: "kc:key", object: measured.foundationObject)
-                #expect(try _UbiquitousSizeLedger.size(key: "kc:key", value: measured) == expected, "\(measured)")
+                #expect(try _UbiquitousSizeLedger.size(key: "kc:key", value: measured, object: measured.foundationObject) == expected, "\(measured)")
             }
         }
     }
