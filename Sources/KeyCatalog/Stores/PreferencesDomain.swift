@@ -82,10 +82,35 @@ struct PreferencesDomain: @unchecked Sendable {  // Immutable CoreFoundation str
                 || CFPreferencesCopyValue(name, application, kCFPreferencesCurrentUser, kCFPreferencesCurrentHost) != nil)
     }
 
+    /// The object the suite itself stores for the key named `name`: in this host's domain, which
+    /// reads find first, else in any host's, where ``set(_:forKey:)`` writes. Read without the
+    /// suite's merged view, which ``object(forName:)`` reads: every write discards that view, and
+    /// the next read through it copies every value of the suite again.
+    func ownObject(forName name: CFString) -> AnyObject? {
+        CFPreferencesCopyValue(name, application, kCFPreferencesCurrentUser, kCFPreferencesCurrentHost)
+            ?? CFPreferencesCopyValue(name, application, kCFPreferencesCurrentUser, kCFPreferencesAnyHost)
+    }
+
     /// Stores `object` (a ``PropertyListValue/preferencesObject``) for `key`, or with `nil`
     /// removes what is stored: what `UserDefaults.set(_:forKey:)` and `removeObject(forKey:)` do.
     func set(_ object: AnyObject?, forKey key: String) {
         CFPreferencesSetAppValue(Self.name(key), object, application)
+    }
+}
+
+extension UserDefaults {
+    /// The data this suite itself stores for `key`, read from its own domains
+    /// (``PreferencesDomain/ownObject(forName:)``); `nil` whenever that might not be what
+    /// `persistentValue(forKey:)` reads, which the caller then reads: a suite KeyCatalog did not
+    /// open by name, a write KeyCatalog keeps for the key, a launch argument for it, no value in
+    /// the suite's own domains, or a value that is not data.
+    func ownStoredData(forKey key: String) -> PropertyListValue? {
+        guard let domain = UserDefaultsPersistence.preferencesDomain(of: self),
+            UserDefaultsPersistence.deferredValue(forKey: key, in: self) == nil,
+            !isOverriddenByLaunchArgument(key),
+            let data = domain.ownObject(forName: PreferencesDomain.name(key)) as? NSData
+        else { return nil }
+        return .data(Data(bytes: data.bytes, count: data.length))
     }
 }
 

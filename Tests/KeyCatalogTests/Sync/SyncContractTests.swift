@@ -616,6 +616,30 @@ struct SyncContractTests {
         #expect(other.get(K.theme) == "newer, from the extension", "the app's engine pushed it")
     }
 
+    /// A save of the stamps that KeyCatalog keeps out of UserDefaults for now (`defersEveryWrite`,
+    /// or a large suite synchronizing) is what the other engine sharing the suite reads, not the
+    /// stamps the suite held before: on Linux the stamps are read from the suite's own domain
+    /// unless a write of them is kept. In a child process: `defersEveryWrite` is process-wide.
+    @Test("an app reads the stamps its extension saved while UserDefaults writes are kept")
+    func anAppReadsStampsItsExtensionSavedWhileWritesAreKept() async {
+        await #expect(processExitsWith: .success) {
+            let cloud = SimulatedCloud()
+            let clock = ManualClock()
+            let suite = TemporarySuite()
+            let app = cloud.makeDevice("A", local: suite.defaults, clock: clock.reading())
+            let widget = cloud.relaunch("A", backend: cloud.addDevice(), local: UserDefaultsPersistence.suite(named: suite.name)!, clock: clock.reading())
+            cloud.deliverAll()
+            app.store.set(SyncKeys.fontSize, to: 12)  // stamps saved in UserDefaults itself
+            UserDefaultsPersistence.defersEveryWrite = true
+            clock.advance(by: 1000)
+            widget.store.set(SyncKeys.theme, to: "dark")  // stamps kept by KeyCatalog
+            #expect(widget.stamp("Theme") != nil)
+            #expect(app.stamp("Theme") == widget.stamp("Theme"), "the app's engine reads the kept stamps")
+            UserDefaultsPersistence.synchronizePendingWrites()
+            #expect(app.stamp("Theme") == widget.stamp("Theme"))
+        }
+    }
+
     /// Both engines hear of an account change; the second found the new account's values in the
     /// suite, and kept those aside as the previous account's, in place of the values kept first.
     @Test("an app and its extension sharing a suite keep the previous account's values once, as they were")
