@@ -119,13 +119,14 @@ struct DurabilityTests {
         #expect(try countReadByANewProcess(name, environment: environment) == "2\n", "the last write was lost")
     }
 
-    /// What the helper's `large-suite-probe <mode>` of key `Count` prints, tried again (up to 5
-    /// times) while it prints `skipped`: a synchronization began during the probed write, and the
-    /// probe cannot tell.
     /// What a new process reads for `Count` in the suite `name`: the value and a newline.
     private func countReadByANewProcess(_ name: String, environment: [String: String]) throws -> String {
         try TestHelperExecutable.run(["defaults", name, "get", "Count"], environment: environment).output
     }
+
+    /// What the helper's `large-suite-probe <mode>` of key `Count` prints, tried again (up to 5
+    /// times) while it prints `skipped`: a synchronization began during the probed write, and the
+    /// probe cannot tell.
 
     private func largeSuiteProbe(_ name: String, _ mode: String, environment: [String: String]) throws -> String {
         var output = "skipped\n"

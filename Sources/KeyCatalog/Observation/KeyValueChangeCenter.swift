@@ -479,7 +479,7 @@ public final class KeyValueChangeCenter: Sendable {
     /// Every key somebody observes, sorted: what a store posts when all its values may have
     /// changed at once (iCloud's account change).
     var observedKeys: [String] {
-        state.withLock { state in state.keys.byName.filter { !$0.value.handlers.isEmpty }.keys.sorted() }
+        state.withLock { Self.observedKeys(in: $0) }
     }
 
     /// ``observedKeys`` and a mark to pass the next call, if some key gained its first observer
@@ -487,8 +487,12 @@ public final class KeyValueChangeCenter: Sendable {
     func observedKeys(since mark: Int?) -> (keys: [String], mark: Int)? {
         state.withLock { state in
             guard state.keysObservedAnew != mark else { return nil }
-            return (state.keys.byName.filter { !$0.value.handlers.isEmpty }.keys.sorted(), state.keysObservedAnew)
+            return (Self.observedKeys(in: state), state.keysObservedAnew)
         }
+    }
+
+    private static func observedKeys(in state: State) -> [String] {
+        state.keys.byName.filter { !$0.value.handlers.isEmpty }.keys.sorted()
     }
 }
 

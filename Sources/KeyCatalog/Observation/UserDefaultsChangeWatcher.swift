@@ -139,7 +139,7 @@ public final class _UserDefaultsChangeWatcher: _KeyValueChangeWatching, Sendable
     /// The values are read outside the lock: reading one that is no property-list value reports
     /// it, and the failure handler may use this suite (a write, whose key-value observation comes
     /// back here).
-    private func check(_ keys: some Collection<String>) {
+    private func check(_ keys: [String]) {
         guard let center, let defaults else { return }
         let entries = lastSeen.withLock { lastSeen in keys.map { lastSeen[$0] != nil } }
         let watched = zip(keys, entries).compactMap { key, hasEntry in hasEntry || isWatchedWithoutEntry(key, in: center) ? key : nil }

@@ -107,16 +107,9 @@ enum FileStoreJournal {
 
     // MARK: - Values
 
-    /// `value` alone in the journal's value encoding (``appendValue(_:to:)``): compact, exact and
-    /// cheap to write, for what else KeyCatalog keeps in a store as bytes (iCloud sync's stamps).
-    static func encoded(_ value: PropertyListValue) -> [UInt8] {
-        var bytes: [UInt8] = []
-        appendValue(value, to: &bytes)
-        return bytes
-    }
-
-    /// The one value `bytes` hold in the journal's value encoding (``encoded(_:)``); `nil` if they
-    /// do not read as exactly one. `extraDepth`: levels of nesting around the values the bytes
+    /// The one value `bytes` hold in the journal's value encoding (``appendValue(_:to:)``: compact,
+    /// exact and cheap to write, for what else KeyCatalog keeps in a store as bytes, iCloud sync's
+    /// stamps); `nil` if they do not read as exactly one. `extraDepth`: levels of nesting around the values the bytes
     /// keep, which do not count against a stored value's limit.
     static func decoded(_ bytes: Data, extraDepth: Int = 0) -> PropertyListValue? {
         bytes.withUnsafeBytes { bytes in

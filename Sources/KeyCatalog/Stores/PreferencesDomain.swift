@@ -77,9 +77,7 @@ struct PreferencesDomain: @unchecked Sendable {  // Immutable CoreFoundation str
     /// domains are asked only when the search finds an object, so a key stored nowhere costs no
     /// more than ``object(forName:)``.
     func storesObject(forName name: CFString) -> Bool {
-        object(forName: name) != nil
-            && (CFPreferencesCopyValue(name, application, kCFPreferencesCurrentUser, kCFPreferencesAnyHost) != nil
-                || CFPreferencesCopyValue(name, application, kCFPreferencesCurrentUser, kCFPreferencesCurrentHost) != nil)
+        object(forName: name) != nil && ownObject(forName: name) != nil
     }
 
     /// The object the suite itself stores for the key named `name`: in this host's domain, which
@@ -108,9 +106,9 @@ extension UserDefaults {
         guard let domain = UserDefaultsPersistence.preferencesDomain(of: self),
             UserDefaultsPersistence.deferredValue(forKey: key, in: self) == nil,
             !isOverriddenByLaunchArgument(key),
-            let data = domain.ownObject(forName: PreferencesDomain.name(key)) as? NSData
+            let object = domain.ownObject(forName: PreferencesDomain.name(key))
         else { return nil }
-        return .data(Data(bytes: data.bytes, count: data.length))
+        return _UserDefaultsReadCache.bytes(of: object)
     }
 }
 

@@ -228,7 +228,7 @@ final class _UserDefaultsReadCache: @unchecked Sendable {
     /// one at a time through Swift's bridging (about 1,000 instructions per 10 bytes: 1 million
     /// for iCloud sync's stamps of 20 keys). `nil` for any other object, which `object(forKey:)`
     /// reads.
-    private static func bytes(of object: AnyObject) -> PropertyListValue? {
+    static func bytes(of object: AnyObject) -> PropertyListValue? {
         guard let data = object as? NSData else { return nil }
         return .data(Data(bytes: data.bytes, count: data.length))
     }
