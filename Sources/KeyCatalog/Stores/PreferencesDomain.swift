@@ -77,7 +77,12 @@ struct PreferencesDomain: @unchecked Sendable {  // Immutable CoreFoundation str
     /// domains are asked only when the search finds an object, so a key stored nowhere costs no
     /// more than ``object(forName:)``.
     func storesObject(forName name: CFString) -> Bool {
-        object(forName: name) != nil && ownObject(forName: name) != nil
+        // Any host's domain first, unlike ``ownObject(forName:)``: where KeyCatalog writes, so a
+        // stored key costs one request (asking this host's first cost `contains` 12,700 more
+        // instructions, 30,308 against 17,626).
+        object(forName: name) != nil
+            && (CFPreferencesCopyValue(name, application, kCFPreferencesCurrentUser, kCFPreferencesAnyHost) != nil
+                || CFPreferencesCopyValue(name, application, kCFPreferencesCurrentUser, kCFPreferencesCurrentHost) != nil)
     }
 
     /// The object the suite itself stores for the key named `name`: in this host's domain, which
