@@ -280,7 +280,7 @@ final class BenchmarkFixture {
 
     func cleanUp() {
         removeScratchSuite(named: suiteName)
-        removeScratchSuite(named: syncedSuiteName)
+        for keyCount in Self.syncedKeyCounts { removeScratchSuite(named: syncedSuiteName(keyCount: keyCount)) }
         try? FileManager.default.removeItem(at: directory)
     }
 

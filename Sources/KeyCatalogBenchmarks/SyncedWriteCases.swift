@@ -15,15 +15,16 @@ final class BenchmarkCloud: UbiquitousKeyValueBackend, @unchecked Sendable {
     func observeExternalChanges(_ handler: @escaping @Sendable (UbiquitousExternalChange) -> Void) {}
 }
 
-/// A suite of its own whose 20 keys are synced, made on first use: the other rows' suite stays
-/// as it was.
+/// A suite of its own whose keys are synced, made on first use: the other rows' suite stays as it
+/// was.
 final class SyncedSuite {
     let defaults: UserDefaults
     let cloud = BenchmarkCloud()
-    let keys = (0..<20).map { PersistentKey<Int>("bench.synced.\($0)", defaultValue: 0) }
+    let keys: [PersistentKey<Int>]
     let store: AnyPersistentKeyValueStore
 
-    init(named name: String) {
+    init(named name: String, keyCount: Int) {
+        keys = (0..<keyCount).map { PersistentKey<Int>("bench.synced.\($0)", defaultValue: 0) }
         defaults = UserDefaultsPersistence.suite(named: name)!
         let engine = UbiquitousSyncEngine(backend: cloud, deviceID: "bench", initialSyncTimeout: nil)
         store = engine.attach(defaults, keys: keys.map(\.id))
@@ -33,38 +34,42 @@ final class SyncedSuite {
 }
 
 extension BenchmarkFixture {
-    /// The suite of ``syncedWriteCases``.
-    var syncedSuiteName: String { suiteName + ".synced" }
+    /// How many keys the suites of ``syncedWriteCases`` sync: a few, and about as many as iCloud's
+    /// key-value store holds (1,024).
+    static let syncedKeyCounts = [20, 1_000]
 
-    /// A write of a synced key (``UbiquitousSyncEngine``), in a suite of 20 synced keys: the value,
-    /// its stamp saved in the suite, and the push. The raw side writes the value to the suite and
-    /// a dictionary holding it and a time to iCloud's store.
+    /// The suite of ``syncedWriteCases`` that syncs `keyCount` keys.
+    func syncedSuiteName(keyCount: Int) -> String { suiteName + ".synced\(keyCount)" }
+
+    /// A write of a synced key (``UbiquitousSyncEngine``), in a suite of 20 synced keys, and in one
+    /// of 1,000: the value, its stamp saved in the suite, and the push. The raw side writes the
+    /// value to the suite and a dictionary holding it and a time to iCloud's store.
     var syncedWriteCases: [BenchmarkCase] {
-        let name = syncedSuiteName
-        var made: SyncedSuite?
-        let suite = { () -> SyncedSuite in
-            if let made { return made }
-            let suite = SyncedSuite(named: name)
-            made = suite
-            return suite
-        }
-        return [
-            BenchmarkCase(
-                store: "UserDefaults", operation: "set", type: "Int (synced, 20 keys)",
+        Self.syncedKeyCounts.map { keyCount in
+            let name = syncedSuiteName(keyCount: keyCount)
+            var made: SyncedSuite?
+            let suite = { () -> SyncedSuite in
+                if let made { return made }
+                let suite = SyncedSuite(named: name, keyCount: keyCount)
+                made = suite
+                return suite
+            }
+            return BenchmarkCase(
+                store: "UserDefaults", operation: "set", type: "Int (synced, \(keyCount == 1_000 ? "1,000" : "\(keyCount)") keys)",
                 typed: { n in
                     let suite = suite()
-                    for i in 0..<n { suite.store.set(suite.keys[i % 20], to: i) }
+                    for i in 0..<n { suite.store.set(suite.keys[i % keyCount], to: i) }
                 },
                 raw: { n in
                     let suite = suite()
                     for i in 0..<n {
-                        let key = suite.keys[i % 20].id
+                        let key = suite.keys[i % keyCount].id
                         suite.defaults.set(i, forKey: key)
                         suite.cloud.set(["v": i, "t": i], forKey: "kc:" + key)
                     }
                 },
                 maxIterations: 500
             )
-        ]
+        }
     }
 }

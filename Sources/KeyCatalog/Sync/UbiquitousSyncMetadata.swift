@@ -17,11 +17,60 @@ struct UbiquitousSyncMetadata: Equatable {
         var digest: Int64?
     }
 
+    /// The synced keys' entries, each kept with its part of ``storedValue``, encoded when it is
+    /// set: a save then copies each entry's bytes instead of encoding every entry again (with 1,000
+    /// synced keys, a synced write cost about 3.9 million instructions, 3.2 million of them that
+    /// encoding). Memory: each entry's bytes, about 60 of them, beside the entry.
+    struct Entries: Equatable, Sequence, CustomStringConvertible {
+        private var entries: [String: Entry] = [:]
+        /// Each key's member of the `keys` dictionary of ``UbiquitousSyncMetadata/storedValue``:
+        /// the key's name, then its entry.
+        private var encoded: [String: [UInt8]] = [:]
+        /// How many bytes `encoded` holds.
+        private(set) var encodedByteCount = 0
+
+        subscript(key: String) -> Entry? {
+            get { entries[key] }
+            set {
+                entries[key] = newValue
+                encodedByteCount -= encoded[key]?.count ?? 0
+                encoded[key] = newValue.map { Self.encoded(key, $0) }
+                encodedByteCount += encoded[key]?.count ?? 0
+            }
+        }
+
+        var count: Int { entries.count }
+        var values: Dictionary<String, Entry>.Values { entries.values }
+        func makeIterator() -> Dictionary<String, Entry>.Iterator { entries.makeIterator() }
+
+        static func == (lhs: Self, rhs: Self) -> Bool { lhs.entries == rhs.entries }
+
+        var description: String { entries.description }
+
+        /// Appends every entry's member, in no particular order.
+        func append(to bytes: inout [UInt8]) {
+            for member in encoded.values { bytes.append(contentsOf: member) }
+        }
+
+        private static func encoded(_ key: String, _ entry: Entry) -> [UInt8] {
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(48 + key.utf8.count)
+            FileStoreJournal.appendMemberName(key, to: &bytes)
+            FileStoreJournal.appendDictionary(count: entry.digest == nil ? 3 : 4, to: &bytes)
+            FileStoreJournal.appendMember("t", UbiquitousSyncEnvelope.storedTime(entry.stamp.time), to: &bytes)
+            FileStoreJournal.appendMember("d", .string(entry.stamp.device), to: &bytes)
+            FileStoreJournal.appendMember("p", .bool(entry.isPending), to: &bytes)
+            // Hexadecimal: a 64-bit digest fits no `Int` on arm64_32.
+            if let digest = entry.digest { FileStoreJournal.appendMember("h", .string(String(UInt64(bitPattern: digest), radix: 16)), to: &bytes) }
+            return bytes
+        }
+    }
+
     /// This store's device identifier: a UUID made once.
     var device: String
     /// Whether this store's keys were ever reconciled with iCloud's values (its first sync is over).
     var hasSynced = false
-    var entries: [String: Entry] = [:]
+    var entries = Entries()
     /// Values kept from before an iCloud account change, by storage key.
     var previousAccount: [String: PropertyListValue] = [:]
     /// Keys whose values are still the previous account's: the account changed while a launch
@@ -69,24 +118,17 @@ struct UbiquitousSyncMetadata: Equatable {
     /// they are.)
     ///
     /// Written member by member, without making the dictionary first: made, it cost each synced
-    /// write about 110,000 instructions with 20 synced keys, and its encoding 56,000 more.
+    /// write about 110,000 instructions with 20 synced keys, and its encoding 56,000 more. Each
+    /// entry's member is the one ``Entries`` encoded when the entry was set.
     var storedValue: PropertyListValue {
         var bytes = Self.storedHeader
-        bytes.reserveCapacity(64 + 48 * entries.count)
+        bytes.reserveCapacity(64 + entries.encodedByteCount)
         FileStoreJournal.appendDictionary(count: 3 + (previousAccount.isEmpty ? 0 : 1) + (awaitingAccountChange.isEmpty ? 0 : 1), to: &bytes)
         FileStoreJournal.appendMember("device", .string(device), to: &bytes)
         FileStoreJournal.appendMember("synced", .bool(hasSynced), to: &bytes)
         FileStoreJournal.appendMemberName("keys", to: &bytes)
         FileStoreJournal.appendDictionary(count: entries.count, to: &bytes)
-        for (key, entry) in entries {
-            FileStoreJournal.appendMemberName(key, to: &bytes)
-            FileStoreJournal.appendDictionary(count: entry.digest == nil ? 3 : 4, to: &bytes)
-            FileStoreJournal.appendMember("t", UbiquitousSyncEnvelope.storedTime(entry.stamp.time), to: &bytes)
-            FileStoreJournal.appendMember("d", .string(entry.stamp.device), to: &bytes)
-            FileStoreJournal.appendMember("p", .bool(entry.isPending), to: &bytes)
-            // Hexadecimal: a 64-bit digest fits no `Int` on arm64_32.
-            if let digest = entry.digest { FileStoreJournal.appendMember("h", .string(String(UInt64(bitPattern: digest), radix: 16)), to: &bytes) }
-        }
+        entries.append(to: &bytes)
         if !previousAccount.isEmpty { FileStoreJournal.appendMember("previous", .dictionary(previousAccount), to: &bytes) }
         if !awaitingAccountChange.isEmpty {
             FileStoreJournal.appendMember("adopt", .array(awaitingAccountChange.sorted().map(PropertyListValue.string)), to: &bytes)

@@ -24,10 +24,35 @@ final class _UbiquitousSizeLedger: @unchecked Sendable {
         case totalTooLarge(Int)
     }
 
+    /// Each entry's size (its key's UTF-8 plus the value as a binary property list), and their
+    /// sum: kept as writes change them, so that a write costs the same with 1,000 keys as with 10
+    /// (summed for each write, and the sizes copied before each change, a synced write cost
+    /// about 230,000 instructions more with 1,000 keys).
+    private struct Sizes {
+        var byKey: [String: Int] = [:]
+        var total = 0
+
+        mutating func set(_ size: Int?, forKey key: String) {
+            total += (size ?? 0) - (byKey[key] ?? 0)
+            byKey[key] = size
+        }
+
+        /// Calls `set` and counts the entry's `size`, unless iCloud would refuse it.
+        mutating func write(_ key: String, size: Int, _ set: () -> Void) -> Refusal? {
+            if size > UbiquitousKeyValueStore.maximumBytes { return .entryTooLarge(size) }
+            let old = byKey[key]
+            if old == nil, byKey.count >= UbiquitousKeyValueStore.maximumKeyCount { return .tooManyKeys(byKey.count) }
+            let newTotal = total - (old ?? 0) + size
+            if newTotal > UbiquitousKeyValueStore.maximumBytes { return .totalTooLarge(newTotal) }
+            set()
+            self.set(size, forKey: key)
+            return nil
+        }
+    }
+
     private let backend: any UbiquitousKeyValueBackend
-    /// Each entry's size (its key's UTF-8 plus the value as a binary property list); `nil` until
-    /// measured.
-    private let sizes = _Locked<[String: Int]?>(nil)
+    /// `nil` until measured.
+    private let sizes = _Locked<Sizes?>(nil)
 
     private init(backend: any UbiquitousKeyValueBackend) {
         self.backend = backend
@@ -74,15 +99,8 @@ final class _UbiquitousSizeLedger: @unchecked Sendable {
     /// iCloud would refuse it.
     func write(_ key: String, size: Int, _ set: () -> Void) throws(Refusal) {
         let refusal = sizes.withLock { sizes -> Refusal? in
-            var measured = sizes ?? measure()
-            defer { sizes = measured }
-            if size > UbiquitousKeyValueStore.maximumBytes { return .entryTooLarge(size) }
-            if measured[key] == nil, measured.count >= UbiquitousKeyValueStore.maximumKeyCount { return .tooManyKeys(measured.count) }
-            let total = measured.reduce(size) { $0 + ($1.key == key ? 0 : $1.value) }
-            if total > UbiquitousKeyValueStore.maximumBytes { return .totalTooLarge(total) }
-            set()
-            measured[key] = size
-            return nil
+            if sizes == nil { sizes = measure() }
+            return sizes!.write(key, size: size, set)
         }
         if let refusal { throw refusal }
     }
@@ -91,7 +109,7 @@ final class _UbiquitousSizeLedger: @unchecked Sendable {
     func remove(_ key: String, _ remove: () -> Void) {
         sizes.withLock { sizes in
             remove()
-            sizes?[key] = nil
+            sizes?.set(nil, forKey: key)
         }
     }
 
@@ -100,11 +118,11 @@ final class _UbiquitousSizeLedger: @unchecked Sendable {
         sizes.withLock { $0 = nil }
     }
 
-    private func measure() -> [String: Int] {
-        var sizes: [String: Int] = [:]
+    private func measure() -> Sizes {
+        var sizes = Sizes()
         for (key, object) in backend.dictionaryRepresentation {
             // An entry that cannot be measured still counts as a key, with the smallest size.
-            sizes[key] = (try? Self.size(key: key, object: object)) ?? key.utf8.count
+            sizes.set((try? Self.size(key: key, object: object)) ?? key.utf8.count, forKey: key)
         }
         return sizes
     }

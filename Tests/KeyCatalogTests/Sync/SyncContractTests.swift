@@ -521,6 +521,30 @@ struct SyncContractTests {
         #expect(UbiquitousSyncMetadata(.data(bytes.dropLast())) == nil)
     }
 
+    /// Each entry's part of the stored bytes is encoded when the entry is set, not at each save.
+    @Test("the sync metadata's stored bytes follow every change of its entries, and a copy's its own")
+    func metadataBytesFollowEachChange() {
+        var metadata = UbiquitousSyncMetadata(device: "A")
+        let stamp = UbiquitousSyncStamp(time: 5, device: "B")
+        for index in 0..<100 {
+            metadata.entries["Key\(index)"] = UbiquitousSyncMetadata.Entry(stamp: stamp, isPending: true, digest: Int64(index))
+        }
+        _ = metadata.storedValue
+        metadata.entries["Key3"]?.isPending = false
+        metadata.entries["Key4"] = UbiquitousSyncMetadata.Entry(stamp: UbiquitousSyncStamp(time: 9, device: "C"), isPending: true, digest: nil)
+        metadata.entries["Key5"] = nil
+        let read = UbiquitousSyncMetadata(metadata.storedValue)
+        #expect(read == metadata)
+        #expect(read?.entries.count == 99)
+        #expect(read?.entries["Key3"]?.isPending == false)
+        #expect(read?.entries["Key4"] == UbiquitousSyncMetadata.Entry(stamp: UbiquitousSyncStamp(time: 9, device: "C"), isPending: true, digest: nil))
+        #expect(read?.entries["Key5"] == nil)
+        var copy = metadata
+        copy.entries["Key6"]?.isPending = false
+        #expect(UbiquitousSyncMetadata(metadata.storedValue)?.entries["Key6"]?.isPending == true)
+        #expect(UbiquitousSyncMetadata(copy.storedValue)?.entries["Key6"]?.isPending == false)
+    }
+
     @Test("metadata kept as a dictionary by an earlier version is read, and saved again as bytes")
     func metadataKeptAsADictionaryIsRead() {
         let cloud = SimulatedCloud()

@@ -107,6 +107,17 @@ struct UbiquitousLimitTests {
         try store.removePersistentValue(forKey: "First")
         try store.setPersistentValue(second, forKey: "Second")
         #expect(backend.storedValues == ["Second": second])
+        // The total counted as writes go (not summed again for each) is exact after them.
+        let third = PropertyListValue.data(Data(count: 600_000))
+        let newTotal = try entrySize("Second", second) + entrySize("Third", third)
+        #expect(
+            throws: PersistentKeyValueFailure(
+                operation: .write, key: "Third", store: description,
+                message: "value not written: the store would hold \(newTotal) bytes; iCloud's key-value store allows 1000000 in all, so remove values or keep large ones in a local store"
+            )
+        ) {
+            try store.setPersistentValue(third, forKey: "Third")
+        }
     }
 
     @Test("a store of 1,024 keys takes no new key, but replaces values and takes one after a removal")
