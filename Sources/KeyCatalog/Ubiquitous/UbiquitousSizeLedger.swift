@@ -25,9 +25,9 @@ final class _UbiquitousSizeLedger: @unchecked Sendable {
     }
 
     /// Each entry's size (its key's UTF-8 plus the value as a binary property list), and their
-    /// sum: kept as writes change them, so that a write costs the same with 1,000 keys as with 10
-    /// (summed for each write, and the sizes copied before each change, a synced write cost
-    /// about 230,000 instructions more with 1,000 keys).
+    /// sum: both kept as writes change them, so that a write costs the same with 1,000 keys as
+    /// with 10 (summed at each write, and copied before each change, the sizes cost a synced write
+    /// with 1,000 keys about 230,000 instructions more).
     private struct Sizes {
         var byKey: [String: Int] = [:]
         var total = 0
