@@ -284,7 +284,7 @@ final class BenchmarkFixture {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    var cases: [BenchmarkCase] { userDefaultsCases + largeSuiteCases + syncedWriteCases + memoryCases + fileCases }
+    var cases: [BenchmarkCase] { userDefaultsCases + largeSuiteCases + syncedWriteCases + ubiquitousCases + memoryCases + fileCases }
 
     /// A suite holding 500 other keys (``fillSuite()``): a write, then a write followed by a read.
     var largeSuiteCases: [BenchmarkCase] {
