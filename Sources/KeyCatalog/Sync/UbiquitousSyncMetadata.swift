@@ -35,7 +35,9 @@ struct UbiquitousSyncMetadata: Equatable {
             set {
                 entries[key] = newValue
                 encodedByteCount -= encoded[key]?.count ?? 0
-                encoded[key] = newValue.map { Self.encoded(key, $0) }
+                // Under the key as `entries` keeps it: the first of two spellings Swift takes for
+                // one key (a composed and a decomposed accent), as an encoding of `entries` has it.
+                encoded[key] = newValue.map { Self.encoded(entries[entries.index(forKey: key)!].key, $0) }
                 encodedByteCount += encoded[key]?.count ?? 0
             }
         }

@@ -543,6 +543,14 @@ struct SyncContractTests {
         copy.entries["Key6"]?.isPending = false
         #expect(UbiquitousSyncMetadata(metadata.storedValue)?.entries["Key6"]?.isPending == true)
         #expect(UbiquitousSyncMetadata(copy.storedValue)?.entries["Key6"]?.isPending == false)
+        // Two spellings of one key (a composed and a decomposed accent) are one entry, saved
+        // under the spelling the entries keep: the first.
+        var spelled = UbiquitousSyncMetadata(device: "A")
+        spelled.entries["caf\u{E9}"] = UbiquitousSyncMetadata.Entry(stamp: stamp, isPending: true, digest: nil)
+        spelled.entries["cafe\u{301}"] = UbiquitousSyncMetadata.Entry(stamp: stamp, isPending: false, digest: nil)
+        let saved = UbiquitousSyncMetadata(spelled.storedValue)
+        #expect(saved?.entries.map { Array($0.key.utf8) } == [Array("caf\u{E9}".utf8)])
+        #expect(saved?.entries["caf\u{E9}"]?.isPending == false)
     }
 
     @Test("metadata kept as a dictionary by an earlier version is read, and saved again as bytes")
