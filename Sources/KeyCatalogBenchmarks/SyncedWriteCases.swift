@@ -45,7 +45,7 @@ extension BenchmarkFixture {
     /// of 1,000: the value, its stamp saved in the suite, and the push. The raw side writes the
     /// value to the suite and a dictionary holding it and a time to iCloud's store.
     var syncedWriteCases: [BenchmarkCase] {
-        Self.syncedKeyCounts.map { keyCount in
+        Self.syncedKeyCounts.flatMap { keyCount in
             let name = syncedSuiteName(keyCount: keyCount)
             var made: SyncedSuite?
             let suite = { () -> SyncedSuite in
@@ -54,8 +54,9 @@ extension BenchmarkFixture {
                 made = suite
                 return suite
             }
-            return BenchmarkCase(
-                store: "UserDefaults", operation: "set", type: "Int (synced, \(keyCount == 1_000 ? "1,000" : "\(keyCount)") keys)",
+            let label = keyCount == 1_000 ? "1,000" : "\(keyCount)"
+            let write = BenchmarkCase(
+                store: "UserDefaults", operation: "set", type: "Int (synced, \(label) keys)",
                 typed: { n in
                     let suite = suite()
                     for i in 0..<n { suite.store.set(suite.keys[i % keyCount], to: i) }
@@ -70,6 +71,27 @@ extension BenchmarkFixture {
                 },
                 maxIterations: 500
             )
+            // What a launch does: an engine (new each time) takes the suite's synced keys, whose
+            // stamps and values it and iCloud already agree on. Raw: a read of each key.
+            let attach = BenchmarkCase(
+                store: "UserDefaults", operation: "attach", type: "\(label) synced keys",
+                typed: { n in
+                    let suite = suite()
+                    let ids = suite.keys.map(\.id)
+                    for _ in 0..<n {
+                        let engine = UbiquitousSyncEngine(backend: suite.cloud, deviceID: "bench", initialSyncTimeout: nil)
+                        blackHole(engine.attach(suite.defaults, keys: ids))
+                    }
+                },
+                raw: { n in
+                    let suite = suite()
+                    for _ in 0..<n {
+                        for key in suite.keys { blackHole(suite.defaults.integer(forKey: key.id)) }
+                    }
+                },
+                maxIterations: 20
+            )
+            return [write, attach]
         }
     }
 }

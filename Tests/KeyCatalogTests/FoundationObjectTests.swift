@@ -40,6 +40,24 @@ import Testing
         #expect(PropertyListValue(foundationObject: object) == value)
     }
 
+    /// What `foundationObject` makes of a dictionary (`[String: Any]`), as stores keeping Swift
+    /// values hand it back, read by its exact type: whole, nested, with an `Optional` member read
+    /// as the cast read it (its value; `nil` makes the dictionary no property-list value).
+    @Test func aSwiftDictionaryReadsBackWhole() {
+        let value = PropertyListValue.dictionary([
+            "t": .int(1_764_000_000_000), "d": .string("device"), "v": .array([.string("a"), .int(2)]),
+            "nested": .dictionary(["deeper": .dictionary(["x": .double(0.5)])]), "empty": .dictionary([:]),
+        ])
+        let object = value.foundationObject
+        #expect(type(of: object) == [String: Any].self, "the exact type the fast path reads")
+        #expect(PropertyListValue(foundationObject: object) == value)
+        let optionalMember: [String: Any] = ["some": Optional(3) as Any]
+        #expect(PropertyListValue(foundationObject: optionalMember) == .dictionary(["some": .int(3)]))
+        let nilMember: [String: Any] = ["none": Optional<Int>.none as Any]
+        #expect(PropertyListValue(foundationObject: nilMember) == nil)
+        #expect(PropertyListValue(foundationObject: ["not a value": NSObject()] as [String: Any]) == nil)
+    }
+
     /// An `NSNumber` reads as the value it holds: a Bool only if it is one. On Apple platforms an
     /// 8-bit integer's `objCType` is `c`, as a Bool's is, and 0 and 1 read as Bools before; on
     /// Linux it is `i`, and this test checks the same reads.

@@ -58,6 +58,21 @@ extension PropertyListValue {
             self = .dictionary(members)
             return
         }
+        // What ``foundationObject`` makes of a dictionary, as a store that keeps Swift values hands
+        // it back (iCloud's stand-in on Linux, a test's fake): by its exact type too, since each
+        // cast below tried on it bridges the whole dictionary first (about 40,000 instructions for
+        // iCloud sync's three-member envelope, callgrind).
+        if dynamicType == [String: Any].self {
+            let dictionary = Self.unwrap(object, as: [String: Any].self)
+            var members: [String: PropertyListValue] = [:]
+            members.reserveCapacity(dictionary.count)
+            for (key, member) in dictionary {
+                guard let converted = PropertyListValue(foundationObject: member) else { return nil }
+                members[key] = converted
+            }
+            self = .dictionary(members)
+            return
+        }
         if dynamicType == [Any].self {
             let array = object as! [Any]
             var elements: [PropertyListValue] = []
