@@ -288,6 +288,8 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
             return AnyPersistentKeyValueStore(base)
         }
         withState { state in
+            // The stored values read while attaching, by key (each key is this store's alone).
+            var reads: [String: StoredRead] = [:]
             let wasCloudKnown = isCloudKnown(state)
             if state.replicas[id] == nil {
                 var metadata = UbiquitousSyncMetadata(stored) ?? UbiquitousSyncMetadata(device: deviceID ?? UUID().uuidString)
@@ -305,16 +307,16 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
                     state.owners[key] = id
                     state.replicas[id]?.keys.insert(key)
                     attached.insert(key)
-                    restampIfWrittenAfterItsStamp(key, in: id, &state)
+                    if let read = restampIfWrittenAfterItsStamp(key, in: id, &state) { reads[key] = read }
                 }
             }
             if cacheHoldsSyncedKeys { state.heardFromCloud = true }
             if !wasCloudKnown, isCloudKnown(state) {
                 // This store tells that iCloud's values are here (it synced on an earlier launch):
                 // the stores attached before it have their first sync now, as at iCloud's first word.
-                reconcileEveryReplica(marksSynced: true, &state, &effects)
+                reconcileEveryReplica(marksSynced: true, &state, &effects, reads: reads)
             } else if isPushing(state) {
-                reconcileAll(id, marksSynced: isCloudKnown(state), &state, &effects)
+                reconcileAll(id, marksSynced: isCloudKnown(state), &state, &effects, reads: reads)
             }
         }
         effects.run()
@@ -527,16 +529,31 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
     /// A local value that is not the one its saved stamp is for was written, and the process ended
     /// before the stamp of that write was saved: it is stamped just after the saved stamp, so
     /// that it is pushed (not lost, nor undone by the older value iCloud holds under that stamp).
-    private func restampIfWrittenAfterItsStamp(_ key: String, in id: ObjectIdentifier, _ state: inout State) {
-        guard let replica = state.replicas[id], let entry = replica.metadata.entries[key], let saved = entry.digest,
-            let digest = storedDigest(key, in: replica.store), digest != saved
-        else { return }
+    ///
+    /// - Returns: What the store stores for the key, when it was read (``StoredRead``), for the
+    ///   key's reconciliation in the same operation to use instead of reading it again.
+    private func restampIfWrittenAfterItsStamp(_ key: String, in id: ObjectIdentifier, _ state: inout State) -> StoredRead? {
+        // What is used of the replica, not a copy of it (see ``Replica``).
+        guard let (store, device, entry) = state.replicas[id].map({ ($0.store, $0.metadata.device, $0.metadata.entries[key]) }),
+            let entry, let saved = entry.digest, case .some(let stored) = storedValue(key, in: store)
+        else { return nil }
+        let digest = UbiquitousSyncMetadata.digest(stored)
+        guard digest != saved else { return StoredRead(value: stored) }
         // Just after the saved stamp: it wins over the value iCloud holds under that stamp, not
         // over writes other devices made later (the write's own time is unknown).
         let time = Self.successor(of: entry.stamp.time)
         state.newestSeen = max(state.newestSeen, time)
         state.replicas[id]?.metadata.entries[key] = UbiquitousSyncMetadata.Entry(
-            stamp: UbiquitousSyncStamp(time: time, device: replica.metadata.device), isPending: true, digest: digest)
+            stamp: UbiquitousSyncStamp(time: time, device: device), isPending: true, digest: digest)
+        return StoredRead(value: stored)
+    }
+
+    /// What a store stores for a key (`nil`: nothing), read earlier in the same operation of the
+    /// engine, which has not written the key since: at a launch, the check for a write made after
+    /// its stamp reads each key, and the key's reconciliation then uses that read instead of
+    /// another (on Apple platforms each asks UserDefaults for the suite's persistent domain).
+    private struct StoredRead {
+        let value: PropertyListValue?
     }
 
     /// The digest of `key`'s value as `store` stores it (as a later launch will read it back);
@@ -704,9 +721,9 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
         state.replicas.keys.sorted { "\($0)" < "\($1)" }
     }
 
-    private func reconcileEveryReplica(marksSynced: Bool, _ state: inout State, _ effects: inout Effects) {
+    private func reconcileEveryReplica(marksSynced: Bool, _ state: inout State, _ effects: inout Effects, reads: [String: StoredRead] = [:]) {
         for id in replicaIDs(state) {
-            reconcileAll(id, marksSynced: marksSynced, &state, &effects)
+            reconcileAll(id, marksSynced: marksSynced, &state, &effects, reads: reads)
         }
     }
 
@@ -718,17 +735,17 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
 
     /// Reconciles every key of the replica; `marksSynced`: its first sync is over (iCloud's values
     /// are known), so later launches push at once.
-    private func reconcileAll(_ id: ObjectIdentifier, marksSynced: Bool, _ state: inout State, _ effects: inout Effects) {
+    private func reconcileAll(_ id: ObjectIdentifier, marksSynced: Bool, _ state: inout State, _ effects: inout Effects, reads: [String: StoredRead] = [:]) {
         guard let replica = state.replicas[id] else { return }
         for key in replica.keys.sorted() {
-            reconcile(key, in: id, isFirstSync: !replica.metadata.hasSynced, &state, &effects)
+            reconcile(key, in: id, isFirstSync: !replica.metadata.hasSynced, &state, &effects, read: reads[key])
         }
         if marksSynced { state.replicas[id]?.metadata.hasSynced = true }
         save(id, &state, &effects)
     }
 
     /// Makes the local value and iCloud's agree on the newer of the two.
-    private func reconcile(_ key: String, in id: ObjectIdentifier, isFirstSync: Bool, _ state: inout State, _ effects: inout Effects) {
+    private func reconcile(_ key: String, in id: ObjectIdentifier, isFirstSync: Bool, _ state: inout State, _ effects: inout Effects, read: StoredRead? = nil) {
         guard var replica = state.replicas[id] else { return }
         if replica.metadata.awaitingAccountChange.contains(key) {
             // Still the previous account's value: adopted once it can be read, never pushed.
@@ -745,7 +762,7 @@ public final class UbiquitousSyncEngine: @unchecked Sendable {
         if let cloud { state.newestSeen = max(state.newestSeen, cloud.stamp.time) }
         // Two writes of one stamp (see `UbiquitousSyncEnvelope.precedes`): the greater value wins.
         var tie: (cloudWins: Bool, localWins: Bool) = (false, false)
-        if let cloud, let local, cloud.stamp == local.stamp, let mine = storedValue(key, in: store) {
+        if let cloud, let local, cloud.stamp == local.stamp, let mine = read.map({ .some($0.value) }) ?? storedValue(key, in: store) {
             tie = (UbiquitousSyncEnvelope.precedes(mine, cloud.value), UbiquitousSyncEnvelope.precedes(cloud.value, mine))
         }
         if let cloud, isFirstSync || tie.cloudWins || local.map({ cloud.stamp > $0.stamp }) ?? true {
