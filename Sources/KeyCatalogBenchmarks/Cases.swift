@@ -75,6 +75,18 @@ final class Flag {
     var value = false
 }
 
+/// A function returning what `make` makes, made at its first call (a case's warm-up, which is not
+/// measured) and the same object after.
+func madeOnFirstUse<Made: AnyObject>(_ make: @escaping () -> Made) -> () -> Made {
+    var made: Made?
+    return {
+        if let made { return made }
+        let new = make()
+        made = new
+        return new
+    }
+}
+
 /// One measured operation: typed through KeyCatalog, and the raw API doing the same work.
 struct BenchmarkCase {
     let store: String

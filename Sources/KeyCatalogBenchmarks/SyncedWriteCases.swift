@@ -41,19 +41,14 @@ extension BenchmarkFixture {
     /// The suite of ``syncedWriteCases`` that syncs `keyCount` keys.
     func syncedSuiteName(keyCount: Int) -> String { suiteName + ".synced\(keyCount)" }
 
-    /// A write of a synced key (``UbiquitousSyncEngine``), in a suite of 20 synced keys, and in one
-    /// of 1,000: the value, its stamp saved in the suite, and the push. The raw side writes the
-    /// value to the suite and a dictionary holding it and a time to iCloud's store.
+    /// For a suite of 20 synced keys, and one of 1,000: a write of a synced key
+    /// (``UbiquitousSyncEngine``), that is the value, its stamp saved in the suite, and the push
+    /// (the raw side writes the value to the suite and a dictionary holding it and a time to
+    /// iCloud's store); and a launch's `attach` of the keys.
     var syncedWriteCases: [BenchmarkCase] {
         Self.syncedKeyCounts.flatMap { keyCount in
             let name = syncedSuiteName(keyCount: keyCount)
-            var made: SyncedSuite?
-            let suite = { () -> SyncedSuite in
-                if let made { return made }
-                let suite = SyncedSuite(named: name, keyCount: keyCount)
-                made = suite
-                return suite
-            }
+            let suite = madeOnFirstUse { SyncedSuite(named: name, keyCount: keyCount) }
             let label = keyCount == 1_000 ? "1,000" : "\(keyCount)"
             let write = BenchmarkCase(
                 store: "UserDefaults", operation: "set", type: "Int (synced, \(label) keys)",

@@ -19,13 +19,7 @@ extension BenchmarkFixture {
     /// holding 1,000 keys: the value measured against iCloud's limits, counted, and set. The raw
     /// side sets the value.
     var ubiquitousCases: [BenchmarkCase] {
-        var made: FilledCloud?
-        let filled = { () -> FilledCloud in
-            if let made { return made }
-            let filled = FilledCloud()
-            made = filled
-            return filled
-        }
+        let filled = madeOnFirstUse(FilledCloud.init)
         let keyCount = FilledCloud.keyCount
         return [
             BenchmarkCase(
