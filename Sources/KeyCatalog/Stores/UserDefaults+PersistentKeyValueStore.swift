@@ -69,10 +69,10 @@ extension UserDefaults: PersistentKeyValueStore {
         }
         #endif
         // Nothing in any domain: the common case (a migration's source that is long gone), and
-        // cheaper than copying the persistent domain.
+        // cheaper than asking the persistent domain.
         guard let object = object(forKey: key) else { return false }
         if let domain = UserDefaultsPersistence.persistentDomainName(of: self) {
-            return persistentDomain(forName: domain)?[key] != nil
+            return storesPersistentValue(forKey: key, inDomainNamed: domain)
         }
         guard let beneath = valueBeneathOwnValues(forKey: key).flatMap(PropertyListValue.init(foundationObject:)) else { return true }
         return PropertyListValue(foundationObject: object) != beneath

@@ -7,6 +7,39 @@
 // NotificationCenter.addObserver(forName:object:queue:using:), NSDictionary, NSString.
 import Foundation
 
+// MARK: - CoreFoundation types (Foundation re-exports CoreFoundation on Darwin; so does Security)
+// On Darwin CFDictionary and CFString are CF classes that Swift bridges toll-free with `as`:
+// `[String: Any] as CFDictionary` compiles, passing a Swift dictionary where a CFDictionary is
+// expected does not. Aliasing them to NSDictionary/NSString keeps exactly that on Linux, where
+// `as NSDictionary` / `as String` bridging compiles. (Not faithful: NSString's methods are
+// reachable on a CFString here; on Darwin they need `as String` first.)
+
+/// https://developer.apple.com/documentation/corefoundation/cfdictionary
+public typealias CFDictionary = NSDictionary
+/// https://developer.apple.com/documentation/corefoundation/cfstring
+public typealias CFString = NSString
+/// https://developer.apple.com/documentation/corefoundation/cftyperef: `typealias CFTypeRef = AnyObject`
+public typealias CFTypeRef = AnyObject
+/// https://developer.apple.com/documentation/corefoundation/cfpropertylist: `typealias CFPropertyList = CFTypeRef`
+public typealias CFPropertyList = CFTypeRef
+
+// MARK: - Preferences Utilities (CoreFoundation/CFPreferences.h)
+// https://developer.apple.com/documentation/corefoundation/preferences-utilities. The header is
+// CF_ASSUME_NONNULL, so the names import as non-optional `CFString` constants and the copied
+// value as `CFPropertyList?`. Imported C constants, `nonisolated(unsafe)` as the `kSec…` ones in
+// the Security stand-in.
+
+/// https://developer.apple.com/documentation/corefoundation/kcfpreferencescurrentuser
+nonisolated(unsafe) public let kCFPreferencesCurrentUser: CFString = "kCFPreferencesCurrentUser"
+/// https://developer.apple.com/documentation/corefoundation/kcfpreferencesanyhost
+nonisolated(unsafe) public let kCFPreferencesAnyHost: CFString = "kCFPreferencesAnyHost"
+
+/// https://developer.apple.com/documentation/corefoundation/cfpreferencescopyvalue(_:_:_:_:)
+@available(macOS 10.0, iOS 2.0, tvOS 9.0, watchOS 2.0, *)
+public func CFPreferencesCopyValue(_ key: CFString, _ applicationID: CFString, _ userName: CFString, _ hostName: CFString) -> CFPropertyList? {
+    fatalError("stand-in")
+}
+
 // MARK: - NSUbiquitousKeyValueStore
 // https://developer.apple.com/documentation/foundation/nsubiquitouskeyvaluestore
 // SDK header: Foundation/NSUbiquitousKeyValueStore.h (API_AVAILABLE(macos(10.7), ios(5.0),

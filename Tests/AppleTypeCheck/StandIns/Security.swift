@@ -3,21 +3,13 @@
 // Signatures copy the Swift declarations in Apple's documentation:
 // https://developer.apple.com/documentation/security/keychain-services
 // SDK headers: Security/SecItem.h, Security/SecBase.h, CoreFoundation/CFBase.h, MacTypes.h.
+@_exported import AppleFoundationStandIns
 import Foundation
 
 // MARK: - CoreFoundation types
-// On Darwin CFDictionary and CFString are CF classes that Swift bridges toll-free with `as`:
-// `[String: Any] as CFDictionary` compiles, passing a Swift dictionary where a CFDictionary is
-// expected does not. Aliasing them to NSDictionary/NSString keeps exactly that on Linux, where
-// `as NSDictionary` / `as String` bridging compiles. (Not faithful: NSString's methods are
-// reachable on a CFString here; on Darwin they need `as String` first.)
+// CFDictionary, CFString and CFTypeRef are AppleFoundationStandIns' (CoreFoundation, which
+// Foundation and Security both re-export on Darwin).
 
-/// https://developer.apple.com/documentation/corefoundation/cfdictionary
-public typealias CFDictionary = NSDictionary
-/// https://developer.apple.com/documentation/corefoundation/cfstring
-public typealias CFString = NSString
-/// https://developer.apple.com/documentation/corefoundation/cftyperef: `typealias CFTypeRef = AnyObject`
-public typealias CFTypeRef = AnyObject
 /// https://developer.apple.com/documentation/kernel/osstatus: `typealias OSStatus = Int32` (MacTypes.h)
 public typealias OSStatus = Int32
 
