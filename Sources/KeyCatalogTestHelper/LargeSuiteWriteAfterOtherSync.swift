@@ -10,7 +10,9 @@ import KeyCatalog
 /// writer's thread (about 100 ms for 2 MB). Fills the suite with 64 KB of other keys, sets the
 /// key to 1 and writes it out; then sets a key of another suite and writes that out. Then sets
 /// the key to 2 and prints what KeyCatalog and UserDefaults itself read (`read 2 defaults 1`:
-/// kept), writes everything pending and prints what UserDefaults holds (`defaults 2`). That
+/// kept). Meanwhile a write through KeyCatalog to the other suite goes to Foundation at once
+/// (`other 6`), and the app then sets 9 there itself. Writes everything pending and prints what
+/// UserDefaults holds (`defaults 2 other 9`: the app's own write not overwritten). That
 /// synchronization wrote the suite, so a write of 3 then goes to Foundation at once (`then 3`),
 /// and the exit hook writes it to disk.
 enum LargeSuiteWriteAfterOtherSync {
@@ -25,8 +27,13 @@ enum LargeSuiteWriteAfterOtherSync {
         TestHelper.flush(other)
         defaults.set(intKey, to: 2)
         print("read \(defaults.get(intKey)) defaults \(defaults.integer(forKey: key))")
+        // The other suite's writes meanwhile go to Foundation at once: a value the app then sets
+        // there itself is not overwritten by the hand-over of the kept one.
+        other.set(intKey, to: 6)
+        print("other \(other.integer(forKey: key))")
+        other.set(9, forKey: key)
         UserDefaultsPersistence.synchronizePendingWrites()
-        print("defaults \(defaults.integer(forKey: key))")
+        print("defaults \(defaults.integer(forKey: key)) other \(other.integer(forKey: key))")
         defaults.set(intKey, to: 3)
         print("then \(defaults.integer(forKey: key))")
     }

@@ -16,6 +16,7 @@ import KeyCatalog
 /// KeyCatalogTestHelper defaults <suite> hear-other-process <key>   (OtherProcessWriteHeard.swift)
 /// KeyCatalogTestHelper defaults <suite> write-large-after-other-sync <key>   (LargeSuiteWriteAfterOtherSync.swift)
 /// KeyCatalogTestHelper defaults <suite> large-suite-probe <key> (fill | after-launch | after-two-suite-pass)   (LargeSuiteWriteProbes.swift)
+/// KeyCatalogTestHelper defaults <suite> write-after-exit-hook <key>   (WriteAfterExitHook.swift)
 /// KeyCatalogTestHelper defaults <suite> remove <key>          (`standard` as the suite: UserDefaults.standard)
 /// KeyCatalogTestHelper file <path> set <key> <int> [<string-key> <string>]
 /// KeyCatalogTestHelper file <path> set-strings <key> <string>…
@@ -112,6 +113,9 @@ enum TestHelper {
         case "write-large-after-other-sync":
             guard arguments[0] == "defaults", let defaults = store as? UserDefaults else { fail("write-large-after-other-sync needs a suite") }
             LargeSuiteWriteAfterOtherSync.run(defaults, suiteName: arguments[1], key: key)
+        case "write-after-exit-hook":
+            guard arguments[0] == "defaults", let defaults = store as? UserDefaults else { fail("write-after-exit-hook needs a suite") }
+            WriteAfterExitHook.run(defaults, key: key)
         case "large-suite-probe":
             guard arguments[0] == "defaults", arguments.count >= 5, let defaults = store as? UserDefaults else { fail("large-suite-probe needs a suite and a mode") }
             LargeSuiteWriteProbes.run(defaults, suiteName: arguments[1], key: key, mode: arguments[4])

@@ -55,6 +55,20 @@ struct DurabilityTests {
         #expect(try countReadByANewProcess(name, environment: environment) == "42\n", "the write was lost")
     }
 
+    /// A write made after KeyCatalog's exit hook ran (by an `atexit` handler installed before
+    /// KeyCatalog's first write, which runs after its hook) is on disk for the next process: no
+    /// delayed synchronization runs once the process exits, so the write is written on its own
+    /// thread before it returns. It was lost: the new process read the value of before it.
+    @Test func aWriteMadeAfterTheExitHookRanIsOnDisk() throws {
+        let home = TemporaryDirectory()
+        let environment = TestHelperExecutable.environment(configurationIn: home)
+        let name = "keycatalog.tests.writeafterexithook.\(UUID().uuidString)"
+        let writer = try TestHelperExecutable.run(["defaults", name, "write-after-exit-hook", "Count"], environment: environment)
+        #expect(writer.status == 0)
+        #expect(writer.output == "exit handler read 2\n")
+        #expect(try countReadByANewProcess(name, environment: environment) == "2\n", "the write made after the exit hook was lost")
+    }
+
     /// A write made while KeyCatalog synchronizes the suite (held in that window by the child)
     /// returns without waiting for the synchronization, reads back at once, reaches UserDefaults
     /// when the synchronization ends, and is on disk for the next process. Writes once waited for
@@ -75,15 +89,16 @@ struct DurabilityTests {
     /// synchronizes every suite of the process, and drops what it read of those it finds
     /// unchanged) is kept and handed over by the next synchronization, rather than made at once,
     /// which read the suite's whole file again on the writer's thread (about 100 ms for 2 MB).
-    /// Once a synchronization wrote the suite, writes go to Foundation at once again; the last is
-    /// on disk for the next process.
+    /// Writes to another suite meanwhile go to Foundation at once, so that a value the app sets
+    /// there itself afterwards is not overwritten by a kept one. Once a synchronization wrote the
+    /// suite, writes go to Foundation at once again; the last is on disk for the next process.
     @Test func aWriteToALargeSuiteThatFoundationDroppedIsKeptForTheNextSynchronization() throws {
         let home = TemporaryDirectory()
         let environment = TestHelperExecutable.environment(configurationIn: home)
         let name = "keycatalog.tests.largeafterothersync.\(UUID().uuidString)"
         let writer = try TestHelperExecutable.run(["defaults", name, "write-large-after-other-sync", "Count"], environment: environment)
         #expect(writer.status == 0)
-        #expect(writer.output == "read 2 defaults 1\ndefaults 2\nthen 3\n")
+        #expect(writer.output == "read 2 defaults 1\nother 6\ndefaults 2 other 9\nthen 3\n")
         #expect(try countReadByANewProcess(name, environment: environment) == "3\n", "the last write was lost")
     }
 

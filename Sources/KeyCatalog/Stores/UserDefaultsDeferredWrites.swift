@@ -27,7 +27,9 @@ import Synchronization
 /// did not write it: Foundation synchronizes every suite of the process, drops what it read of
 /// each suite it finds unchanged, and a write made then read the whole file again on the writer's
 /// thread (108 ms of CPU for a 2 MB suite in the stall benchmark). Kept, it is handed over by the
-/// next synchronization, which reads the file on its own thread.
+/// next synchronization, which reads the file on its own thread. Until then the later writes to
+/// that suite are kept too, so that none is overwritten by an earlier one at the hand-over; writes
+/// to other suites are not (``_DeferredUserDefaultsWrites/waitsInTheDomain(of:)``).
 ///
 /// Smaller suites synchronize in a few milliseconds (1-8 ms for 200 keys), and a write waits for
 /// that instead (a sleeping wait: spinning on CoreFoundation's lock competed with the
@@ -48,8 +50,9 @@ struct _DeferredUserDefaultsWrites {
     /// A kept write: its value (`nil`: a removal), and its place among all the writes kept.
     typealias Kept = (value: PropertyListValue?, order: Int)
     /// The writes kept for one instance, by the keys' exact bytes, as CoreFoundation tells keys
-    /// apart (see ``_ExactKey``).
-    typealias Suite = (defaults: _UncheckedSendable<UserDefaults>, values: [_ExactKey: Kept])
+    /// apart (see ``_ExactKey``), and whether the instance is known to write a domain no other
+    /// instance writes (``hasDomainOfItsOwn(_:)``).
+    typealias Suite = (defaults: _UncheckedSendable<UserDefaults>, values: [_ExactKey: Kept], hasDomainOfItsOwn: Bool)
 
     /// KeyCatalog's synchronizations under way.
     var synchronizations = 0
@@ -71,9 +74,29 @@ struct _DeferredUserDefaultsWrites {
     /// Whether a synchronization, or the hand-over of kept writes, is under way.
     var isSynchronizing: Bool { synchronizations > 0 || !handingOver.isEmpty }
 
-    /// Whether writes are kept now: during a synchronization, and while kept writes wait for the
-    /// next one (a later write set in UserDefaults would be overwritten by an earlier kept one).
+    /// Whether writes are kept now, or were kept and wait for the next synchronization: what a
+    /// read checks before it asks UserDefaults.
     var isDeferring: Bool { isSynchronizing || !suites.isEmpty }
+
+    /// Whether a write to `defaults` must be kept because writes kept earlier wait for the next
+    /// synchronization in its domain: one set in UserDefaults now would be overwritten by an
+    /// earlier kept one when they are handed over. Writes to other suites go to UserDefaults at
+    /// once, so that direct reads see them, and a value the app then sets there itself is not
+    /// overwritten by the hand-over. An instance whose domain is not known to be its own
+    /// (`standard`, or an instance KeyCatalog did not open by name) may share one with any other.
+    func waitsInTheDomain(of defaults: UserDefaults) -> Bool {
+        guard !suites.isEmpty else { return false }
+        if suites.contains(where: { $0.defaults.value === defaults || !$0.hasDomainOfItsOwn }) { return true }
+        return !Self.hasDomainOfItsOwn(defaults)
+    }
+
+    /// Whether `defaults` writes a domain no other instance writes: a suite opened through
+    /// ``UserDefaultsPersistence/suite(named:)`` (one instance per name), other than `standard`,
+    /// whose domain another instance (`UserDefaults()`, or a suite named like the executable) may
+    /// write too.
+    static func hasDomainOfItsOwn(_ defaults: UserDefaults) -> Bool {
+        defaults !== UserDefaults.standard && UserDefaultsPersistence.readCacheReference(of: defaults) != nil
+    }
 
     /// Whether Foundation may have dropped what it read of `defaults`, a large suite: a later
     /// synchronization did not write it (see ``UserDefaultsPersistence/keptWritesFileSize``).
@@ -124,7 +147,7 @@ struct _DeferredUserDefaultsWrites {
         if let index = suites.firstIndex(where: { $0.defaults.value === defaults }) {
             suites[index].values[_ExactKey(key)] = kept
         } else {
-            suites.append((_UncheckedSendable(defaults), [_ExactKey(key): kept]))
+            suites.append((_UncheckedSendable(defaults), [_ExactKey(key): kept], Self.hasDomainOfItsOwn(defaults)))
         }
     }
 
@@ -218,7 +241,7 @@ extension UserDefaultsPersistence {
             noteOpened(defaults)
         }
         writeGate.withLock { writes in
-            if defersEveryWrite || writes.isDeferring || writes.mayBeUnread(defaults) {
+            if defersEveryWrite || writes.isSynchronizing || writes.mayBeUnread(defaults) || writes.waitsInTheDomain(of: defaults) {
                 writes.keep(value, forKey: key, in: defaults)
                 isDeferring.store(true, ordering: .releasing)
             } else {

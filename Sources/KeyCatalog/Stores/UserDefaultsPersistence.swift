@@ -19,6 +19,10 @@ public enum UserDefaultsPersistence {
         var pending: [_UncheckedSendable<UserDefaults>] = []
         var isScheduled = false
         var isExitHookInstalled = false
+        /// Set when the exit hook begins: no delayed synchronization runs after it.
+        var isExiting = false
+        /// The threads (`pthread_self()`) synchronizing because the process exits, while they do.
+        var threadsSynchronizingAtExit: Set<pthread_t> = []
         /// By the domain's exact name (``_ExactKey``), as CoreFoundation tells domains apart: names
         /// that differ only in Unicode normalization are two suites, in two files.
         var domainChangeCenters: [_ExactKey: KeyValueChangeCenter] = [:]
@@ -346,19 +350,21 @@ public enum UserDefaultsPersistence {
 
     static func scheduleSynchronization(of defaults: UserDefaults) {
         #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
-        let shouldSchedule = state.withLock { state in
+        let (shouldSchedule, isExiting) = state.withLock { state in
             if !state.pending.contains(where: { $0.value === defaults }) {
                 state.pending.append(_UncheckedSendable(defaults))
             }
             if !state.isExitHookInstalled {
                 state.isExitHookInstalled = true
-                atexit { UserDefaultsPersistence.synchronizePendingWrites() }
+                atexit { UserDefaultsPersistence.synchronizeAtExit() }
             }
-            guard !state.isScheduled else { return false }
+            guard !state.isScheduled else { return (false, state.isExiting) }
             state.isScheduled = true
-            return true
+            return (true, state.isExiting)
         }
-        if shouldSchedule {
+        if isExiting {
+            synchronizeOnThisThreadAtExit()
+        } else if shouldSchedule {
             DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + synchronizationDelay) {
                 _ = synchronizePendingWritesOnce()
             }
@@ -367,6 +373,25 @@ public enum UserDefaultsPersistence {
     }
 
     #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
+    /// The exit hook, installed at KeyCatalog's first write: writes everything pending. From then
+    /// on no delayed synchronization runs (the process is ending), so a write made later (by an
+    /// `atexit` handler the app installed before KeyCatalog's, which runs after it, or by another
+    /// thread) is written to disk on its own thread before it returns.
+    private static func synchronizeAtExit() {
+        state.withLock { $0.isExiting = true }
+        synchronizeOnThisThreadAtExit()
+    }
+
+    /// Writes everything pending on this thread, unless this thread is doing so already: a write
+    /// made meanwhile (by a failure handler, or a hook of the synchronization) is written by its
+    /// next pass, rather than by a synchronization inside it.
+    private static func synchronizeOnThisThreadAtExit() {
+        let thread = pthread_self()
+        guard state.withLock({ $0.threadsSynchronizingAtExit.insert(thread).inserted }) else { return }
+        defer { state.withLock { _ = $0.threadsSynchronizingAtExit.remove(thread) } }
+        synchronizePendingWrites()
+    }
+
     /// A suite this process never writes, named anew in each process, without the launch
     /// arguments: its `object(forKey:)` reads what every suite reads beneath its own values, the
     /// global domain's value, else the registered default (the registration domain is one for the
