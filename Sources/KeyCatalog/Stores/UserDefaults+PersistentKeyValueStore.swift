@@ -143,7 +143,7 @@ extension UserDefaults: PersistentKeyValueStore {
     public func flushPersistentValues() throws {
         #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
         let file = UserDefaultsPersistence.domainFileURL(of: self)
-        let synchronized = UserDefaultsPersistence.synchronizationLock.withLock {
+        let synchronized = UserDefaultsPersistence.withSynchronizationLock {
             UserDefaultsPersistence.synchronizeDeferringWrites(of: [self]) {
                 UserDefaultsPersistence.synchronizeNotingOwnWrite(self, file: file)
             }

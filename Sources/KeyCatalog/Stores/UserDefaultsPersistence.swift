@@ -190,7 +190,7 @@ public enum UserDefaultsPersistence {
     /// changes (`synchronize()`), then reads the file, never asking for the domain by name (see
     /// ``persistentDomainName(of:)``).
     static func synchronizedStandardDomainFileContents() -> [String: Any]? {
-        synchronizationLock.withLock {
+        withSynchronizationLock {
             synchronizeDeferringWrites(of: [UserDefaults.standard]) { _ = UserDefaults.standard.synchronize() }
         }
         return standardDomainFileContents()
@@ -286,22 +286,15 @@ public enum UserDefaultsPersistence {
         // Reported once the lock is released: a failure handler may use UserDefaults through
         // KeyCatalog, which can synchronize.
         var failed: [UserDefaults] = []
-        defer {
-            for defaults in failed {
-                PersistentKeyValueFailure.report(
-                    PersistentKeyValueFailure(
-                        operation: .write,
-                        key: nil,
-                        store: defaults.persistentStoreDescription,
-                        message: "synchronize() failed: the values set since the last synchronization are not on disk"
-                    )
-                )
-            }
-        }
+        defer { reportFailedSynchronizations(failed) }
         // One synchronization at a time, to its end: the exit hook waits for a delayed one that
         // already took the pending suites, or the process could exit before they are on disk.
-        synchronizationLock.lock()
-        defer { synchronizationLock.unlock() }
+        return withSynchronizationLock { synchronizePendingSuites(failed: &failed) }
+    }
+
+    /// A pass, with ``synchronizationLock`` held: synchronizes the suites written since the last
+    /// one, adding those that failed to `failed`; returns whether any was.
+    private static func synchronizePendingSuites(failed: inout [UserDefaults]) -> Bool {
         let pending = state.withLock { state in
             defer {
                 state.pending = []
@@ -325,11 +318,36 @@ public enum UserDefaultsPersistence {
             return failed
         }
         #if canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK
-        failed = synchronizeAll()
+        failed += synchronizeAll()
         #else
-        failed = synchronizeDeferringWrites(of: suites, synchronizeAll)
+        failed += synchronizeDeferringWrites(of: suites, synchronizeAll)
         #endif
         return !pending.isEmpty
+    }
+
+    private static func reportFailedSynchronizations(_ failed: [UserDefaults]) {
+        for defaults in failed {
+            PersistentKeyValueFailure.report(
+                PersistentKeyValueFailure(
+                    operation: .write,
+                    key: nil,
+                    store: defaults.persistentStoreDescription,
+                    message: "synchronize() failed: the values set since the last synchronization are not on disk"
+                )
+            )
+        }
+    }
+
+    /// Runs `body` holding ``synchronizationLock``. Once the process is exiting, then writes the
+    /// suites scheduled meanwhile (``synchronizeScheduledAtExit()``).
+    static func withSynchronizationLock<Result>(_ body: () -> Result) -> Result {
+        synchronizationLock.lock()
+        let result = body()
+        synchronizationLock.unlock()
+        #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
+        synchronizeScheduledAtExit()
+        #endif
+        return result
     }
 
     /// Held by each of KeyCatalog's synchronizations (coalesced, exit, flush, another process's
@@ -363,7 +381,7 @@ public enum UserDefaultsPersistence {
             return (true, state.isExiting)
         }
         if isExiting {
-            synchronizeOnThisThreadAtExit()
+            synchronizeScheduledAtExit()
         } else if shouldSchedule {
             DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + synchronizationDelay) {
                 _ = synchronizePendingWritesOnce()
@@ -376,20 +394,31 @@ public enum UserDefaultsPersistence {
     /// The exit hook, installed at KeyCatalog's first write: writes everything pending. From then
     /// on no delayed synchronization runs (the process is ending), so a write made later (by an
     /// `atexit` handler the app installed before KeyCatalog's, which runs after it, or by another
-    /// thread) is written to disk on its own thread before it returns.
+    /// thread) is written to disk at once (``synchronizeScheduledAtExit()``).
     private static func synchronizeAtExit() {
         state.withLock { $0.isExiting = true }
-        synchronizeOnThisThreadAtExit()
+        synchronizePendingWrites()
     }
 
-    /// Writes everything pending on this thread, unless this thread is doing so already: a write
-    /// made meanwhile (by a failure handler, or a hook of the synchronization) is written by its
-    /// next pass, rather than by a synchronization inside it.
-    private static func synchronizeOnThisThreadAtExit() {
+    /// Once the exit hook began, writes the suites scheduled for synchronization now, on this
+    /// thread: no delayed synchronization runs any more. Unless a synchronization holds the lock
+    /// (another thread's, or this thread's own, when a write made inside it scheduled one): then
+    /// its holder does this as it releases the lock (``withSynchronizationLock(_:)``). Not again
+    /// inside itself on one thread (a failure handler's write as it reports): its loop goes on.
+    static func synchronizeScheduledAtExit() {
         let thread = pthread_self()
-        guard state.withLock({ $0.threadsSynchronizingAtExit.insert(thread).inserted }) else { return }
+        let begins = state.withLock { state in
+            state.isExiting && !state.pending.isEmpty && state.threadsSynchronizingAtExit.insert(thread).inserted
+        }
+        guard begins else { return }
         defer { state.withLock { _ = $0.threadsSynchronizingAtExit.remove(thread) } }
-        synchronizePendingWrites()
+        for _ in 0..<4 {
+            guard state.withLock({ !$0.pending.isEmpty }), synchronizationLock.try() else { return }
+            var failed: [UserDefaults] = []
+            _ = synchronizePendingSuites(failed: &failed)
+            synchronizationLock.unlock()
+            reportFailedSynchronizations(failed)
+        }
     }
 
     /// A suite this process never writes, named anew in each process, without the launch
@@ -492,7 +521,7 @@ public enum UserDefaultsPersistence {
             guard let watcher else { return }
             // Decided while none of KeyCatalog's own synchronizations runs: each notes the file it
             // wrote before it ends.
-            let isOtherWriter = synchronizationLock.withLock {
+            let isOtherWriter = withSynchronizationLock {
                 guard !isOwnWrite(file) else { return false }
                 synchronizeDeferringWrites(of: [suite.value]) {
                     _ = synchronizeNotingOwnWrite(suite.value, file: file)
