@@ -5,6 +5,10 @@ import Foundation
 /// On Linux, Foundation writes a suite's file only on `synchronize()`; KeyCatalog schedules one
 /// shortly after each write and once more when the process exits normally (see
 /// ``UserDefaultsPersistence``).
+///
+/// - Important: On Linux, a subclass of `UserDefaults` whose override of `set(_:forKey:)`,
+///   `removeObject(forKey:)` or `synchronize()` writes through KeyCatalog again traps: KeyCatalog
+///   calls those methods while it holds the lock that keeps its writes in order.
 extension UserDefaults: PersistentKeyValueStore {
     public func persistentValue(forKey key: String) -> PropertyListValue? {
         #if !(canImport(Darwin) || KEYCATALOG_APPLE_TYPECHECK)
