@@ -32,14 +32,8 @@ extension PropertyListValue {
         // here, before any `as?` cast, skips the casts below, which each search for bridging
         // conformances and together cost more than the UserDefaults lookup itself.
         if dynamicType == [Any?].self {
-            let array = object as! [Any?]
-            var elements: [PropertyListValue] = []
-            elements.reserveCapacity(array.count)
-            for element in array {
-                guard let element, let converted = PropertyListValue(foundationObject: element) else { return nil }
-                elements.append(converted)
-            }
-            self = .array(elements)
+            guard let array = Self.array(converting: object as! [Any?], { $0 }) else { return nil }
+            self = array
             return
         }
         // What `PropertyListSerialization` hands back on Linux: by their exact types too, since
@@ -63,25 +57,13 @@ extension PropertyListValue {
         // cast below tried on it bridges the whole dictionary first (about 40,000 instructions for
         // iCloud sync's three-member envelope, callgrind).
         if dynamicType == [String: Any].self {
-            let dictionary = Self.unwrap(object, as: [String: Any].self)
-            var members: [String: PropertyListValue] = [:]
-            members.reserveCapacity(dictionary.count)
-            for (key, member) in dictionary {
-                guard let converted = PropertyListValue(foundationObject: member) else { return nil }
-                members[key] = converted
-            }
-            self = .dictionary(members)
+            guard let dictionary = Self.dictionary(converting: Self.unwrap(object, as: [String: Any].self), { $0 }) else { return nil }
+            self = dictionary
             return
         }
         if dynamicType == [Any].self {
-            let array = object as! [Any]
-            var elements: [PropertyListValue] = []
-            elements.reserveCapacity(array.count)
-            for element in array {
-                guard let converted = PropertyListValue(foundationObject: element) else { return nil }
-                elements.append(converted)
-            }
-            self = .array(elements)
+            guard let array = Self.array(converting: object as! [Any], { $0 }) else { return nil }
+            self = array
             return
         }
         if dynamicType == Date.self {
@@ -106,21 +88,11 @@ extension PropertyListValue {
         case let value as NSNumber where type(of: object) is NSNumber.Type:
             self = Self(number: value)
         case let value as [Any?]:
-            var elements: [PropertyListValue] = []
-            elements.reserveCapacity(value.count)
-            for element in value {
-                guard let element, let converted = PropertyListValue(foundationObject: element) else { return nil }
-                elements.append(converted)
-            }
-            self = .array(elements)
+            guard let array = Self.array(converting: value, { $0 }) else { return nil }
+            self = array
         case let value as [String: Any?]:
-            var members: [String: PropertyListValue] = [:]
-            members.reserveCapacity(value.count)
-            for (key, member) in value {
-                guard let member, let converted = PropertyListValue(foundationObject: member) else { return nil }
-                members[key] = converted
-            }
-            self = .dictionary(members)
+            guard let dictionary = Self.dictionary(converting: value, { $0 }) else { return nil }
+            self = dictionary
         default:
             if let value = Self(otherInteger: object) {
                 self = value
@@ -128,6 +100,31 @@ extension PropertyListValue {
                 return nil
             }
         }
+    }
+
+    /// An array of `elements`, each converted from the object `object(element)` gives: `nil` when
+    /// one is `nil` (an element Foundation wrapped in `Optional`) or not a property-list value.
+    @inline(__always)
+    private static func array<Element>(converting elements: [Element], _ object: (Element) -> Any?) -> Self? {
+        var converted: [PropertyListValue] = []
+        converted.reserveCapacity(elements.count)
+        for element in elements {
+            guard let element = object(element), let value = PropertyListValue(foundationObject: element) else { return nil }
+            converted.append(value)
+        }
+        return .array(converted)
+    }
+
+    /// A dictionary of `members`, converted as ``array(converting:_:)`` converts elements.
+    @inline(__always)
+    private static func dictionary<Member>(converting members: [String: Member], _ object: (Member) -> Any?) -> Self? {
+        var converted: [String: PropertyListValue] = [:]
+        converted.reserveCapacity(members.count)
+        for (key, member) in members {
+            guard let member = object(member), let value = PropertyListValue(foundationObject: member) else { return nil }
+            converted[key] = value
+        }
+        return .dictionary(converted)
     }
 
     /// The value in `object`, whose dynamic type was just checked to be `Target`: opening the
