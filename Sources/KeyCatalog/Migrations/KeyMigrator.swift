@@ -7,11 +7,15 @@ import Foundation
 /// source; a move that cannot finish is taken back out of the key, so that a value is never in
 /// both places (a key emptied later would get it again). While the key is empty, a source whose
 /// store cannot say what it holds (a locked keychain, an entry that does not decode, a launch
-/// argument over a suite KeyCatalog did not open), or whose value cannot be written to the key,
-/// is not passed over: older sources wait until it moves. A key that already holds a value keeps
-/// it; a source holding the very value the key holds is what an interrupted run left behind, and
-/// is removed. Everything else stays in place and is reported. Running twice is the same as
-/// running once; a run killed at any point and run again ends as an uninterrupted run would.
+/// argument over a suite KeyCatalog did not open), or whose value could not be written to the
+/// key, is not passed over: older sources wait until it moves. A value that can never be the
+/// key's (rejected by the transform, unreadable as the old type, or converting to a value the key
+/// cannot store) stays and is reported, and the next source is tried. A source is removed only if
+/// it still holds the value moved (else the move is taken back), and the removals are flushed
+/// before the run returns. A key that already holds a value keeps it; a source holding the very
+/// value the key holds is what an interrupted run left behind, and is removed. Everything else
+/// stays in place and is reported. Running twice is the same as running once; a run killed at any
+/// point and run again ends as an uninterrupted run would.
 ///
 /// A source at the key's own storage key in the key's own store (a type or representation
 /// changed in place) is converted where it is, in one write, and only when the key cannot read
@@ -32,6 +36,7 @@ public enum KeyMigrator {
         stores store: (String) -> (any PersistentKeyValueStore)?
     ) -> KeyMigrationReport {
         var report = KeyMigrationReport()
+        var removals = SourceRemovals()
         for migration in migrations {
             guard let target = store(migration.store) else {
                 for source in migration.sources {
@@ -57,13 +62,17 @@ public enum KeyMigrator {
                     }
                     previous = nil
                 }
-                if migrate(migration, into: target, movingInto: synced.local, beforeMoving: moving, afterNotMoving: notMoved, stores: store, report: &report) {
+                if migrate(
+                    migration, into: target, movingInto: synced.local, beforeMoving: moving, afterNotMoving: notMoved, stores: store, report: &report,
+                    removals: &removals)
+                {
                     synced.engine.adoptMigratedValue(forKey: migration.storageKey, in: synced.local)
                 }
             } else {
-                migrate(migration, into: target, movingInto: target, stores: store, report: &report)
+                migrate(migration, into: target, movingInto: target, stores: store, report: &report, removals: &removals)
             }
         }
+        removals.makeDurable()
         return report
     }
 
@@ -78,7 +87,8 @@ public enum KeyMigrator {
         beforeMoving: (PropertyListValue) -> Void = { _ in },
         afterNotMoving: () -> Void = {},
         stores store: (String) -> (any PersistentKeyValueStore)?,
-        report: inout KeyMigrationReport
+        report: inout KeyMigrationReport,
+        removals: inout SourceRemovals
     ) -> Bool {
         var moved = false
         for source in migration.sources {
@@ -150,7 +160,11 @@ public enum KeyMigrator {
                 // stopped before removing the source.
                 do {
                     try target.flushPersistentValues()
-                    try origin.removePersistentValue(forKey: source.fromKey)
+                    guard try _removeStoredValue(forKey: source.fromKey, in: origin, ifItHolds: stored) else {
+                        record(&report, migration, source, .failed("the source changed as an earlier move's removal of it was completed (another thread or process wrote it); the source is kept"))
+                        continue
+                    }
+                    removals.note(migration, source, from: origin)
                     origin.keyValueChanges.postCurrentValue(forKey: source.fromKey, in: origin)
                     record(&report, migration, source, .completedInterruptedMove)
                 } catch {
@@ -192,8 +206,11 @@ public enum KeyMigrator {
                 record(&report, migration, source, .failed(takeBack(migration, from: target, because: "the key was written but could not be made durable: \(error)", afterNotMoving)))
                 return moved
             }
+            // Only the value moved: one another thread or process wrote since it was read stays at
+            // the source, and the move is taken back, for the next run to move the newer value.
+            let removed: Bool
             do {
-                try origin.removePersistentValue(forKey: source.fromKey)
+                removed = try _removeStoredValue(forKey: source.fromKey, in: origin, ifItHolds: stored)
             } catch {
                 // Gone only if the store says so (a locked keychain cannot say).
                 if origin._hasPersistentValueIfKnown(forKey: source.fromKey) != false {
@@ -202,6 +219,7 @@ public enum KeyMigrator {
                 } else {
                     // The store reported a failure, but the source is gone: the value moved. The
                     // store's failure is still reported.
+                    removals.note(migration, source, from: origin)
                     origin.keyValueChanges.postCurrentValue(forKey: source.fromKey, in: origin)
                     record(&report, migration, source, .migrated)
                     reportFailure(of: migration, source, "the source's removal reported a failure, but the source is gone and the key keeps the value: \(error)")
@@ -209,6 +227,12 @@ public enum KeyMigrator {
                 }
                 continue
             }
+            guard removed else {
+                let reason = "the source changed during the move (another thread or process wrote it)"
+                record(&report, migration, source, .failed(takeBack(migration, from: target, because: reason, afterNotMoving)))
+                return moved
+            }
+            removals.note(migration, source, from: origin)
             origin.keyValueChanges.postCurrentValue(forKey: source.fromKey, in: origin)
             record(&report, migration, source, .migrated)
             moved = true
@@ -318,7 +342,7 @@ public enum KeyMigrator {
     }
 
     /// Reports `reason` to the failure handler, as a failure of migrating `source`.
-    private static func reportFailure(of migration: KeyMigration, _ source: KeyMigration.ErasedSource, _ reason: String) {
+    static func reportFailure(of migration: KeyMigration, _ source: KeyMigration.ErasedSource, _ reason: String) {
         PersistentKeyValueFailure.report(
             PersistentKeyValueFailure(
                 operation: .migrate,

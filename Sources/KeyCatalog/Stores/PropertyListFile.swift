@@ -652,13 +652,25 @@ final class PropertyListFile: Sendable {
     /// what the files hold with this one change. Failures are reported once the locks are
     /// released: a failure handler may itself use the store.
     func update(_ key: String, to value: PropertyListValue?) throws {
+        try update(key, to: value, ifStored: nil)
+    }
+
+    /// Writes `value` (`nil` removes) for `key` if the files hold `expected` for it, other
+    /// processes' records applied (whatever they hold, if `expected` is `nil`); returns whether it
+    /// wrote. The check and the write are under the file's lock: no write of another process or
+    /// thread comes between them.
+    @discardableResult
+    func update(_ key: String, to value: PropertyListValue?, ifStored expected: PropertyListValue?) throws -> Bool {
         let record = try FileStoreJournal.record(key: key, value: value)
-        let (report, flush, compaction, madeFolder) = try _HeldCallbacks.holding {
+        let (report, wrote, flush, compaction, madeFolder) = try _HeldCallbacks.holding {
             try contents.withLock { contents in
-                try withFileLock(&contents) { contents -> (String?, Bool, Bool, Bool) in
+                try withFileLock(&contents) { contents -> (String?, Bool, Bool, Bool, Bool) in
                     let report = refresh(&contents, isLocked: true)
                     if let block = contents.writeBlock ?? contents.journalBlock {
                         throw FileStoreUnavailable(description: "not written, to keep the file that is there: \(block)")
+                    }
+                    if let expected, contents.stored[key]?.value != expected {
+                        return (report, false, false, false, false)
                     }
                     var unreadable = contents.unreadable
                     unreadable[key] = nil
@@ -676,7 +688,7 @@ final class PropertyListFile: Sendable {
                     contents.isFlushScheduled = true
                     contents.isCompactionScheduled = contents.isCompactionScheduled || compaction
                     defer { contents.madeFolder = false }
-                    return (report, flush, compaction, contents.madeFolder)
+                    return (report, true, flush, compaction, contents.madeFolder)
                 }
             }
         }
@@ -685,6 +697,7 @@ final class PropertyListFile: Sendable {
         if flush { scheduleFlush() }
         if compaction { scheduleCompaction() }
         if madeFolder { (changes.attachedWatcher as? FileStoreChangeWatcher)?.rewatchFolder() }
+        return wrote
     }
 
     /// Makes every write so far survive power loss (`fdatasync` of the journal, and of its folder

@@ -25,6 +25,22 @@ func _storedValue(forKey key: String, in store: any PersistentKeyValueStore) -> 
     return .some(isStored ? store.persistentValue(forKey: key) : nil)
 }
 
+/// Removes what `store` itself stores for `key` (as ``_storedValue(forKey:in:)`` reads it) if that
+/// is still `expected`; returns whether it did: `false` if another thread or process wrote the key
+/// since `expected` was read.
+///
+/// A file store checks and removes under its file's lock, so no write comes between. Other stores
+/// are read again just before the removal: a write landing in between (microseconds) is removed.
+func _removeStoredValue(forKey key: String, in store: any PersistentKeyValueStore, ifItHolds expected: PropertyListValue) throws -> Bool {
+    // A store iCloud syncs is not a file store here: its removal goes through the sync engine.
+    if let file = ((store as? AnyPersistentKeyValueStore)?.base ?? store) as? FileKeyValueStore {
+        return try file.removePersistentValue(forKey: key, ifStored: expected)
+    }
+    guard _storedValue(forKey: key, in: store) == .some(expected) else { return false }
+    try store.removePersistentValue(forKey: key)
+    return true
+}
+
 /// The store that holds the values: `store` without any ``AnyPersistentKeyValueStore`` wrapping,
 /// and for a store iCloud syncs, its local store.
 func _unwrappedStore(_ store: any PersistentKeyValueStore) -> any PersistentKeyValueStore {

@@ -60,16 +60,27 @@ struct KeyMigrationStoreMoveTests {
         case .memory:
             break
         }
+        switch from {
+        case .userDefaults, .secondSuite:
+            let suite = from == .userDefaults ? stores.suite : stores.secondSuite
+            #expect(try readMigrationPropertyList(suite.fileURL) == ["kept": .bool(true)], "the removals are on the disk too")
+        case .file:
+            #expect(try readMigrationPropertyList(stores.file.url) == ["kept": .bool(true)])
+        case .memory:
+            break
+        }
         #expect(failures.failures.isEmpty)
         #expect(report.entries.map(\.outcome) == [.migrated, .migrated])
         #expect(report.entries.map(\.fromStore) == [from.rawValue, from.rawValue])
         #expect(stores.contents(from) == ["kept": .bool(true)])
         #expect(stores.contents(to) == ["new": .int(42), "theme": .string("sepia")])
-        // Each value is written, then flushed to disk, and only then removed from its source.
+        // Each value is written, then flushed to disk, and only then removed from its source; the
+        // removals are flushed before the run returns.
         #expect(
             counter.operations == [
                 "\(to).set(new)", "\(to).flush", "\(from).remove(old.count)",
                 "\(to).set(theme)", "\(to).flush", "\(from).remove(old.theme)",
+                "\(from).flush",
             ])
     }
 
