@@ -71,6 +71,57 @@ struct FileStoreChangeDetectionTests {
         #expect(store.get(other) == 4)
     }
 
+    /// Found: a read that caught another program's in-place write half done (truncated, the first
+    /// part written) took the list for damaged and moved it aside, so the store lost its values
+    /// and the program wrote the rest of its edit into the file moved aside.
+    @Test func aListReadWhileAnotherProgramWritesItInPlaceWaitsForTheWholeList() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("settings.plist")
+        let store = try compactedStore(at: url)
+        let edit = try propertyList(["count": 3, "other": 4])
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: edit.prefix(edit.count / 2))
+        // The rest, 50 ms later: the read below comes between.
+        let rest = Thread {
+            Thread.sleep(forTimeInterval: 0.05)
+            try? handle.write(contentsOf: edit.suffix(from: edit.count / 2))
+            try? handle.close()
+        }
+        rest.start()
+        let failures = FailureRecorder()
+
+        let read = failures.record { (store.get(count), store.get(other)) }
+
+        #expect(read == (3, 4))
+        #expect(failures.failures.isEmpty, "\(failures.failures)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
+        #expect(!files.contains { $0.contains(".corrupt-") }, "\(files)")
+    }
+
+    /// A list that does not parse and was left unchanged is moved aside, as before, and reported
+    /// with what is wrong with it (found by a review: every damaged binary list was reported as
+    /// Foundation's text parser saw it, "Unexpected character b at line 1").
+    @Test(arguments: [
+        (PropertyListSerialization.PropertyListFormat.binary, "a binary property list cut short: 33 bytes, fewer than its header and trailer (40)"),
+        (.xml, "an XML property list cut short: it ends at byte"),
+    ])
+    func aDamagedListLeftUnchangedIsMovedAside(format: PropertyListSerialization.PropertyListFormat, problem: String) throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("settings.plist")
+        let whole = try PropertyListSerialization.data(fromPropertyList: ["count": 3, "other": 4], format: format, options: 0)
+        try whole.prefix(whole.count / 2).write(to: url)
+        let failures = FailureRecorder()
+
+        let read = failures.record { FileKeyValueStore(url: url).get(count) }
+
+        #expect(read == 0)
+        #expect(failures.failures.count == 1)
+        #expect(failures.failures.first?.message.contains("is not a valid property list (\(problem)") == true, "\(failures.failures)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
+        #expect(files.contains { $0.hasPrefix("settings.plist.corrupt-") }, "\(files)")
+    }
+
     /// A backup that gives the list a second name (a hard link) and a replace of the list, both
     /// between two reads: the file the store holds open has as many names as when it was read,
     /// but its inode changed meanwhile.

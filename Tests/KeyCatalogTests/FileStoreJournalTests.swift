@@ -287,6 +287,12 @@ struct FileStoreJournalTests {
         let write = FailureRecorder()
         write.record { store.set(n, to: 1) }
         #expect(write.failures.first?.message.contains("writes are refused, so that a new journal does not hide them") == true, "\(write.failures)")
+        // Found by a review: `compact()` returned as if it had compacted.
+        #expect {
+            try store.compact()
+        } throws: { error in
+            "\(error)".contains("not compacted, to keep the file that is there: its journal") && "\(error)".contains("is of format version 2")
+        }
         #expect(try Self.journalBytes(url) == Data(newer), "the journal is kept as it is")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).filter { $0.contains(".corrupt-") }.isEmpty)
     }

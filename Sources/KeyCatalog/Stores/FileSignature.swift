@@ -14,6 +14,14 @@ struct FileSignature: Equatable, Sendable {
     let changedSeconds: Int64
     let changedNanoseconds: Int64
 
+    /// Seconds since the file was last modified, by the system's clock (negative when its time
+    /// is ahead of the clock).
+    var secondsSinceModification: Double {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Double(Int64(now.tv_sec) - modifiedSeconds) + Double(Int64(now.tv_nsec) - modifiedNanoseconds) / 1e9
+    }
+
     /// Whether both are versions of one file (the same inode on the same device).
     func isSameFile(as other: FileSignature) -> Bool {
         device == other.device && inode == other.inode

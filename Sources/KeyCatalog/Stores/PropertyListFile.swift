@@ -678,7 +678,7 @@ final class PropertyListFile: Sendable {
                     // entries cannot hold every string.
                     if let value { try PropertyListFileDecoding.checkXMLHolds(value, forKey: key, keeping: unreadable) }
                     let journal = try journalForAppending(&contents)
-                    try Self.append(record, to: journal, at: contents.journalLength)
+                    try Self.append(record, to: journal, at: contents.journalLength, journalURL: journalURL)
                     contents.journalLength += record.count
                     contents.journalSignature = FileSignature(descriptor: journal.descriptor)
                     contents.setStored(value, forKey: key)
@@ -732,10 +732,15 @@ final class PropertyListFile: Sendable {
 
     /// Appends `record` at the journal's end; if that fails, cuts off whatever part of it was
     /// written.
-    private static func append(_ record: [UInt8], to journal: OpenFile, at length: Int) throws {
+    private static func append(_ record: [UInt8], to journal: OpenFile, at length: Int, journalURL: URL) throws {
         do {
             try journal.write(record)
         } catch {
+            // A journal this process may only read (another user's, or its mode changed) was
+            // opened for reading: say so, rather than "Bad file descriptor".
+            if fcntl(journal.descriptor, F_GETFL) & O_ACCMODE == O_RDONLY {
+                throw FileStoreUnavailable(description: "not written: the journal \(journalURL.path) is not writable by this process (permission denied)")
+            }
             _ = ftruncate(journal.descriptor, off_t(length))
             throw error
         }
@@ -814,6 +819,11 @@ final class PropertyListFile: Sendable {
             try contents.withLock { contents in
                 try withFileLock(&contents) { contents -> Snapshot? in
                     if let report = refresh(&contents, isLocked: true) { Self.report(url, report) }
+                    // Asked for, a compaction that cannot run says why (a load failure is also
+                    // reported as the store reads the files).
+                    if force, let block = contents.writeBlock ?? contents.journalBlock {
+                        throw FileStoreUnavailable(description: "not compacted, to keep the file that is there: \(block)")
+                    }
                     guard contents.writeBlock == nil, contents.journalLength > FileStoreJournal.header.count,
                         let journal = contents.journalSignature, force || contents.isCompactionDue
                     else { return nil }
@@ -886,25 +896,34 @@ final class PropertyListFile: Sendable {
     /// for `body`. The lock file stays open: locking costs one `flock`, one `fstat` and one
     /// `stat` of its path.
     private func withFileLock<Result>(_ contents: inout Contents, _ body: (inout Contents) throws -> Result) throws -> Result {
-        let lock = try openLock(&contents)
-        while flock(lock.descriptor, LOCK_EX) != 0 {
-            if errno == EINTR { continue }
-            throw POSIXFailure("lock \(lockURL.path)")
+        while true {
+            let lock = try openLock(&contents)
+            while flock(lock.descriptor, LOCK_EX) != 0 {
+                if errno == EINTR { continue }
+                throw POSIXFailure("lock \(lockURL.path)")
+            }
+            // Checked once locked: the file may have been removed (by another program, or with
+            // its folder) or its folder moved away while this waited, and other processes lock
+            // the file made at the path then. Opened again, and locked again.
+            guard Self.pathStillNames(lock, paths.lock) else {
+                flock(lock.descriptor, LOCK_UN)
+                contents.lock = nil
+                continue
+            }
+            defer { flock(lock.descriptor, LOCK_UN) }
+            return try body(&contents)
         }
-        defer { flock(lock.descriptor, LOCK_UN) }
-        return try body(&contents)
     }
 
-    /// The open lock file; opened again if it was removed (its folder deleted and made again),
-    /// since other processes lock the file that is there now.
+    /// Whether `path` names the open file `file`, which has not been removed.
+    private static func pathStillNames(_ file: OpenFile, _ path: String) -> Bool {
+        guard let held = FileSignature(descriptor: file.descriptor), held.links > 0, let named = FileSignature(path: path) else { return false }
+        return named.isSameFile(as: held)
+    }
+
+    /// The open lock file, opened (and its folder made) if there is none.
     private func openLock(_ contents: inout Contents) throws -> OpenFile {
-        // Kept while the path still names it: not once it was removed, nor once its folder was
-        // moved away (to the Trash), when other processes lock the file made at the path.
-        if let lock = contents.lock, let held = FileSignature(descriptor: lock.descriptor), held.links > 0,
-            let named = FileSignature(path: paths.lock), named.isSameFile(as: held)
-        {
-            return lock
-        }
+        if let lock = contents.lock { return lock }
         let path = lockURL.path
         var descriptor = Self.openLockFile(path)
         if descriptor < 0 && errno == ENOENT {
@@ -920,22 +939,30 @@ final class PropertyListFile: Sendable {
 
     private static func openLockFile(_ path: String) -> Int32 {
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        // A lock file made by another user: locking needs no write access.
-        return descriptor < 0 && errno == EACCES ? open(path, O_RDONLY | O_CLOEXEC) : descriptor
+        guard descriptor < 0 && errno == EACCES else { return descriptor }
+        // A lock file made by another user: locking needs no write access. If there is none, the
+        // folder cannot be written: the error is that, not the file missing.
+        let readOnly = open(path, O_RDONLY | O_CLOEXEC)
+        if readOnly < 0 { errno = EACCES }
+        return readOnly
     }
 
     /// Takes the lock on `lockURL` for `body` with a descriptor of its own: only while the file is
     /// being opened, before any write of this process can hold it.
     private static func withFileLock<Result>(_ lockURL: URL, _ body: () throws -> Result) throws -> Result {
-        let descriptor = openLockFile(lockURL.path)
-        guard descriptor >= 0 else { throw POSIXFailure("open the lock file \(lockURL.path)") }
-        // Closing the descriptor releases the lock.
-        defer { close(descriptor) }
-        while flock(descriptor, LOCK_EX) != 0 {
-            if errno == EINTR { continue }
-            throw POSIXFailure("lock \(lockURL.path)")
+        while true {
+            let descriptor = openLockFile(lockURL.path)
+            guard descriptor >= 0 else { throw POSIXFailure("open the lock file \(lockURL.path)") }
+            // Closing the file releases the lock.
+            let lock = OpenFile(descriptor)
+            while flock(descriptor, LOCK_EX) != 0 {
+                if errno == EINTR { continue }
+                throw POSIXFailure("lock \(lockURL.path)")
+            }
+            // As in the instance's lock: a file removed while this waited is locked by no one else.
+            guard pathStillNames(lock, lockURL.path) else { continue }
+            return try withExtendedLifetime(lock) { try body() }
         }
-        return try body()
     }
 
     /// Loads the file under its lock, so that moving a corrupt file aside cannot move another
@@ -966,7 +993,26 @@ final class PropertyListFile: Sendable {
         contents.opened = loaded.opened
     }
 
-    private static func load(_ url: URL, movingCorruptAside: Bool) -> Loaded {
+    /// How long a list that does not parse must have been left unchanged before it is moved aside:
+    /// another program may be writing it in place (truncated, then written in parts), and a list
+    /// caught half written parses once it is whole.
+    static let unchangedBeforeMovingAside = 0.2
+
+    /// Waits while the list at `path`, read as `signature`, may still be being written: returns
+    /// `true` once it changes (to be read again), `false` once it was left unchanged for
+    /// ``unchangedBeforeMovingAside`` (or at most 2 s, for a program that never stops writing).
+    private static func changesWhileBeingWritten(_ path: String, readAs signature: FileSignature?) -> Bool {
+        for _ in 0..<100 {
+            guard let current = FileSignature(path: path), current == signature else { return true }
+            let age = current.secondsSinceModification
+            // A modification time ahead of the clock (a file from another machine) is no sign.
+            if age < 0 || age >= unchangedBeforeMovingAside { return false }
+            usleep(20_000)
+        }
+        return false
+    }
+
+    private static func load(_ url: URL, movingCorruptAside: Bool, rereads: Int = 10) -> Loaded {
         let path = url.path
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         if descriptor < 0 {
@@ -1006,20 +1052,23 @@ final class PropertyListFile: Sendable {
             loaded.values = values
             loaded.readOnly = "\(problem); writes are refused until the file has one spelling of each key, so that none is lost"
             return loaded
-        case .corrupt(let error):
+        case .corrupt(let problem):
             guard movingCorruptAside else {
                 loaded.isCorrupt = true
                 return loaded
+            }
+            if rereads > 0, changesWhileBeingWritten(path, readAs: signature) {
+                return load(url, movingCorruptAside: true, rereads: rereads - 1)
             }
             let aside = url.deletingLastPathComponent().appendingPathComponent(
                 "\(url.lastPathComponent).corrupt-\(timestamp())"
             )
             do {
                 try FileManager.default.moveItem(at: url, to: aside)
-                return Loaded(report: "file is not a valid property list (\(error)); moved aside to \(aside.path); the store starts empty")
+                return Loaded(report: "file is not a valid property list (\(problem)); moved aside to \(aside.path); the store starts empty")
             } catch let moveError {
                 return Loaded(
-                    writeBlock: "file is not a valid property list (\(error)) and could not be moved aside (\(moveError)); the store starts empty, and writes are refused until it is moved",
+                    writeBlock: "file is not a valid property list (\(problem)) and could not be moved aside (\(moveError)); the store starts empty, and writes are refused until it is moved",
                     signature: signature
                 )
             }

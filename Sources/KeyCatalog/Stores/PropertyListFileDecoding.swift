@@ -19,8 +19,9 @@ enum PropertyListFileDecoding {
         /// keeps them as one, so that a rewrite would drop entries. The values read (one for each
         /// such key), and why the file must not be written.
         case mergedKeys([String: PropertyListValue], problem: String)
-        /// The file does not parse as a property list whose top level is a dictionary.
-        case corrupt(any Error)
+        /// The file does not parse as a property list whose top level is a dictionary: what is
+        /// wrong, and where when it can be told.
+        case corrupt(String)
     }
 
     static func decode(_ data: Data) -> Decoded {
@@ -49,12 +50,12 @@ enum PropertyListFileDecoding {
         } catch {
             wholeError = error
         }
-        guard let entries = XMLDictionaryScanner.entries(of: data) else { return .corrupt(wholeError) }
+        guard let entries = XMLDictionaryScanner.entries(of: data) else { return .corrupt(corruption(of: data, wholeError)) }
         var values: [String: PropertyListValue] = [:]
         var unreadable: [String: String] = [:]
         var problems: [String] = []
         for entry in entries {
-            guard case .string(let key)? = try? parseFragment("<string>\(entry.key)</string>") else { return .corrupt(wholeError) }
+            guard case .string(let key)? = try? parseFragment("<string>\(entry.key)</string>") else { return .corrupt(corruption(of: data, wholeError)) }
             do {
                 guard let value = try parseFragment(entry.value) else {
                     throw PersistentKeyValueEncodingError("not a property-list value")
@@ -66,7 +67,7 @@ enum PropertyListFileDecoding {
             }
         }
         // Every entry read on its own, yet the whole did not: something else is wrong.
-        guard !unreadable.isEmpty else { return .corrupt(wholeError) }
+        guard !unreadable.isEmpty else { return .corrupt(corruption(of: data, wholeError)) }
         let keys = Set(values.keys).union(unreadable.keys).count
         if keys != spellingCount(entries) {
             return .mergedKeys(values, problem: mergedKeysProblem(entries: spellingCount(entries), keys: keys, in: data))
@@ -149,6 +150,38 @@ enum PropertyListFileDecoding {
     private static func parseFragment(_ fragment: String) throws -> PropertyListValue? {
         let document = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\">\(fragment)</plist>\n"
         return PropertyListValue(foundationObject: try PropertyListSerialization.propertyList(from: Data(document.utf8), format: nil))
+    }
+
+    /// What is wrong with `data`, which does not parse as a property list (Foundation's own
+    /// message alone misleads: a damaged binary list is last tried as text, "Unexpected character
+    /// b at line 1").
+    static func corruption(of data: Data, _ error: any Error) -> String {
+        let bytes = [UInt8](data)
+        if bytes.starts(with: Array("bplist".utf8)) {
+            // The trailer, the last 32 bytes: offset size at 6, object count at 8, the offset
+            // table's offset at 24.
+            guard bytes.count >= 40 else {
+                return "a binary property list cut short: \(bytes.count) bytes, fewer than its header and trailer (40)"
+            }
+            let trailer = bytes.count - 32
+            func integer(at offset: Int) -> UInt64 { bytes[(trailer + offset)..<(trailer + offset + 8)].reduce(0) { $0 << 8 | UInt64($1) } }
+            let (objects, table) = (integer(at: 8), integer(at: 24))
+            let (tableSize, tooMany) = objects.multipliedReportingOverflow(by: UInt64(bytes[trailer + 6]))
+            let (tableEnd, tooFar) = table.addingReportingOverflow(tableSize)
+            if tooMany || tooFar || table < 8 || tableEnd > UInt64(trailer) {
+                return "a binary property list of \(bytes.count) bytes whose trailer (at byte \(trailer)) gives an offset table past its end: cut short or damaged"
+            }
+            return "a binary property list of \(bytes.count) bytes whose objects do not read (damaged): \(describe(error))"
+        }
+        let text = String(decoding: bytes.prefix(64), as: UTF8.self)
+        if text.hasPrefix("<?xml") || text.hasPrefix("<plist") {
+            let end = String(decoding: bytes.suffix(16), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            if !end.hasSuffix("</plist>") {
+                return "an XML property list cut short: it ends at byte \(bytes.count) without </plist>"
+            }
+            return "an XML property list of \(bytes.count) bytes that does not parse: \(describe(error))"
+        }
+        return "neither a binary nor an XML property list: \(bytes.count) bytes starting \(String(reflecting: String(text.prefix(16)))); \(describe(error))"
     }
 
     private static func describe(_ error: any Error) -> String {
