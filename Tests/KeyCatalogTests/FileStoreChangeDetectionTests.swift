@@ -74,18 +74,21 @@ struct FileStoreChangeDetectionTests {
     /// Found: a read that caught another program's in-place write half done (truncated, the first
     /// part written) took the list for damaged and moved it aside, so the store lost its values
     /// and the program wrote the rest of its edit into the file moved aside.
-    @Test func aListReadWhileAnotherProgramWritesItInPlaceWaitsForTheWholeList() throws {
+    /// The read comes after the list was truncated and its first part (none, or half) written.
+    @Test(arguments: [0, 2])
+    func aListReadWhileAnotherProgramWritesItInPlaceWaitsForTheWholeList(firstPartDivisor: Int) throws {
         let directory = TemporaryDirectory()
         let url = directory.file("settings.plist")
         let store = try compactedStore(at: url)
         let edit = try propertyList(["count": 3, "other": 4])
+        let written = firstPartDivisor == 0 ? 0 : edit.count / firstPartDivisor
         let handle = try FileHandle(forWritingTo: url)
         try handle.truncate(atOffset: 0)
-        try handle.write(contentsOf: edit.prefix(edit.count / 2))
+        try handle.write(contentsOf: edit.prefix(written))
         // The rest, 50 ms later: the read below comes between.
         let rest = Thread {
             Thread.sleep(forTimeInterval: 0.05)
-            try? handle.write(contentsOf: edit.suffix(from: edit.count / 2))
+            try? handle.write(contentsOf: edit.suffix(from: written))
             try? handle.close()
         }
         rest.start()

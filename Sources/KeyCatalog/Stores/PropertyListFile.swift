@@ -979,7 +979,8 @@ final class PropertyListFile: Sendable {
         /// Why the file, read as usual (its journal too), must not be written.
         var readOnly: String?
         var report: String?
-        /// The file does not parse; it was not moved aside (a load without the lock).
+        /// The file does not parse, or was just emptied (another program may be writing it); it
+        /// was not moved aside nor waited for (a load without the lock).
         var isCorrupt = false
         var signature: FileSignature?
         var opened: OpenFile?
@@ -1035,7 +1036,20 @@ final class PropertyListFile: Sendable {
             )
         }
         var loaded = Loaded(signature: signature, opened: file)
-        if data.isEmpty { return loaded }
+        if data.isEmpty {
+            // An empty list is an empty store, unless it was just truncated by a program about
+            // to write it (whose edit a compaction now would orphan, with this store's values):
+            // read under the lock then, which waits for the write.
+            guard let age = signature?.secondsSinceModification, age >= 0, age < unchangedBeforeMovingAside else { return loaded }
+            guard movingCorruptAside else {
+                loaded.isCorrupt = true
+                return loaded
+            }
+            if rereads > 0, changesWhileBeingWritten(path, readAs: signature) {
+                return load(url, movingCorruptAside: true, rereads: rereads - 1)
+            }
+            return loaded
+        }
         switch PropertyListFileDecoding.decode(data) {
         case .values(let values, let unreadable, let problems):
             loaded.values = values
