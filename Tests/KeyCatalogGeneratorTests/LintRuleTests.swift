@@ -109,6 +109,24 @@ struct LintRuleTests {
             ]
         ),
         RuleCase(
+            rule: "import",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "imports": ["Models", "App-Core", 7, "Models", "class"],
+                  "keys": [
+                    { "name": "a", "type": "Int", "default": 1 }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:3:25: error: 'App-Core' is not a module name; give the name of a module the target depends on, as in "Models""#,
+                #"keys.json:3:37: error: an import is a module's name, a string, as in "Models""#,
+                #"keys.json:3:40: error: module 'Models' is imported twice; remove one"#,
+                #"keys.json:3:50: error: 'class' is not a module name; give the name of a module the target depends on, as in "Models""#,
+            ]
+        ),
+        RuleCase(
             rule: "identifier",
             manifest: #"""
                 {

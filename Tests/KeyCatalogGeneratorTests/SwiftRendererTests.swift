@@ -284,6 +284,28 @@ struct SwiftRendererTests {
         #expect(MigrationsRenderer.expressionTypeName(of: .optional(.custom(type)), hiddenBy: ["Box"]) == "Swift.Optional<\(type)>", "a generic argument looks up only types")
     }
 
+    /// Found by a review: a key whose type was declared in another module never compiled, as
+    /// the generated file imported Foundation and KeyCatalog only.
+    @Test(
+        "the manifest's imports follow Foundation and KeyCatalog, at the catalog's access level",
+        arguments: [
+            (AccessLevel.internal, "import Foundation\nimport KeyCatalog\nimport Models\nimport AppCore\n"),
+            (.public, "public import Foundation\npublic import KeyCatalog\npublic import Models\npublic import AppCore\n"),
+            (
+                .package,
+                "#if hasFeature(InternalImportsByDefault)\npackage import Foundation\npackage import KeyCatalog\npackage import Models\npackage import AppCore\n"
+                    + "#else\nimport Foundation\nimport KeyCatalog\nimport Models\nimport AppCore\n#endif\n"
+            ),
+        ]
+    )
+    func imports(access: AccessLevel, expected: String) throws {
+        let manifest = #"{ "version": 1, "access": "\#(access.rawValue)", "imports": ["Models", "AppCore"], "keys": [] }"#
+        let catalog = try #require(ManifestLoader.load(contents: Array(manifest.utf8), path: "keys.json").catalog)
+        #expect(catalog.imports == ["Models", "AppCore"])
+        let rendered = SwiftRenderer(catalog: catalog, manifestPath: "keys.json").render()
+        #expect(rendered.contains("\n\n" + expected), "\(rendered.prefix(600))")
+    }
+
     @Test("a type's leading name stops at the first character no name holds, without backticks")
     func leadingName() {
         #expect(MigrationsRenderer.leadingName(of: "Box<Int>") == "Box")

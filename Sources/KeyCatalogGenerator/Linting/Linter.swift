@@ -12,6 +12,7 @@ enum Linter {
         FieldTypeRule(),
         MissingFieldRule(),
         AccessLevelRule(),
+        ImportRule(),
         IdentifierRule(),
         DuplicateNameRule(),
         CatalogMemberNameRule(),

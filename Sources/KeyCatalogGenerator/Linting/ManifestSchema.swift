@@ -60,6 +60,7 @@ enum ManifestSchema {
                 Field(name: "version", kinds: [], required: false, example: "1"),
                 Field(name: "catalog", kinds: [.string], required: false, example: "\"Keys\""),
                 Field(name: "access", kinds: [.string], required: false, example: "\"internal\""),
+                Field(name: "imports", kinds: [.array], required: false, example: "[\"Models\"]"),
                 Field(name: "defaultStore", kinds: [.string], required: false, example: "\"standard\""),
                 Field(name: "stores", kinds: [.object], required: false, example: "{}"),
                 Field(name: "types", kinds: [.object], required: false, example: "{}"),

@@ -33,6 +33,7 @@ struct CatalogBuilder {
             version: 1,
             name: root["catalog"]?.string ?? Catalog.defaultName,
             access: access,
+            imports: (root["imports"]?.elements ?? []).compactMap(\.string),
             defaultStore: context.defaultStore,
             stores: stores,
             types: types,

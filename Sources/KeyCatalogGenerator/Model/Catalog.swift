@@ -17,6 +17,9 @@ public struct Catalog: Sendable, Equatable {
     public var name: String
     /// The access level of the generated declarations.
     public var access: AccessLevel
+    /// The modules the generated file imports besides Foundation and KeyCatalog (`imports`), for
+    /// the keys' types declared in them.
+    public var imports: [String]
     /// The store keys use when they name none (`defaultStore`, `standard` if absent).
     public var defaultStore: String
     /// The implicit `standard` store first, then the declared stores in manifest order.
@@ -33,6 +36,7 @@ public struct Catalog: Sendable, Equatable {
         version: Int = 1,
         name: String = Catalog.defaultName,
         access: AccessLevel = .internal,
+        imports: [String] = [],
         defaultStore: String = StoreDeclaration.standardName,
         stores: [StoreDeclaration] = [.standard()],
         types: [EnumDeclaration] = [],
@@ -42,6 +46,7 @@ public struct Catalog: Sendable, Equatable {
         self.version = version
         self.name = name
         self.access = access
+        self.imports = imports
         self.defaultStore = defaultStore
         self.stores = stores
         self.types = types

@@ -46,20 +46,18 @@ public struct SwiftRenderer {
         // `public import` would warn about, imports them at package level only where imports are
         // internal by default: elsewhere, beside another file's plain (public) import, the
         // compiler refuses a `package import` as ambiguous.
+        // The manifest's `imports` (modules declaring the keys' types) are imported alike.
+        let modules = ["Foundation", "KeyCatalog"] + catalog.imports
         switch catalog.access {
         case .internal:
-            writer.line("import Foundation")
-            writer.line("import KeyCatalog")
+            for module in modules { writer.line("import \(module)") }
         case .public:
-            writer.line("public import Foundation")
-            writer.line("public import KeyCatalog")
+            for module in modules { writer.line("public import \(module)") }
         case .package:
             writer.line("#if hasFeature(InternalImportsByDefault)")
-            writer.line("package import Foundation")
-            writer.line("package import KeyCatalog")
+            for module in modules { writer.line("package import \(module)") }
             writer.line("#else")
-            writer.line("import Foundation")
-            writer.line("import KeyCatalog")
+            for module in modules { writer.line("import \(module)") }
             writer.line("#endif")
         }
 

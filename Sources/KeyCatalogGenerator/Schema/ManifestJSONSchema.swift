@@ -52,6 +52,7 @@ public enum ManifestJSONSchema {
             "version": { "const": 1, "description": "The manifest format version." },
             "catalog": { "$ref": "#/$defs/identifier", "default": "Keys", "description": "The generated namespace." },
             "access": { "enum": ["internal", "public", "package"], "default": "internal", "description": "Access level of the generated declarations." },
+            "imports": { "type": "array", "items": { "$ref": "#/$defs/identifier" }, "uniqueItems": true, "description": "Modules the generated file imports, for the keys' types declared in them." },
             "defaultStore": { "$ref": "#/$defs/identifier", "default": "standard", "description": "The store of keys that name none." },
             "stores": {
               "type": "object",

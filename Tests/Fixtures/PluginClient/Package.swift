@@ -9,9 +9,11 @@ let package = Package(
         // Builds, and checks its generated catalog against real stores when run.
         .executableTarget(
             name: "PluginClient",
-            dependencies: [.product(name: "KeyCatalog", package: "KeyCatalog")],
+            dependencies: [.product(name: "KeyCatalog", package: "KeyCatalog"), "Models"],
             plugins: [.plugin(name: "KeyCatalogPlugin", package: "KeyCatalog")]
         ),
+        // A type PluginClient's keys store, declared in another module (keys.json `imports`).
+        .target(name: "Models"),
         // Its keys.json has errors at known positions: building it must fail with them.
         .target(
             name: "BrokenManifest",

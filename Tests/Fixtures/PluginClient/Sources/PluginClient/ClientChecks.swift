@@ -1,5 +1,6 @@
 import Foundation
 import KeyCatalog
+import Models
 
 enum ClientChecks {
     static func run() -> Bool {
@@ -28,6 +29,7 @@ enum ClientChecks {
         check(keys.tags == ["a", "b"], "tags default")
         check(keys.homepage == URL(string: "https://example.com/x"), "homepage default")
         check(keys.nickname == nil, "nickname default")
+        check(keys.layout == Layout(columns: 2), "a type of another module: default")
         #if DEBUG
         check(keys.verboseLogging == true, "debug key: Debug default")
         #else
@@ -47,6 +49,8 @@ enum ClientChecks {
         check(keys.homepage.absoluteString == "https://swift.org/keycatalog", "https URL survives")
         check(keys.nickname == "kc", "memory store round-trip")
         check(keys.verboseLogging == false, "debug key written in Debug, ignored in Release")
+        keys.layout = Layout(columns: 3)
+        check(keys.layout == Layout(columns: 3), "a type of another module: round-trip")
 
         // Parameterized keys.
         let document = UUID()
@@ -55,7 +59,7 @@ enum ClientChecks {
         check(stores.standard.persistentValue(forKey: "\(document.uuidString)_Draft") == .string("hello"), "parameterized storage key")
 
         // The registration table and reset.
-        check(ClientKeys.entries.map(\.name) == ["counter", "mode", "tags", "homepage", "nickname", "verboseLogging", "draft", "renamedCounter"], "entries in manifest order")
+        check(ClientKeys.entries.map(\.name) == ["counter", "mode", "tags", "homepage", "nickname", "verboseLogging", "draft", "renamedCounter", "layout"], "entries in manifest order")
         keys.reset()
         check(keys.counter == 7 && keys.tags == ["a", "b"], "reset restores defaults")
 
