@@ -127,6 +127,66 @@ struct LintRuleTests {
             ]
         ),
         RuleCase(
+            rule: "icloud-sync-reserved",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "stores": { "cloud": { "kind": "ubiquitous" } },
+                  "keys": [
+                    { "name": "theme", "type": "Int", "default": 0, "sync": "iCloud" },
+                    { "name": "metadata", "key": "_KeyCatalogSync", "type": "String", "default": "" },
+                    { "name": "cloudTheme", "key": "kc:theme", "type": "Int", "default": 0, "store": "cloud" },
+                    { "name": "cloudOther", "key": "kc:other", "type": "Int", "default": 0, "store": "cloud" }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:6:34: error: storage key '_KeyCatalogSync' of key 'metadata' is where iCloud sync keeps its metadata in each UserDefaults or file store that holds a synced key; choose another storage key"#,
+                #"keys.json:7:36: error: storage key 'kc:theme' of key 'cloudTheme' in ubiquitous store 'cloud' starts with 'kc:': it is the name in iCloud of synced key 'theme' (3-byte prefix 'kc:' and its storage key), so both would be one iCloud key; choose another storage key"#,
+                #"keys.json:8:36: error: storage key 'kc:other' of key 'cloudOther' in ubiquitous store 'cloud' starts with 'kc:', which names synced keys in iCloud; choose another storage key"#,
+            ]
+        ),
+        RuleCase(
+            rule: "shared-migration-source-pattern",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "keys": [
+                    { "name": "doc", "key": "doc-{id}", "parameters": { "id": "String" }, "type": "Int", "default": 0, "migrations": [{ "fromKey": "t{id}" }] },
+                    { "name": "theme", "key": "tdark", "type": "Int", "default": 0 },
+                    { "name": "b", "type": "Int", "default": 0, "migrations": [{ "fromKey": "doc-legacy" }] }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:4:132: warning: key 'doc' migrates from 't{id}' in store 'standard', which is also the storage key of key 'theme' (5:31) when id is 'dark' ('tdark'): the migration would move that key's value out of it; change the source or the storage key so they cannot meet"#,
+                #"keys.json:6:77: warning: key 'b' migrates from 'doc-legacy' in store 'standard', which is also the storage key of key 'doc' (4:29) when id is 'legacy' ('doc-legacy'): the migration would move that key's value out of it; change the source or the storage key so they cannot meet"#,
+            ]
+        ),
+        RuleCase(
+            rule: "store-kind-side-files",
+            manifest: #"""
+                {
+                  "version": 1,
+                  "stores": {
+                    "a": { "kind": "file", "path": "x.plist" },
+                    "b": { "kind": "file", "path": "./x.plist.journal" },
+                    "c": { "kind": "file", "path": "x.plist.lock" }
+                  },
+                  "keys": [
+                    { "name": "a1", "type": "Int", "default": 1, "store": "a" },
+                    { "name": "b1", "type": "Int", "default": 1, "store": "b" },
+                    { "name": "c1", "type": "Int", "default": 1, "store": "c" }
+                  ]
+                }
+                """#,
+            expected: [
+                #"keys.json:5:36: error: file store 'b' opens the journal file that file store 'a' keeps beside its own ('./x.plist.journal'); choose another path"#,
+                #"keys.json:6:36: error: file store 'c' opens the lock file that file store 'a' keeps beside its own ('x.plist.lock'); choose another path"#,
+            ]
+        ),
+
+        RuleCase(
             rule: "identifier",
             manifest: #"""
                 {

@@ -87,8 +87,36 @@ struct ICloudSyncRule: LintRule {
                 findings.append(error("\(key.label) is synced key number \(syncedCount), and ubiquitous stores hold \(ubiquitous) keys; iCloud's key-value store holds at most \(UbiquitousLimitsRule.maximumKeys) in all, so keep some keys local", at: location))
             }
         }
+        return findings + reservedNames(context, synced: seen)
+    }
+
+    /// The names sync keeps for itself (found by a review: each let a lint-clean key overwrite
+    /// sync's data, or sync overwrite the key's):
+    /// - in a UserDefaults or file store, the storage key of sync's metadata, which it keeps in
+    ///   every store that holds a synced key (the runtime's `UbiquitousSyncMetadata.storageKey`);
+    /// - in a ubiquitous store, a key starting with `kc:`, which names synced keys in iCloud,
+    ///   whose one key-value store both use.
+    private func reservedNames(_ context: LintContext, synced: [String: LintContext.Key]) -> [Diagnostic] {
+        var findings: [Diagnostic] = []
+        for key in context.keys {
+            guard let template = key.validStorageKey, template.isLiteral else { continue }
+            let text = template.text
+            // The names first: the store's kind is looked up for the few keys they fit.
+            let isMetadata = text == Self.metadataStorageKey
+            guard isMetadata || text.utf8.starts(with: Self.keyPrefix.utf8), let kind = context.storeKinds[key.store] else { continue }
+            if Self.syncableKinds.contains(kind), isMetadata {
+                findings.append(error("storage key '\(text)' of \(key.label) is where iCloud sync keeps its metadata in each UserDefaults or file store that holds a synced key; choose another storage key", at: key.storageKeyLocation))
+            } else if kind == "ubiquitous", text.unicodeScalars.starts(with: Self.keyPrefix.unicodeScalars) {
+                let syncedName = String(text.unicodeScalars.dropFirst(Self.keyPrefix.unicodeScalars.count))
+                let clash = synced[syncedName].map { ": it is the name in iCloud of synced \($0.label) (3-byte prefix '\(Self.keyPrefix)' and its storage key), so both would be one iCloud key" } ?? ", which names synced keys in iCloud"
+                findings.append(error("storage key '\(text.truncatedForMessage)' of \(key.label) in ubiquitous store '\(key.store)' starts with '\(Self.keyPrefix)'\(clash); choose another storage key", at: key.storageKeyLocation))
+            }
+        }
         return findings
     }
+
+    /// Where sync keeps its metadata in a synced local store (the runtime's `UbiquitousSyncMetadata.storageKey`).
+    static let metadataStorageKey = "_KeyCatalogSync"
 
     private static func reason(_ kind: String) -> String {
         switch kind {

@@ -69,6 +69,63 @@ struct SharedMigrationSourceRule: LintRule {
                 sources[storeID, default: [:]][name] = (key.label, fromKey.location, store)
             }
         }
+        return findings + overlaps(context, migrations.map { ($0.key, $0.fromKey, $0.name, $0.store, $0.storeID) })
+    }
+
+    /// Found by a review: a source that a parameterized key's template can spell (`doc-legacy`
+    /// against `doc-{id}`), or a parameterized source that can spell a key's storage key (`t{id}`
+    /// against `tdark`), moved a live value out of that key when the migration ran. A warning, as
+    /// for two storage keys that can meet (`duplicate-storage-key`): whether they meet depends on
+    /// the parameter values.
+    private func overlaps(
+        _ context: LintContext, _ migrations: [(key: LintContext.Key, fromKey: JSONValue, name: String, store: String, storeID: String)]
+    ) -> [Diagnostic] {
+        let stores = context.storeIdentities
+        var findings: [Diagnostic] = []
+        // The parameterized keys, by store; every key, only once a source is parameterized.
+        let parameterized = migrations.contains { $0.name.contains("{") }
+        var keys: [String: [(key: LintContext.Key, template: StorageKeyTemplate)]] = [:]
+        for key in context.keys {
+            guard let template = key.validStorageKey, !template.text.isEmpty, parameterized || !template.isLiteral else { continue }
+            keys[stores.id(of: key.store), default: []].append((key, template))
+        }
+        guard !keys.isEmpty else { return [] }
+        for (migrating, fromKey, name, store, storeID) in migrations {
+            guard let source = try? StorageKeyParser.parse(name).get() else { continue }
+            let sourcePattern = StorageKeyPattern(source, parameterTypes: Self.parameterTypes(of: migrating))
+            for (key, template) in keys[storeID] ?? [] where !(source.isLiteral && template.isLiteral) {
+                // The key's own storage key, in place, is a change of type or representation.
+                if key.index == migrating.index, source.text == template.text { continue }
+                if source.isLiteral ? !Self.canSpell(template, source.text) : template.isLiteral && !Self.canSpell(source, template.text) { continue }
+                guard let spelling = StorageKeyPattern(template, parameterTypes: Self.parameterTypes(of: key)).commonSpelling(with: sourcePattern) else {
+                    continue
+                }
+                let when = (spelling.values + spelling.otherValues).map { "\($0.name) is '\($0.value)'" }.joined(separator: " and ")
+                findings.append(
+                    warning(
+                        "\(migrating.label) migrates from '\(name.truncatedForMessage)' in store '\(store)', which is also the storage key of \(key.label) (\(key.storageKeyLocation.line):\(key.storageKeyLocation.column))\(key.store == store ? "" : " " + stores.inStore(key.store, alsoOpenedBy: store)) when \(when) ('\(spelling.text.truncatedForMessage)'): the migration would move that key's value out of it; change the source or the storage key so they cannot meet",
+                        at: fromKey.location
+                    ))
+            }
+        }
         return findings
+    }
+
+    /// Whether `template`'s fixed ends allow it to spell `text`: a cheap test before the pattern's
+    /// (most keys of a store start or end otherwise). By scalar, as stores compare keys.
+    private static func canSpell(_ template: StorageKeyTemplate, _ text: String) -> Bool {
+        let scalars = text.unicodeScalars
+        if case .literal(let head)? = template.segments.first, !scalars.starts(with: head.unicodeScalars) { return false }
+        if case .literal(let tail)? = template.segments.last, !scalars.reversed().starts(with: tail.unicodeScalars.reversed()) { return false }
+        return true
+    }
+
+    /// A key's parameters' types by name, as its template's placeholders name them.
+    private static func parameterTypes(of key: LintContext.Key) -> [String: String] {
+        var types: [String: String] = [:]
+        for parameter in key.value["parameters"]?.members ?? [] {
+            if let type = parameter.value.string { types[parameter.name] = type }
+        }
+        return types
     }
 }

@@ -1,6 +1,6 @@
 /// A store's `kind` is unknown, a field its kind needs is missing (`service` for `keychain`,
 /// `path` for `file`), a field does not apply to its kind, or a keychain store's `accessibility`
-/// is unknown.
+/// is unknown, or a file store's path is another file store's journal or lock file.
 ///
 /// ```json
 /// "stores": { "secrets": { "kind": "keychain" } }
@@ -10,7 +10,7 @@
 /// ```
 struct StoreKindRule: LintRule {
     let id = "store-kind"
-    let summary = "A store's kind is unknown or its fields do not fit the kind."
+    let summary = "A store's kind is unknown or its fields do not fit the kind, or a file store's path is another's journal or lock."
 
     /// The fields each kind accepts besides `kind`, and those it requires.
     static let fields: [String: (allowed: [String], required: [String])] = [
@@ -55,6 +55,35 @@ struct StoreKindRule: LintRule {
                     NearMiss.suggestion(for: text, among: names).map { "did you mean '\($0)'?" }
                     ?? "use one of " + names.map { "'\($0)'" }.joined(separator: ", ")
                 findings.append(error("unknown accessibility '\(text.truncatedForMessage)' for keychain store '\(store.name)'; \(hint)", at: value.location))
+            }
+        }
+        return findings + sideFiles(context)
+    }
+
+    /// The files a file store keeps beside its own, `<file>.journal` and `<file>.lock`.
+    static let sideFileSuffixes = [".journal", ".lock"]
+
+    /// A file store whose path is another file store's journal or lock (found by a review: its
+    /// writes went to the other's journal, which the other then took for damaged and moved aside).
+    /// Paths compare as ``StoreIdentities/filePath(_:)`` spells them.
+    private func sideFiles(_ context: LintContext) -> [Diagnostic] {
+        var paths: [String: String] = [:]
+        var files: [(store: LintContext.NamedEntry, path: JSONValue, text: String, spelled: String)] = []
+        for store in context.stores where store.value["kind"]?.string == "file" {
+            guard let path = store.value["path"], let text = path.string, !text.isEmpty else { continue }
+            let spelled = StoreIdentities.filePath(text)
+            if paths[spelled] == nil { paths[spelled] = store.name }
+            files.append((store, path, text, spelled))
+        }
+        var findings: [Diagnostic] = []
+        for (store, path, text, spelled) in files {
+            for suffix in Self.sideFileSuffixes where spelled.hasSuffix(suffix) {
+                guard let owner = paths[String(spelled.dropLast(suffix.count))] else { continue }
+                findings.append(
+                    error(
+                        "file store '\(store.name)' opens the \(suffix.dropFirst()) file that file store '\(owner)' keeps beside its own ('\(text.truncatedForMessage)'); choose another path",
+                        at: path.location
+                    ))
             }
         }
         return findings
