@@ -25,6 +25,32 @@ struct JSONParserTests {
                     #"keys.json:3:25: error: invalid UTF-8 byte 0xFF; save the file as UTF-8"#,
                 ]),
             ParserCase("UTF-16 byte-order mark", [0xFF, 0xFE, 0x7B, 0x00, 0x7D, 0x00], [#"keys.json:1:1: error: the file is UTF-16; save it as UTF-8"#]),
+            // Found by a review: after bytes that are not UTF-8, later columns moved back, as the
+            // column counted continuation bytes that the parser had reported one by one.
+            ParserCase(
+                "columns after invalid UTF-8, a byte each", [0x5B, 0x22, 0xC0, 0xAF, 0x22, 0x2C, 0x20, 0x74, 0x72, 0x75, 0x5D],
+                [
+                    #"keys.json:1:3: error: invalid UTF-8 byte 0xC0; save the file as UTF-8"#,
+                    #"keys.json:1:4: error: invalid UTF-8 byte 0xAF; save the file as UTF-8"#,
+                    #"keys.json:1:8: error: unexpected 'tru'; expected a value: a string in double quotes, a number, true, false, null, an array or an object"#,
+                ]),
+            ParserCase(
+                "columns after a sequence cut short, one piece", [0x5B, 0x22, 0xE2, 0x82, 0x78, 0x22, 0x2C, 0x20, 0x74, 0x72, 0x75, 0x5D],
+                [
+                    #"keys.json:1:3: error: invalid UTF-8 sequence 0xE2 0x82; save the file as UTF-8"#,
+                    #"keys.json:1:8: error: unexpected 'tru'; expected a value: a string in double quotes, a number, true, false, null, an array or an object"#,
+                ]),
+            ParserCase(
+                "columns after invalid UTF-8 in a comment", [0x2F, 0x2A, 0xF0, 0x80, 0x80, 0x80, 0x2A, 0x2F, 0x20, 0x74, 0x72, 0x75],
+                [
+                    #"keys.json:1:3: error: invalid UTF-8 byte 0xF0; save the file as UTF-8"#,
+                    #"keys.json:1:4: error: invalid UTF-8 byte 0x80; save the file as UTF-8"#,
+                    #"keys.json:1:5: error: invalid UTF-8 byte 0x80; save the file as UTF-8"#,
+                    #"keys.json:1:6: error: invalid UTF-8 byte 0x80; save the file as UTF-8"#,
+                    #"keys.json:1:10: error: unexpected 'tru'; expected a value: a string in double quotes, a number, true, false, null, an array or an object"#,
+                ]),
+            // Found by a review: a NUL byte near the start made the file "UTF-16".
+            ParserCase("a NUL byte is not UTF-16", [0x7B, 0x00, 0x22, 0x76, 0x22, 0x3A, 0x31, 0x7D], [#"keys.json:1:2: error: unexpected byte 0x0; expected a member name in double quotes"#]),
             ParserCase("UTF-8 byte-order mark is skipped", [0xEF, 0xBB, 0xBF, 0x7B, 0x0A, 0x20, 0x20, 0x22, 0x76, 0x65, 0x72, 0x73, 0x69, 0x6F, 0x6E, 0x22, 0x3A, 0x20, 0x31, 0x2C, 0x0A, 0x20, 0x20, 0x22, 0x6B, 0x65, 0x79, 0x73, 0x22, 0x3A, 0x20, 0x5B, 0x5D, 0x0A, 0x7D], []),
             ParserCase("deep nesting", Array(("{ \"version\": 1, \"keys\": [], \"x\": " + String(repeating: "[", count: 200) + String(repeating: "]", count: 200) + " }").utf8), [#"keys.json:1:133: error: nesting deeper than 100 levels; a manifest never needs this much"#]),
             ParserCase("leading zero", Array("{\n  \"version\": 01,\n  \"keys\": []\n}".utf8), [#"keys.json:2:14: error: invalid number '01'; JSON numbers have no leading zeros"#]),
@@ -50,6 +76,16 @@ struct JSONParserTests {
     func syntax(_ testCase: ParserCase) {
         let diagnostics = ManifestLoader.load(contents: testCase.bytes, path: "keys.json").diagnostics
         #expect(diagnostics.map(\.description) == testCase.expected)
+    }
+
+    /// Found by a review: a diagnostic per bad byte made 4 MB of `0xFF` take 1.9 GB of memory.
+    @Test("the parser reports at most 100 problems, then says that it stopped")
+    func problemsAreCapped() {
+        let bytes = Array("{ \"version\": 1, \"keys\": [], \"x\": \"".utf8) + [UInt8](repeating: 0xFF, count: 10_000) + Array("\" }".utf8)
+        let diagnostics = JSONParser.parse(bytes, file: "keys.json").1.map(\.description)
+        #expect(diagnostics.count == JSONParser.maximumDiagnostics + 1)
+        #expect(diagnostics.first == "keys.json:1:35: error: invalid UTF-8 byte 0xFF; save the file as UTF-8")
+        #expect(diagnostics.last == "keys.json:1:135: error: more problems from here on are not reported, after 100; is this a JSON file saved as UTF-8?")
     }
 
     @Test("positions of values and member names")

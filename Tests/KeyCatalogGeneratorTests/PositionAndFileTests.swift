@@ -66,6 +66,30 @@ struct PositionAndFileTests {
         #expect(KeyCatalogCommand.run(["lint", "/dev/null"]).standardError == "/dev/null:1:1: error: '/dev/null' is a character device, not a regular file; give the path of a keys.json file\n")
     }
 
+    /// Found by a review: both were "no such file".
+    @Test("a symbolic link loop and a link to nothing are named for what they are")
+    func linksThatLeadNowhere() throws {
+        try CommandTests.withFiles([:]) { folder in
+            let loop = folder.appendingPathComponent("loop.json").path
+            try FileManager.default.createSymbolicLink(atPath: loop, withDestinationPath: loop)
+            let dangling = folder.appendingPathComponent("dangling.json").path
+            try FileManager.default.createSymbolicLink(atPath: dangling, withDestinationPath: folder.appendingPathComponent("gone.json").path)
+            let looped = ManifestLoader.load(fileAtPath: loop).diagnostics.map(\.message)
+            #expect(looped == ["cannot open '\(loop)': Too many levels of symbolic links; check the path and its folders' permissions"])
+            let nowhere = ManifestLoader.load(fileAtPath: dangling).diagnostics.map(\.message)
+            #expect(nowhere == ["'\(dangling)' is a symbolic link to nothing; check where it points"])
+        }
+    }
+
+    /// Found by a review: printed raw, a line break in the path, or U+2028 in a name, cut a
+    /// diagnostic in two for line-based readers.
+    @Test("a diagnostic stays on one line, whatever the path and the names")
+    func oneLine() {
+        let manifest = Array(#"{ "version": 1, "keys": [], "a\#u{2028}b": 1 }"#.utf8)
+        let diagnostics = ManifestLoader.load(contents: manifest, path: "x\ny.json").diagnostics.map(\.description)
+        #expect(diagnostics == [#"x\ny.json:1:29: error: unknown field 'a\u{2028}b' in the manifest; remove it (known fields: version, catalog, access, imports, defaultStore, stores, types, keys)"#])
+    }
+
     @Test("generate refuses to write over its own manifest, however the path is spelled")
     func outputIsInput() throws {
         try CommandTests.withFiles(["keys.json": Manifests.small]) { folder in

@@ -53,6 +53,15 @@ public enum ManifestLoader {
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            // `fileExists` says no for any failure: tell a missing file from a path that cannot be
+            // followed (found by a review: a symlink loop and an unreadable folder were "no such file").
+            var info = stat()
+            if stat(path, &info) != 0, errno != ENOENT {
+                return failure("cannot open '\(path)': \(String(cString: strerror(errno))); check the path and its folders' permissions")
+            }
+            if lstat(path, &info) == 0 {
+                return failure("'\(path)' is a symbolic link to nothing; check where it points")
+            }
             return failure("no such file '\(path)'; check the path (the manifest is usually keys.json beside Package.swift or in the target's folder)")
         }
         if isDirectory.boolValue {

@@ -23,8 +23,9 @@ public struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConver
         self.column = column
     }
 
-    /// `file:line:column`, the compiler's spelling.
-    public var description: String { "\(file):\(line):\(column)" }
+    /// `file:line:column`, the compiler's spelling; a line break in the file's path is written as
+    /// an escape, so that the position stays on its line (found by a review).
+    public var description: String { "\(file.escapedForMessage):\(line):\(column)" }
 
     /// Orders by file, then line, then column.
     public static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {

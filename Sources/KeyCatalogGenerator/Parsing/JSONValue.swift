@@ -138,16 +138,27 @@ extension String {
         return flat.count <= 60 ? flat : String(flat.prefix(57)) + "…"
     }
 
-    /// The string with control characters written as escapes: `\n`, `\r`, `\t`, `\u{0}`.
+    /// Whether `scalar` may end a line where a message is read: a control character, or U+2028
+    /// LINE SEPARATOR or U+2029 PARAGRAPH SEPARATOR (found by a review: printed raw, they cut a
+    /// diagnostic in two for line-based readers).
+    static func breaksALine(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .lineSeparator, .paragraphSeparator: true
+        default: false
+        }
+    }
+
+    /// The string with control characters and line separators written as escapes: `\n`, `\r`,
+    /// `\t`, `\u{0}`, `\u{2028}`.
     var escapedForMessage: String {
-        guard unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return self }
+        guard unicodeScalars.contains(where: Self.breaksALine) else { return self }
         var result = ""
         for scalar in unicodeScalars {
             switch scalar {
             case "\n": result += "\\n"
             case "\r": result += "\\r"
             case "\t": result += "\\t"
-            case _ where scalar.properties.generalCategory == .control:
+            case _ where Self.breaksALine(scalar):
                 result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
             default: result.unicodeScalars.append(scalar)
             }
