@@ -25,6 +25,104 @@ struct ObservationTests {
         #expect(!fixture.store.keyValueChanges.hasObservers(forKey: "Count"))
     }
 
+    /// Found by a review: a change to other bits that compare equal (`-0.0` over `0.0`, a string
+    /// in its other Unicode normalization) was taken for no change, and observers kept the old
+    /// value while the store held the new one (a UserDefaults suite on Linux refuses `-0.0`).
+    @Test(arguments: StoreKind.allCases)
+    func aChangeToEqualButOtherBitsIsDelivered(kind: StoreKind) {
+        let fixture = kind.makeFixture(watchingOtherProcesses: false)
+        let number = PersistentKey<Double>("Number", defaultValue: 1)
+        let word = PersistentKey<String>("Word", defaultValue: "")
+        let numbers = Locked<[UInt64]>([])
+        let words = Locked<[[UInt8]]>([])
+        let observations = [
+            fixture.store.observe(number) { numbers.append($0.bitPattern) },
+            fixture.store.observe(word) { words.append(Array($0.utf8)) },
+        ]
+        let composed = "caf\u{E9}"
+        let decomposed = "cafe\u{301}"
+        fixture.store.set(word, to: composed)
+        fixture.store.set(word, to: decomposed)
+        // Observers end on what the store holds: an instance made with `UserDefaults(suiteName:)`
+        // on Linux keeps the first spelling (Foundation's own limit, see the README).
+        #expect(words.current.last == Array(fixture.store.get(word).utf8))
+        if kind != .userDefaults {
+            #expect(words.current == [Array(composed.utf8), Array(decomposed.utf8)])
+            fixture.store.set(number, to: 0.0)
+            fixture.store.set(number, to: -0.0)
+            #expect(numbers.current == [(0.0 as Double).bitPattern, (-0.0 as Double).bitPattern])
+        }
+        withExtendedLifetime(observations) {}
+    }
+
+    /// The same through a suite opened by name, which stores each spelling as written.
+    @Test func aSuiteOpenedByNameDeliversAStringInItsOtherNormalization() {
+        let suite = TemporarySuite()
+        let word = PersistentKey<String>("Word", defaultValue: "")
+        let words = Locked<[[UInt8]]>([])
+        let observation = suite.defaults.observe(word) { words.append(Array($0.utf8)) }
+        suite.defaults.set(word, to: "caf\u{E9}")
+        suite.defaults.set(word, to: "cafe\u{301}")
+        #expect(Array(suite.defaults.get(word).utf8) == Array("cafe\u{301}".utf8))
+        #expect(eventually { words.current.last == Array("cafe\u{301}".utf8) }, "\(words.current)")
+        withExtendedLifetime(observation) {}
+    }
+
+    /// And when another process writes it: the file store reads its record, and announces it.
+    @Test func anotherProcessWritingAStringInItsOtherNormalizationIsDelivered() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("settings.plist")
+        let store = FileKeyValueStore(url: url)
+        let words = PersistentKey<[String]>("Words", defaultValue: [])
+        store.set(words, to: ["caf\u{E9}"])
+        let seen = Locked<[[UInt8]]>([])
+        let observation = store.observe(words) { seen.append(Array($0.joined().utf8)) }
+        let child = try TestHelperExecutable.run(["file", url.path, "set-strings", "Words", "cafe\u{301}"])
+        #expect(child.status == 0)
+        #expect(eventually { seen.current.last == Array("cafe\u{301}".utf8) }, "\(seen.current)")
+        withExtendedLifetime(observation) {}
+    }
+
+    /// Found by a review: the value was decoded after the check of the cancellation, so a
+    /// cancellation during a slow decode on another thread did not stop the call, every time.
+    @Test(arguments: StoreKind.allCases)
+    func aCancellationDuringTheDecodeOfADeliveryStopsItsCall(kind: StoreKind) {
+        let fixture = kind.makeFixture(watchingOtherProcesses: false)
+        let decoding = DispatchSemaphore(value: 0)
+        let cancelled = DispatchSemaphore(value: 0)
+        let blocksNextDecode = Locked(false)
+        let key = PersistentKey<Int>(
+            "Slow", defaultValue: 0,
+            representation: ProxyPersistentKeyValueRepresentation<Int, Int>(
+                to: { $0 },
+                from: { value in
+                    let blocks = blocksNextDecode.withLock { blocks in
+                        defer { blocks = false }
+                        return blocks
+                    }
+                    if blocks {
+                        decoding.signal()
+                        cancelled.wait()
+                    }
+                    return value
+                }))
+        let calls = Locked(0)
+        let observation = fixture.store.observe(key) { _ in calls.withLock { $0 += 1 } }
+        blocksNextDecode.withLock { $0 = true }
+        let written = DispatchSemaphore(value: 0)
+        // Every store of the fixture is safe to use from any thread.
+        nonisolated(unsafe) let store = fixture.store
+        Thread {
+            store.set(key, to: 1)
+            written.signal()
+        }.start()
+        #expect(decoding.wait(timeout: .now() + 10) == .success)
+        observation.cancel()
+        cancelled.signal()
+        #expect(written.wait(timeout: .now() + 10) == .success)
+        #expect(calls.current == 0)
+    }
+
     @Test(arguments: StoreKind.allCases)
     func releasingTheObservationEndsIt(kind: StoreKind) {
         let fixture = kind.makeFixture(watchingOtherProcesses: false)

@@ -222,17 +222,36 @@ public final class KeyValueChangeCenter: Sendable {
     /// ``addObserver(forKey:_:)``; a handler that does not read its value (`readsValue: false`)
     /// may be called with `nil`, and spares the store a read when only such handlers observe a key.
     ///
-    /// Once the observation's `cancel()` returned, no call of `handler` starts, also one of a
-    /// delivery under way (on another thread, or by an earlier handler of the same change, which
-    /// took the handlers before the cancellation).
+    /// A delivery that starts after the observation's `cancel()` returned, or reaches this
+    /// observer after it (one under way on another thread, or by an earlier handler of the same
+    /// change, which took the handlers before the cancellation), does not call `handler`. A call
+    /// that had already passed that check on another thread may still be running, or just
+    /// starting, as `cancel()` returns: `cancel()` does not wait for it, so that a handler that
+    /// waits for the cancelling thread (as `DispatchQueue.main.sync` from a background
+    /// delivery, with `cancel()` on the main thread) cannot deadlock.
     func addObserver(forKey key: String, readsValue: Bool, _ handler: @escaping Handler) -> PersistentKeyObservation {
+        addObserver(forKey: key, readsValue: readsValue) { value, isObserving in
+            if isObserving() { handler(value) }
+        }
+    }
+
+    /// ``addObserver(forKey:readsValue:_:)`` for a handler that prepares its call (decodes the
+    /// value) before it calls out: it asks `isObserving` just before, so that a cancellation made
+    /// during the preparation stops the call (found by a review: a slow decode let a handler run
+    /// after `cancel()` returned, every time).
+    func addObserver(
+        forKey key: String, readsValue: Bool, preparing handler: @escaping @Sendable (PropertyListValue?, _ isObserving: () -> Bool) -> Void
+    ) -> PersistentKeyObservation {
         let kept = keptByObservations
         if kept == nil, let current = currentCenterOfFile?(), current.center !== self {
             // The state is held while the observer is added: the new observation keeps it then.
-            return withExtendedLifetime(current.state) { current.center.addObserver(forKey: key, readsValue: readsValue, handler) }
+            return withExtendedLifetime(current.state) { current.center.addObserver(forKey: key, readsValue: readsValue, preparing: handler) }
         }
         let isCancelled = _Locked(false)
-        let id = register({ value in if !isCancelled.withLock({ $0 }) { handler(value) } }, forKey: key, readsValue: readsValue)
+        let id = register(
+            { value in
+                if !isCancelled.withLock({ $0 }) { handler(value) { !isCancelled.withLock { $0 } } }
+            }, forKey: key, readsValue: readsValue)
         return PersistentKeyObservation { [weak self] in
             withExtendedLifetime(kept) {}
             isCancelled.withLock { $0 = true }
@@ -403,7 +422,7 @@ public final class KeyValueChangeCenter: Sendable {
                     // observers saw. The value readers may all have gone while the value was read:
                     // then it is not recorded, as for any round without them.
                     guard observed.valueReaders > 0 else { return observed.handlers }
-                    if let last = observed.lastDelivered, last == value { return [] }
+                    if let last = observed.lastDelivered, PropertyListValue.isIdentical(last, value) { return [] }
                     observed.lastDelivered = .some(value)
                     return observed.handlers
                 }
@@ -520,6 +539,12 @@ public final class PersistentKeyObservation: Sendable, Hashable {
     }
 
     /// Stops the observation; calling it again does nothing.
+    ///
+    /// Once it returned, no later delivery calls the handler, nor one under way that reaches this
+    /// observer afterwards. A call already past that check on another thread is not waited for (it
+    /// may be running, or about to start), so that a handler that waits for the cancelling thread
+    /// cannot deadlock: a handler must not rely on state its owner frees right after cancelling it
+    /// from another thread.
     public func cancel() {
         let onCancel = onCancel.withLock { onCancel in
             defer { onCancel = nil }

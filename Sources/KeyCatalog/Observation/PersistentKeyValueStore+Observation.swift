@@ -26,8 +26,9 @@ extension PersistentKeyValueStore {
         _ onChange: @escaping @Sendable (Key.Value) -> Void
     ) -> PersistentKeyObservation {
         let decoder = _ChangeDecoder(key: key, store: persistentStoreDescription)
-        return keyValueChanges.addObserver(forKey: key.id) { stored in
-            onChange(decoder.value(from: stored))
+        return keyValueChanges.addObserver(forKey: key.id, readsValue: true) { stored, isObserving in
+            let value = decoder.value(from: stored)
+            if isObserving() { onChange(value) }
         }
     }
 

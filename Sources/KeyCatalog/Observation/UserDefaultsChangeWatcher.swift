@@ -153,8 +153,8 @@ public final class _UserDefaultsChangeWatcher: _KeyValueChangeWatching, Sendable
                     return nil  // No longer watched, since.
                 }
                 lastSeen[key] = Seen(value: current)
-                if let heard = center.lastDeliveredValue(forKey: key) { return current != heard ? key : nil }
-                return !seen.isKnown || isChangedUnread || current != seen.value ? key : nil
+                if let heard = center.lastDeliveredValue(forKey: key) { return PropertyListValue.isIdentical(current, heard) ? nil : key }
+                return !seen.isKnown || isChangedUnread || !PropertyListValue.isIdentical(current, seen.value) ? key : nil
             }
         }
         for key in changed {

@@ -96,7 +96,7 @@ final class PropertyListFile: Sendable {
         /// Notes each key whose value differs from its value in `before` as changed by another
         /// process (``unannounced``).
         mutating func noteExternalChanges(from before: [String: Entry]) {
-            for (key, entry) in stored where before[key]?.value != entry.value { unannounced.insert(key) }
+            for (key, entry) in stored where !PropertyListValue.isIdentical(before[key]?.value, entry.value) { unannounced.insert(key) }
             for key in before.keys where stored[key] == nil { unannounced.insert(key) }
         }
 
@@ -571,7 +571,7 @@ final class PropertyListFile: Sendable {
         }
         let scan = bytes.withUnsafeBytes { FileStoreJournal.scan($0) }
         for record in scan.records {
-            if notesChanges, contents.stored[record.key]?.value != record.value { contents.unannounced.insert(record.key) }
+            if notesChanges, !PropertyListValue.isIdentical(contents.stored[record.key]?.value, record.value) { contents.unannounced.insert(record.key) }
             contents.setStored(record.value, forKey: record.key)
             contents.unreadable[record.key] = nil
         }

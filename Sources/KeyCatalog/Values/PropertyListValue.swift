@@ -49,6 +49,42 @@ public enum PropertyListValue: Sendable, Hashable {
         }
     }
 
+    /// Whether two values are stored alike, bit for bit: as `==`, except that a `Double`'s or a
+    /// `Date`'s bits must agree (`0.0` and `-0.0`, two NaN payloads, differ) and strings compare
+    /// by their UTF-8 bytes (`café` composed and decomposed differ), dictionaries' keys too. What
+    /// tells observers' deliveries a change: a store that now holds other bits changed (found by a
+    /// review: with `==`, a `-0.0` written over `0.0`, or a string in its other normalization,
+    /// left observers on the old value).
+    func isIdentical(to other: Self) -> Bool {
+        switch (self, other) {
+        case (.double(let left), .double(let right)): left.bitPattern == right.bitPattern
+        case (.date(let left), .date(let right)): left.timeIntervalSinceReferenceDate.bitPattern == right.timeIntervalSinceReferenceDate.bitPattern
+        case (.string(let left), .string(let right)): left.utf8.elementsEqual(right.utf8)
+        case (.array(let left), .array(let right)): left.count == right.count && zip(left, right).allSatisfy { $0.isIdentical(to: $1) }
+        case (.dictionary(let left), .dictionary(let right)): Self.isIdentical(left, right)
+        default: self == other
+        }
+    }
+
+    /// ``isIdentical(to:)`` for what a store holds for a key: no value is identical only to none.
+    static func isIdentical(_ left: Self?, _ right: Self?) -> Bool {
+        switch (left, right) {
+        case (nil, nil): true
+        case (let left?, let right?): left.isIdentical(to: right)
+        default: false
+        }
+    }
+
+    private static func isIdentical(_ left: [String: Self], _ right: [String: Self]) -> Bool {
+        guard left.count == right.count else { return false }
+        for (key, value) in left {
+            guard let index = right.index(forKey: key), right[index].key.utf8.elementsEqual(key.utf8), right[index].value.isIdentical(to: value) else {
+                return false
+            }
+        }
+        return true
+    }
+
     public func hash(into hasher: inout Hasher) {
         switch self {
         case .bool(let value): hasher.combine(0 as UInt8); hasher.combine(value)
