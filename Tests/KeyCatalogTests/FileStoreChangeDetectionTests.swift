@@ -102,6 +102,39 @@ struct FileStoreChangeDetectionTests {
         #expect(!files.contains { $0.contains(".corrupt-") }, "\(files)")
     }
 
+    /// Found by a review of the wait: every change seen while waiting used up one of a few
+    /// readings, so a list written in 40 parts was moved aside half written after all.
+    @Test func aListWrittenInPlaceInManyPartsIsReadWhole() throws {
+        let directory = TemporaryDirectory()
+        let url = directory.file("settings.plist")
+        let store = try compactedStore(at: url)
+        let edit = try propertyList(Dictionary(uniqueKeysWithValues: (0..<3_000).map { ("key\($0)", $0) }).merging(["count": 3]) { $1 })
+        let parts = 40
+        let size = (edit.count + parts - 1) / parts
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: edit.prefix(size))
+        let started = DispatchSemaphore(value: 0)
+        let rest = Thread {
+            started.signal()
+            for start in stride(from: size, to: edit.count, by: size) {
+                Thread.sleep(forTimeInterval: 0.015)
+                try? handle.write(contentsOf: edit[start..<min(start + size, edit.count)])
+            }
+            try? handle.close()
+        }
+        rest.start()
+        started.wait()
+        let failures = FailureRecorder()
+
+        let read = failures.record { store.get(count) }
+
+        #expect(read == 3)
+        #expect(failures.failures.isEmpty, "\(failures.failures)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
+        #expect(!files.contains { $0.contains(".corrupt-") }, "\(files)")
+    }
+
     /// A list that does not parse and was left unchanged is moved aside, as before, and reported
     /// with what is wrong with it (found by a review: every damaged binary list was reported as
     /// Foundation's text parser saw it, "Unexpected character b at line 1").

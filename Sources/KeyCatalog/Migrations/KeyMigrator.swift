@@ -160,12 +160,16 @@ public enum KeyMigrator {
                 // stopped before removing the source.
                 do {
                     try target.flushPersistentValues()
-                    guard try _removeStoredValue(forKey: source.fromKey, in: origin, ifItHolds: stored) else {
+                    switch try _removeStoredValue(forKey: source.fromKey, in: origin, ifItHolds: stored) {
+                    case .changed:
                         record(&report, migration, source, .failed("the source changed as an earlier move's removal of it was completed (another thread or process wrote it); the source is kept"))
                         continue
+                    case .absent:
+                        break  // Another run removed it meanwhile: the move is complete all the same.
+                    case .removed:
+                        removals.note(migration, source, from: origin)
+                        origin.keyValueChanges.postCurrentValue(forKey: source.fromKey, in: origin)
                     }
-                    removals.note(migration, source, from: origin)
-                    origin.keyValueChanges.postCurrentValue(forKey: source.fromKey, in: origin)
                     record(&report, migration, source, .completedInterruptedMove)
                 } catch {
                     record(&report, migration, source, .failed("could not remove the source after an earlier move: \(error); the key holds the value and the source is kept, for the next run to remove"))
@@ -208,9 +212,9 @@ public enum KeyMigrator {
             }
             // Only the value moved: one another thread or process wrote since it was read stays at
             // the source, and the move is taken back, for the next run to move the newer value.
-            let removed: Bool
+            let removal: _ConditionalRemoval
             do {
-                removed = try _removeStoredValue(forKey: source.fromKey, in: origin, ifItHolds: stored)
+                removal = try _removeStoredValue(forKey: source.fromKey, in: origin, ifItHolds: stored)
             } catch {
                 // Gone only if the store says so (a locked keychain cannot say).
                 if origin._hasPersistentValueIfKnown(forKey: source.fromKey) != false {
@@ -227,13 +231,20 @@ public enum KeyMigrator {
                 }
                 continue
             }
-            guard removed else {
+            switch removal {
+            case .changed:
                 let reason = "the source changed during the move (another thread or process wrote it)"
                 record(&report, migration, source, .failed(takeBack(migration, from: target, because: reason, afterNotMoving)))
                 return moved
+            case .absent:
+                // Another run of this migration (another thread or process) finished the same move
+                // first, and removed the source: the key keeps the value (found by a review: taken
+                // back, it was in neither place).
+                break
+            case .removed:
+                removals.note(migration, source, from: origin)
+                origin.keyValueChanges.postCurrentValue(forKey: source.fromKey, in: origin)
             }
-            removals.note(migration, source, from: origin)
-            origin.keyValueChanges.postCurrentValue(forKey: source.fromKey, in: origin)
             record(&report, migration, source, .migrated)
             moved = true
         }

@@ -96,10 +96,10 @@ public final class FileKeyValueStore: PersistentKeyValueStore, Sendable {
         try file.update(key, to: nil)
     }
 
-    /// Removes the value stored for `key` if it is `expected`, as any process last wrote it;
-    /// returns whether it did. No write comes between the check and the removal.
-    func removePersistentValue(forKey key: String, ifStored expected: PropertyListValue) throws -> Bool {
-        try file.update(key, to: nil, ifStored: expected)
+    /// Removes the value stored for `key` if it is `expected`, as any process last wrote it. No
+    /// write comes between the check and the removal.
+    func removePersistentValue(forKey key: String, ifStored expected: PropertyListValue) throws -> _ConditionalRemoval {
+        try file.remove(key, ifStored: expected)
     }
 
     /// Flushes the journal to the disk (`fdatasync`), so that every write so far survives power

@@ -655,22 +655,30 @@ final class PropertyListFile: Sendable {
         try update(key, to: value, ifStored: nil)
     }
 
-    /// Writes `value` (`nil` removes) for `key` if the files hold `expected` for it, other
-    /// processes' records applied (whatever they hold, if `expected` is `nil`); returns whether it
-    /// wrote. The check and the write are under the file's lock: no write of another process or
-    /// thread comes between them.
+    /// Removes `key` if the files hold `expected` for it, bit for bit, other processes' records
+    /// applied; the check and the removal are under the file's lock, so no write of another
+    /// process or thread comes between them.
+    func remove(_ key: String, ifStored expected: PropertyListValue) throws -> _ConditionalRemoval {
+        try update(key, to: nil, ifStored: expected)
+    }
+
+    /// Writes `value` (`nil` removes) for `key`, if `expected` is `nil` or the files hold it.
     @discardableResult
-    func update(_ key: String, to value: PropertyListValue?, ifStored expected: PropertyListValue?) throws -> Bool {
+    private func update(_ key: String, to value: PropertyListValue?, ifStored expected: PropertyListValue?) throws -> _ConditionalRemoval {
         let record = try FileStoreJournal.record(key: key, value: value)
-        let (report, wrote, flush, compaction, madeFolder) = try _HeldCallbacks.holding {
+        let (report, outcome, flush, compaction, madeFolder) = try _HeldCallbacks.holding {
             try contents.withLock { contents in
-                try withFileLock(&contents) { contents -> (String?, Bool, Bool, Bool, Bool) in
+                try withFileLock(&contents) { contents -> (String?, _ConditionalRemoval, Bool, Bool, Bool) in
                     let report = refresh(&contents, isLocked: true)
                     if let block = contents.writeBlock ?? contents.journalBlock {
                         throw FileStoreUnavailable(description: "not written, to keep the file that is there: \(block)")
                     }
-                    if let expected, contents.stored[key]?.value != expected {
-                        return (report, false, false, false, false)
+                    if let expected {
+                        if let held = contents.stored[key]?.value {
+                            if !held.isIdentical(to: expected) { return (report, .changed, false, false, false) }
+                        } else {
+                            return (report, contents.unreadable[key] == nil ? .absent : .changed, false, false, false)
+                        }
                     }
                     var unreadable = contents.unreadable
                     unreadable[key] = nil
@@ -688,7 +696,7 @@ final class PropertyListFile: Sendable {
                     contents.isFlushScheduled = true
                     contents.isCompactionScheduled = contents.isCompactionScheduled || compaction
                     defer { contents.madeFolder = false }
-                    return (report, true, flush, compaction, contents.madeFolder)
+                    return (report, .removed, flush, compaction, contents.madeFolder)
                 }
             }
         }
@@ -697,7 +705,7 @@ final class PropertyListFile: Sendable {
         if flush { scheduleFlush() }
         if compaction { scheduleCompaction() }
         if madeFolder { (changes.attachedWatcher as? FileStoreChangeWatcher)?.rewatchFolder() }
-        return wrote
+        return outcome
     }
 
     /// Makes every write so far survive power loss (`fdatasync` of the journal, and of its folder
@@ -999,21 +1007,39 @@ final class PropertyListFile: Sendable {
     /// caught half written parses once it is whole.
     static let unchangedBeforeMovingAside = 0.2
 
-    /// Waits while the list at `path`, read as `signature`, may still be being written: returns
-    /// `true` once it changes (to be read again), `false` once it was left unchanged for
-    /// ``unchangedBeforeMovingAside`` (or at most 2 s, for a program that never stops writing).
-    private static func changesWhileBeingWritten(_ path: String, readAs signature: FileSignature?) -> Bool {
-        for _ in 0..<100 {
-            guard let current = FileSignature(path: path), current == signature else { return true }
-            let age = current.secondsSinceModification
-            // A modification time ahead of the clock (a file from another machine) is no sign.
-            if age < 0 || age >= unchangedBeforeMovingAside { return false }
-            usleep(20_000)
-        }
-        return false
+    /// What waiting for another program to finish writing a list found.
+    private enum WriteInPlace {
+        /// Left unchanged since it was read, for ``unchangedBeforeMovingAside``: what was read is
+        /// the whole file.
+        case unchanged
+        /// Changed since it was read, then left unchanged: to be read again.
+        case changed
+        /// Still changing after 2 s.
+        case stillChanging
     }
 
-    private static func load(_ url: URL, movingCorruptAside: Bool, rereads: Int = 10) -> Loaded {
+    /// Waits until the list at `path`, read as `signature`, has been left unchanged for
+    /// ``unchangedBeforeMovingAside`` (its modification time that long ago), at most 2 s; every
+    /// change while it waits makes it wait longer, not give up (found by a review: a list written
+    /// in 40 parts was moved aside once ten of them had been seen).
+    private static func waitForWritesInPlace(_ path: String, readAs signature: FileSignature?) -> WriteInPlace {
+        var changed = false
+        for _ in 0..<100 {
+            guard let current = FileSignature(path: path) else { return .changed }
+            changed = changed || current != signature
+            let age = current.secondsSinceModification
+            // A modification time ahead of the clock (a file from another machine) is no sign.
+            if age < 0 || age >= unchangedBeforeMovingAside { return changed ? .changed : .unchanged }
+            usleep(20_000)
+        }
+        return .stillChanging
+    }
+
+    /// Why a list that does not parse (or was just emptied) is neither read nor moved aside yet.
+    private static let stillBeingWritten =
+        "another program has been writing it for over 2 s: the values last read are kept, and writes are refused until it is left unchanged"
+
+    private static func load(_ url: URL, movingCorruptAside: Bool, rereads: Int = 3) -> Loaded {
         let path = url.path
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         if descriptor < 0 {
@@ -1045,10 +1071,11 @@ final class PropertyListFile: Sendable {
                 loaded.isCorrupt = true
                 return loaded
             }
-            if rereads > 0, changesWhileBeingWritten(path, readAs: signature) {
-                return load(url, movingCorruptAside: true, rereads: rereads - 1)
+            switch waitForWritesInPlace(path, readAs: signature) {
+            case .unchanged: return loaded
+            case .changed where rereads > 0: return load(url, movingCorruptAside: true, rereads: rereads - 1)
+            case .changed, .stillChanging: return Loaded(writeBlock: "file was emptied, and \(stillBeingWritten)", signature: signature)
             }
-            return loaded
         }
         switch PropertyListFileDecoding.decode(data) {
         case .values(let values, let unreadable, let problems):
@@ -1071,8 +1098,10 @@ final class PropertyListFile: Sendable {
                 loaded.isCorrupt = true
                 return loaded
             }
-            if rereads > 0, changesWhileBeingWritten(path, readAs: signature) {
-                return load(url, movingCorruptAside: true, rereads: rereads - 1)
+            switch waitForWritesInPlace(path, readAs: signature) {
+            case .unchanged: break
+            case .changed where rereads > 0: return load(url, movingCorruptAside: true, rereads: rereads - 1)
+            case .changed, .stillChanging: return Loaded(writeBlock: "file is not a valid property list yet (\(problem)), and \(stillBeingWritten)", signature: signature)
             }
             let aside = url.deletingLastPathComponent().appendingPathComponent(
                 "\(url.lastPathComponent).corrupt-\(timestamp())"

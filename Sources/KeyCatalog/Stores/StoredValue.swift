@@ -25,20 +25,36 @@ func _storedValue(forKey key: String, in store: any PersistentKeyValueStore) -> 
     return .some(isStored ? store.persistentValue(forKey: key) : nil)
 }
 
+/// What a removal of a value that must still be the one read found.
+enum _ConditionalRemoval {
+    /// The store held it, and no longer does.
+    case removed
+    /// The store holds nothing for the key: another thread or process removed it (a migration
+    /// of the same key that finished first).
+    case absent
+    /// The store holds another value, written since (kept).
+    case changed
+}
+
 /// Removes what `store` itself stores for `key` (as ``_storedValue(forKey:in:)`` reads it) if that
-/// is still `expected`; returns whether it did: `false` if another thread or process wrote the key
-/// since `expected` was read.
+/// is still `expected`, bit for bit (``PropertyListValue/isIdentical(to:)``).
 ///
 /// A file store checks and removes under its file's lock, so no write comes between. Other stores
 /// are read again just before the removal: a write landing in between (microseconds) is removed.
-func _removeStoredValue(forKey key: String, in store: any PersistentKeyValueStore, ifItHolds expected: PropertyListValue) throws -> Bool {
+/// A store that cannot tell what it holds (a locked keychain) is asked to remove the value, as an
+/// unconditional removal would: it fails then, and says so.
+func _removeStoredValue(forKey key: String, in store: any PersistentKeyValueStore, ifItHolds expected: PropertyListValue) throws -> _ConditionalRemoval {
     // A store iCloud syncs is not a file store here: its removal goes through the sync engine.
     if let file = ((store as? AnyPersistentKeyValueStore)?.base ?? store) as? FileKeyValueStore {
         return try file.removePersistentValue(forKey: key, ifStored: expected)
     }
-    guard _storedValue(forKey: key, in: store) == .some(expected) else { return false }
-    try store.removePersistentValue(forKey: key)
-    return true
+    switch _storedValue(forKey: key, in: store) {
+    case .some(nil): return .absent
+    case .some(let held?) where !held.isIdentical(to: expected): return .changed
+    default:
+        try store.removePersistentValue(forKey: key)
+        return .removed
+    }
 }
 
 /// The store that holds the values: `store` without any ``AnyPersistentKeyValueStore`` wrapping,

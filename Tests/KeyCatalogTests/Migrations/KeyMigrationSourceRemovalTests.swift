@@ -104,6 +104,32 @@ struct KeyMigrationSourceRemovalTests {
         #expect(try readMigrationPropertyList(directory.file("to.plist")) == ["new": .int(7)])
     }
 
+    /// Found by a review of the conditional removal: a run that found the source gone (another
+    /// run of the same migration had finished the move) took the value back out of the key, and
+    /// the value was in neither place.
+    @Test("two runs of one migration at once: the value ends at the key, once")
+    func twoRunsOfOneMigrationAtOnceKeepTheValue() throws {
+        let directory = TemporaryDirectory()
+        let from = FileKeyValueStore(url: directory.file("from.plist"))
+        try from.setPersistentValue(.int(6), forKey: "old")
+        let to = FileKeyValueStore(url: directory.file("to.plist"))
+        let other = Locked<KeyMigrationReport?>(nil)
+        // The other run, whole, between this run's write of the key and its removal of the source.
+        let hooked = StoreHookedAtFlush(to) {
+            let report = KeyMigrator.run([Self.rename]) { ["from": from, "to": to][$0] }
+            other.withLock { $0 = report }
+        }
+        let failures = FailureRecorder()
+
+        let report = failures.record { KeyMigrator.run([Self.rename]) { ["from": from, "to": hooked][$0] } }
+
+        #expect(other.current?.entries.map(\.outcome) == [.completedInterruptedMove])
+        #expect(report.entries.map(\.outcome) == [.migrated])
+        #expect(failures.failures.isEmpty, "\(failures.failures)")
+        #expect(try readMigrationPropertyList(directory.file("from.plist")) == [:])
+        #expect(try readMigrationPropertyList(directory.file("to.plist")) == ["new": .int(6)])
+    }
+
     /// An earlier run moved the value and stopped before removing the source; the source is
     /// written again before this run removes it.
     @Test("completing an interrupted move removes the source only if it still holds the value moved")
