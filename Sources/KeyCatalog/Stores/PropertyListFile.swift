@@ -662,7 +662,8 @@ final class PropertyListFile: Sendable {
         try update(key, to: nil, ifStored: expected)
     }
 
-    /// Writes `value` (`nil` removes) for `key`, if `expected` is `nil` or the files hold it.
+    /// Writes `value` (`nil` removes) for `key`, if `expected` is `nil` or the files hold it:
+    /// `.removed` once written, else what the files hold instead.
     @discardableResult
     private func update(_ key: String, to value: PropertyListValue?, ifStored expected: PropertyListValue?) throws -> _ConditionalRemoval {
         let record = try FileStoreJournal.record(key: key, value: value)

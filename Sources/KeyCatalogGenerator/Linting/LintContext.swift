@@ -76,6 +76,16 @@ struct LintContext {
         private var checkedDefaults: [(value: DefaultValue?, problems: [DefaultChecker.Problem])?] = [nil, nil, nil]
         /// The valid storage key, if any.
         var validStorageKey: StorageKeyTemplate? { try? storageKey?.get() }
+
+        /// The key's parameters' types as the manifest names them, by parameter name (those given
+        /// as strings): what ``StorageKeyPattern`` spells each placeholder by.
+        var parameterTypes: [String: String] {
+            var types: [String: String] = [:]
+            for parameter in value["parameters"]?.members ?? [] {
+                if let type = parameter.value.string { types[parameter.name] = type }
+            }
+            return types
+        }
     }
 
     let file: String

@@ -88,13 +88,9 @@ struct DuplicateStorageKeyRule: LintRule {
             let head: String? = if case .literal(let text)? = template.segments.first { text } else { nil }
             let tail: String? = if case .literal(let text)? = template.segments.last { text } else { nil }
             guard head != nil || tail != nil else { continue }
-            var parameterTypes: [String: String] = [:]
-            for parameter in key.value["parameters"]?.members ?? [] {
-                if let type = parameter.value.string { parameterTypes[parameter.name] = type }
-            }
             templates.append(
                 Template(
-                    key: key, template: template, pattern: StorageKeyPattern(template, parameterTypes: parameterTypes), store: store, head: head, tail: tail,
+                    key: key, template: template, pattern: StorageKeyPattern(template, parameterTypes: key.parameterTypes), store: store, head: head, tail: tail,
                     shape: shape))
         }
         guard !templates.isEmpty else { return findings }

@@ -92,12 +92,12 @@ struct SharedMigrationSourceRule: LintRule {
         guard !keys.isEmpty else { return [] }
         for (migrating, fromKey, name, store, storeID) in migrations {
             guard let source = try? StorageKeyParser.parse(name).get() else { continue }
-            let sourcePattern = StorageKeyPattern(source, parameterTypes: Self.parameterTypes(of: migrating))
+            let sourcePattern = StorageKeyPattern(source, parameterTypes: migrating.parameterTypes)
             for (key, template) in keys[storeID] ?? [] where !(source.isLiteral && template.isLiteral) {
                 // The key's own storage key, in place, is a change of type or representation.
                 if key.index == migrating.index, source.text == template.text { continue }
                 if source.isLiteral ? !Self.canSpell(template, source.text) : template.isLiteral && !Self.canSpell(source, template.text) { continue }
-                guard let spelling = StorageKeyPattern(template, parameterTypes: Self.parameterTypes(of: key)).commonSpelling(with: sourcePattern) else {
+                guard let spelling = StorageKeyPattern(template, parameterTypes: key.parameterTypes).commonSpelling(with: sourcePattern) else {
                     continue
                 }
                 let when = (spelling.values + spelling.otherValues).map { "\($0.name) is '\($0.value)'" }.joined(separator: " and ")
@@ -118,14 +118,5 @@ struct SharedMigrationSourceRule: LintRule {
         if case .literal(let head)? = template.segments.first, !scalars.starts(with: head.unicodeScalars) { return false }
         if case .literal(let tail)? = template.segments.last, !scalars.reversed().starts(with: tail.unicodeScalars.reversed()) { return false }
         return true
-    }
-
-    /// A key's parameters' types by name, as its template's placeholders name them.
-    private static func parameterTypes(of key: LintContext.Key) -> [String: String] {
-        var types: [String: String] = [:]
-        for parameter in key.value["parameters"]?.members ?? [] {
-            if let type = parameter.value.string { types[parameter.name] = type }
-        }
-        return types
     }
 }
